@@ -1,0 +1,52 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.ts';
+import type { Database } from './db/schema.ts';
+import { registerErrorHandler, sendError } from './plugins/errors.ts';
+import { registerApps, registerWebsocketProxies } from './plugins/gateway.ts';
+import { systemRoutes } from './routes/system.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Kysely<Database>;
+  }
+}
+
+export type AppDependencies = { config: Config; db: Kysely<Database> };
+
+/** Builds the whole HTTP surface; `server.ts` listens, tests call `inject`. */
+export async function buildApp({ config, db }: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 30_000,
+    trustProxy: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('db', db);
+  registerErrorHandler(app);
+
+  await app.register(systemRoutes, { prefix: '/api' });
+  await registerWebsocketProxies(app, config);
+  await registerApps(app, config);
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const wantsPage = request.method === 'GET' && !path.startsWith('/api/');
+    if (wantsPage && reply.sendFile) {
+      // Client-side routes of the single-page apps all load their index.html.
+      const root = path.startsWith('/console') ? config.consoleAppDir : config.guestAppDir;
+      return reply.sendFile('index.html', root);
+    }
+    return sendError(reply, 404, 'not_found', `No route ${request.method} ${path}.`);
+  });
+  return app;
+}

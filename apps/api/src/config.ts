@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { resolve } from 'node:path';
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/**
+ * Everything the API reads from its environment, checked once at start-up. `npm start` fills
+ * the service URLs and secrets from the data folder; a deployment sets them itself.
+ */
+export const envSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().min(1),
+  /** Tests give each run its own schema so runs never see each other's rows. */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .optional(),
+  FRONTDESK_DATA_DIR: z.string().default('data'),
+  XMPP_DOMAIN: z.string().default('frontdesk.localhost'),
+  XMPP_WEBSOCKET_UPSTREAM: z.string().default('ws://127.0.0.1:5280/ws'),
+  XMPP_ADMIN_URL: z.string().default('http://127.0.0.1:5385/api'),
+  JANUS_WEBSOCKET_UPSTREAM: z.string().default('ws://127.0.0.1:8188'),
+  JANUS_HTTP_URL: z.string().default('http://127.0.0.1:8088/janus'),
+  /** Comma-separated origins allowed to open the XMPP and Janus WebSockets besides our own. */
+  ALLOWED_ORIGINS: z.string().default(''),
+  STUN_URL: z.string().default(''),
+  /** Signs the XMPP server's JWT logins (ejabberd `jwt_key`): base64url of 32 random bytes. */
+  XMPP_JWT_SECRET: z.string().min(32),
+  /** Janus `token_auth_secret`: signs the tokens the API hands to browsers. */
+  JANUS_TOKEN_SECRET: z.string().min(16),
+  /** Janus videoroom `admin_key`: only the API creates rooms. SECURITY: never sent to browsers. */
+  JANUS_ADMIN_KEY: z.string().min(16),
+  GUEST_APP_DIR: z.string().optional(),
+  CONSOLE_APP_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  databaseSchema: string | undefined;
+  dataDir: string;
+  xmpp: { domain: string; websocketUpstream: string; adminUrl: string };
+  janus: { websocketUpstream: string; httpUrl: string };
+  allowedOrigins: string[];
+  stunUrl: string;
+  secrets: { xmppJwt: string; janusToken: string; janusAdminKey: string };
+  guestAppDir: string;
+  consoleAppDir: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+};
+
+const repoRoot = resolve(import.meta.dirname, '../../..');
+
+/** Parses the environment; throws one readable error listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
+    dataDir: resolve(e.FRONTDESK_DATA_DIR),
+    xmpp: {
+      domain: e.XMPP_DOMAIN,
+      websocketUpstream: e.XMPP_WEBSOCKET_UPSTREAM,
+      adminUrl: e.XMPP_ADMIN_URL,
+    },
+    janus: { websocketUpstream: e.JANUS_WEBSOCKET_UPSTREAM, httpUrl: e.JANUS_HTTP_URL },
+    allowedOrigins: e.ALLOWED_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    stunUrl: e.STUN_URL,
+    secrets: {
+      xmppJwt: e.XMPP_JWT_SECRET,
+      janusToken: e.JANUS_TOKEN_SECRET,
+      janusAdminKey: e.JANUS_ADMIN_KEY,
+    },
+    guestAppDir: e.GUEST_APP_DIR ?? resolve(repoRoot, 'apps/guest/dist'),
+    consoleAppDir: e.CONSOLE_APP_DIR ?? resolve(repoRoot, 'apps/console/dist'),
+    logLevel: e.LOG_LEVEL,
+  };
+}

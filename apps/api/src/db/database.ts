@@ -1,0 +1,33 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+// node-postgres returns int8 (bigint, count(*)) as strings; our counts and ids fit a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/**
+ * Opens a pool on `url`. With `schema`, every connection works inside that schema (created on
+ * demand), which is how test runs share one server without seeing each other's rows.
+ */
+export async function openDatabase(url: string, schema?: string): Promise<Kysely<Database>> {
+  if (schema) {
+    const bootstrap = new pg.Client({ connectionString: url });
+    await bootstrap.connect();
+    try {
+      await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await bootstrap.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** A cheap round trip used by the health check. */
+export async function pingDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

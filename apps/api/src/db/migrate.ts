@@ -1,0 +1,19 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { Database } from './schema.ts';
+import * as companies from './migrations/0001-companies.ts';
+
+// Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
+const migrations: Record<string, Migration> = {
+  '0001-companies': companies,
+};
+
+/** Applies every pending migration, each in its own transaction; throws on the first failure. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed: ${String(error)}`, { cause: error });
+  }
+  return (results ?? []).map((r) => r.migrationName);
+}

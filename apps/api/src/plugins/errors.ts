@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ApiError } from '@frontdesk/protocol';
+
+/** Replies with the one error shape every client understands. */
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  message: string,
+  fields?: Record<string, string>,
+) {
+  const body: ApiError = { error: { code, message, ...(fields ? { fields } : {}) } };
+  return reply.code(status).type('application/json').send(body);
+}
+
+/** Validation failures name their fields; 4xx keep their message; 5xx never leak internals. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        // instancePath is "/a/0/b" from the zod path; an empty one means the whole body or query.
+        const field = issue.instancePath.slice(1).replaceAll('/', '.') || error.validationContext;
+        fields[field ?? 'body'] ??= issue.message ?? 'is invalid';
+      }
+      const names = Object.keys(fields).join(', ');
+      return sendError(reply, 400, 'invalid_request', `Invalid ${names}.`, fields);
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) {
+      return sendError(reply, status, error.code?.toLowerCase() ?? 'bad_request', error.message);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, 500, 'internal', 'Something went wrong on our side. Please try again.');
+  });
+}

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientConfigSchema, envelope, healthSchema, type Health } from '@frontdesk/protocol';
+import { pingDatabase } from '../db/database.ts';
+import { JANUS_WEBSOCKET_PATH, XMPP_WEBSOCKET_PATH } from '../plugins/gateway.ts';
+
+type DependencyStatus = Health['dependencies']['database'];
+
+const CHECK_TIMEOUT_MS = 2000;
+
+async function probe(check: () => Promise<void>): Promise<DependencyStatus> {
+  const started = performance.now();
+  try {
+    await check();
+    return { status: 'up', latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { status: 'down', error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function expectOk(url: string, init?: RequestInit): Promise<void> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+}
+
+/** Health and client configuration: what operators and the apps need before anything else. */
+export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { config } = app;
+
+  app.get(
+    '/health',
+    { schema: { response: { 200: healthSchema, 503: healthSchema } } },
+    async (_request, reply) => {
+      const [database, xmpp, janus] = await Promise.all([
+        probe(() => pingDatabase(app.db)),
+        probe(() => expectOk(`${config.xmpp.adminUrl}/status`, { method: 'POST', body: '{}' })),
+        probe(() => expectOk(`${config.janus.httpUrl}/info`)),
+      ]);
+      const up = [database, xmpp, janus].every((d) => d.status === 'up');
+      return reply
+        .code(up ? 200 : 503)
+        .send({ status: up ? 'up' : 'down', dependencies: { database, xmpp, janus } });
+    },
+  );
+
+  app.get(
+    '/config',
+    { schema: { response: { 200: envelope(clientConfigSchema) } } },
+    async (request) => {
+      // The page reaches both WebSockets through our own origin (see plugins/gateway.ts).
+      const wsOrigin = `${request.protocol === 'https' ? 'wss' : 'ws'}://${request.host}`;
+      return {
+        data: {
+          apiBase: '/api',
+          xmppWebsocketUrl: `${wsOrigin}${XMPP_WEBSOCKET_PATH}`,
+          xmppDomain: config.xmpp.domain,
+          janusWebsocketUrl: `${wsOrigin}${JANUS_WEBSOCKET_PATH}`,
+          iceServers: config.stunUrl ? [{ urls: config.stunUrl }] : [],
+        },
+      };
+    },
+  );
+};

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { seedDemo } from '../src/db/seed.ts';
+
+/** The server the integration tests use: `DATABASE_URL`, else the machine's `test` database. */
+export const testDatabaseUrl =
+  process.env.DATABASE_URL ?? 'postgresql://postgres@/test?host=/var/run/postgresql';
+
+export type TestApp = { app: FastifyInstance; config: Config; close: () => Promise<void> };
+
+/**
+ * Builds the API on a fresh schema of the test database, migrated and seeded, so each test file
+ * sees its own rows; `close` drops the schema. `env` overrides configuration per test.
+ */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const config = loadConfig({
+    DATABASE_URL: testDatabaseUrl,
+    DATABASE_SCHEMA: schema,
+    XMPP_JWT_SECRET: randomBytes(32).toString('base64url'),
+    JANUS_TOKEN_SECRET: randomBytes(24).toString('base64url'),
+    JANUS_ADMIN_KEY: randomBytes(24).toString('base64url'),
+    LOG_LEVEL: 'silent',
+    FRONTDESK_DATA_DIR: `/tmp/frontdesk-test-${schema}`,
+    ...env,
+  });
+  const db = await openDatabase(config.databaseUrl, schema);
+  await migrateToLatest(db);
+  await seedDemo(db);
+  const app = await buildApp({ config, db });
+  await app.ready();
+  return {
+    app,
+    config,
+    close: async () => {
+      await app.close();
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+      await db.destroy();
+    },
+  };
+}

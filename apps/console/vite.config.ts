@@ -1,0 +1,9 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  plugins: [react()],
+  base: '/console/',
+  build: { outDir: 'dist', sourcemap: true },
+  server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
+});

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** One ICE server as RTCPeerConnection takes it. */
+export const iceServerSchema = z.object({
+  urls: z.union([z.string(), z.array(z.string())]),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+});
+
+/** `GET /api/config`: where a browser finds the three channels (all on the page's own origin). */
+export const clientConfigSchema = z.object({
+  apiBase: z.string(),
+  xmppWebsocketUrl: z.string(),
+  xmppDomain: z.string(),
+  janusWebsocketUrl: z.string(),
+  iceServers: z.array(iceServerSchema),
+});
+export type ClientConfig = z.infer<typeof clientConfigSchema>;
+
+export const dependencyStatusSchema = z.object({
+  status: z.enum(['up', 'down']),
+  latencyMs: z.number().nonnegative().optional(),
+  error: z.string().optional(),
+});
+
+/** `GET /api/health`: each dependency up or down; the whole is `up` only when all are. */
+export const healthSchema = z.object({
+  status: z.enum(['up', 'down']),
+  dependencies: z.object({
+    database: dependencyStatusSchema,
+    xmpp: dependencyStatusSchema,
+    janus: dependencyStatusSchema,
+  }),
+});
+export type Health = z.infer<typeof healthSchema>;

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** Every successful body wraps its payload (ARCHITECTURE: the spec's `data.data`). */
+export const envelope = <T extends z.ZodType>(payload: T) => z.object({ data: payload });
+
+/** Every 4xx/5xx body: a machine code, a human message and, for validation, the fields at fault. */
+export const apiErrorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;
