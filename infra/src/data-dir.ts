@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 const secretsSchema = z.object({
+  apiTokenSecret: z.string().min(32),
   xmppJwtSecret: z.string().min(32),
   janusTokenSecret: z.string().min(16),
   janusAdminKey: z.string().min(16),
@@ -51,6 +52,7 @@ export function loadOrCreateSecrets(dir: DataDir): Secrets {
   const file = join(dir.root, 'secrets.json');
   if (existsSync(file)) return secretsSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   const secrets: Secrets = {
+    apiTokenSecret: secret(32),
     xmppJwtSecret: secret(32),
     janusTokenSecret: secret(24),
     janusAdminKey: secret(24),

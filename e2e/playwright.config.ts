@@ -1,0 +1,40 @@
+import { defineConfig } from '@playwright/test';
+import { resolve } from 'node:path';
+
+const artifacts = resolve(import.meta.dirname, '../artifacts/e2e');
+
+/** Journeys over the whole running stack in Debian's Chromium with a fake camera and microphone. */
+export default defineConfig({
+  testDir: './tests',
+  globalSetup: './support/global-setup.ts',
+  outputDir: resolve(artifacts, 'results'),
+  // Two cores: one browser at a time keeps media timing honest.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list'], ['json', { outputFile: resolve(artifacts, 'report.json') }]],
+  use: {
+    baseURL: process.env.FRONTDESK_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      ignoreDefaultArgs: ['--headless'],
+      args: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+      ],
+    },
+  },
+});

@@ -1,0 +1,36 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Newest modification time of any file below `path` (or of `path` itself). */
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((newest, entry) => {
+    if (entry === 'node_modules' || entry === 'dist') return newest;
+    return Math.max(newest, newestMtime(join(path, entry)));
+  }, stat.mtimeMs);
+}
+
+/**
+ * Builds the browser apps (guest, console) when their build is missing or older than any
+ * source they are made from, so a second start skips the build.
+ */
+export function buildAppsIfStale(repoRoot: string, log: (line: string) => void): void {
+  const sharedSources = ['packages/protocol', 'packages/chat', 'packages/media'].map((p) =>
+    newestMtime(join(repoRoot, p)),
+  );
+  for (const app of ['apps/guest', 'apps/console']) {
+    const built = join(repoRoot, app, 'dist', 'index.html');
+    const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+    const sourcesAt = Math.max(newestMtime(join(repoRoot, app)), ...sharedSources);
+    if (builtAt >= sourcesAt) continue;
+    log(`Building ${app}…`);
+    const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+      cwd: join(repoRoot, app),
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) throw new Error(`Building ${app} failed (see above).`);
+  }
+}

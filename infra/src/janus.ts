@@ -1,0 +1,206 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { freePort, startProcess } from './process.ts';
+import { renderTemplateFile } from './template.ts';
+
+/** Janus refuses to write recordings into these folders (`protected_folders`). */
+export const JANUS_PROTECTED_FOLDERS: readonly string[] = [
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/proc',
+  '/sbin',
+  '/sys',
+  '/usr',
+  '/var',
+];
+
+/** What stays enabled; every other installed module is listed in a `disable` entry. */
+const KEEP = {
+  plugins: ['libjanus_videoroom.so'],
+  transports: ['libjanus_http.so', 'libjanus_websockets.so'],
+  loggers: [] as string[],
+  events: [] as string[],
+} as const;
+
+/** Options for {@link startJanus}. */
+export interface JanusOptions {
+  /** Instance folder (created if missing): rendered configs and `janus.log`. */
+  readonly dir: string;
+  /** REST transport port (path `/janus`, 127.0.0.1). Default: a free port. */
+  readonly httpPort?: number;
+  /** WebSocket transport port (127.0.0.1). Default: a free port. */
+  readonly wsPort?: number;
+  /** UDP ports for media, inclusive (one per PeerConnection). Default `[20000, 20200]`. */
+  readonly rtpPortRange?: readonly [number, number];
+  /** `token_auth_secret`: our API mints browser tokens with it ({@link mintJanusToken}). */
+  readonly tokenSecret: string;
+  /** Videoroom `admin_key`: needed to create rooms; never sent to browsers. */
+  readonly adminKey: string;
+  /** `admin_secret` (the Admin API itself stays off). */
+  readonly adminSecret: string;
+  /**
+   * Folder for `.mjr` recordings (created if missing). Janus has no global
+   * setting for it: pass it as `rec_dir` when creating a room. Must not be
+   * below {@link JANUS_PROTECTED_FOLDERS}.
+   */
+  readonly recordingsDir: string;
+  /** `ice_enforce_list`: interfaces/addresses for ICE candidates, e.g. `veth0` in tests. */
+  readonly iceEnforceList?: string;
+  /** `nat_1_1_mapping`: public IP(s) of a 1:1 NAT, comma-separated. */
+  readonly natPublicIp?: string;
+  /** 0–7, default 4 (info). */
+  readonly debugLevel?: number;
+  /** Deadline for readiness. Default 10000 ms. */
+  readonly startTimeoutMs?: number;
+  /** Folder with `plugins/`, `transports/`, `events/`, `loggers/`. Default: Debian's. */
+  readonly libDir?: string;
+}
+
+/** A running Janus instance started by {@link startJanus}. */
+export interface RunningJanus {
+  /** `http://127.0.0.1:<httpPort>/janus` */
+  readonly httpUrl: string;
+  /** `ws://127.0.0.1:<wsPort>` (subprotocol `janus-protocol`). */
+  readonly wsUrl: string;
+  readonly httpPort: number;
+  readonly wsPort: number;
+  readonly recordingsDir: string;
+  readonly dir: string;
+  readonly logFile: string;
+  readonly pid: number;
+  /** Graceful stop (SIGTERM), SIGKILL after 5 s. Idempotent. */
+  stop(): Promise<void>;
+}
+
+function defaultLibDir(): string {
+  const triplet = process.arch === 'arm64' ? 'aarch64-linux-gnu' : 'x86_64-linux-gnu';
+  return `/usr/lib/${triplet}/janus`;
+}
+
+async function disabledModules(folder: string, keep: readonly string[]): Promise<string> {
+  let files: string[];
+  try {
+    files = await readdir(folder);
+  } catch {
+    return '';
+  }
+  // Janus loads only names ending in .so (not the .so.1 version links).
+  return files
+    .filter((file) => file.endsWith('.so') && !keep.includes(file))
+    .sort()
+    .join(',');
+}
+
+function isBelow(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder + sep);
+}
+
+/**
+ * Renders the Janus configs into `options.dir` and runs `janus` in the
+ * foreground (log on stdout into `<dir>/janus.log`). Resolves once
+ * `GET <httpUrl>/info` answers; on failure the process is stopped and the error
+ * carries the tail of the log.
+ */
+export async function startJanus(options: JanusOptions): Promise<RunningJanus> {
+  const dir = resolve(options.dir);
+  const recordingsDir = resolve(options.recordingsDir);
+  const libDir = options.libDir ?? defaultLibDir();
+  const [rtpMin, rtpMax] = options.rtpPortRange ?? [20000, 20200];
+  if (!(Number.isInteger(rtpMin) && Number.isInteger(rtpMax) && rtpMin > 0 && rtpMin <= rtpMax)) {
+    throw new Error(`invalid rtpPortRange ${rtpMin}-${rtpMax}`);
+  }
+  const debugLevel = options.debugLevel ?? 4;
+  if (!Number.isInteger(debugLevel) || debugLevel < 0 || debugLevel > 7) {
+    throw new Error('debugLevel must be an integer from 0 to 7');
+  }
+  const protectedBy = JANUS_PROTECTED_FOLDERS.find((folder) => isBelow(recordingsDir, folder));
+  if (protectedBy) {
+    throw new Error(
+      `recordingsDir ${recordingsDir} is below ${protectedBy}, where Janus may not write`,
+    );
+  }
+  if (!existsSync(join(libDir, 'plugins', 'libjanus_videoroom.so'))) {
+    throw new Error(
+      `no Janus videoroom plugin in ${libDir}/plugins: is the janus package installed?`,
+    );
+  }
+  await mkdir(dir, { recursive: true });
+  await mkdir(recordingsDir, { recursive: true });
+
+  const [httpPort, wsPort] = await Promise.all([
+    options.httpPort ?? freePort(),
+    options.wsPort ?? freePort(),
+  ]);
+  const vars = {
+    DIR: dir,
+    LIB_DIR: libDir,
+    DEBUG_LEVEL: debugLevel,
+    TOKEN_SECRET: options.tokenSecret,
+    ADMIN_SECRET: options.adminSecret,
+    ADMIN_KEY: options.adminKey,
+    PROTECTED_FOLDERS: JANUS_PROTECTED_FOLDERS.map((folder) => `"${folder}"`).join(', '),
+    RTP_PORT_RANGE: `${rtpMin}-${rtpMax}`,
+    ICE_ENFORCE_LIST: options.iceEnforceList,
+    NAT_PUBLIC_IP: options.natPublicIp,
+    DISABLED_PLUGINS: await disabledModules(join(libDir, 'plugins'), KEEP.plugins),
+    DISABLED_TRANSPORTS: await disabledModules(join(libDir, 'transports'), KEEP.transports),
+    DISABLED_LOGGERS: await disabledModules(join(libDir, 'loggers'), KEEP.loggers),
+    DISABLED_EVENT_HANDLERS: await disabledModules(join(libDir, 'events'), KEEP.events),
+    HTTP_PORT: httpPort,
+    WS_PORT: wsPort,
+  };
+  for (const file of [
+    'janus.jcfg',
+    'janus.plugin.videoroom.jcfg',
+    'janus.transport.http.jcfg',
+    'janus.transport.websockets.jcfg',
+  ]) {
+    await renderTemplateFile('janus', file, dir, vars, { raw: ['PROTECTED_FOLDERS'] });
+  }
+
+  const logFile = join(dir, 'janus.log');
+  const proc = await startProcess({
+    name: 'janus',
+    command: 'janus',
+    // -F: our config folder (janus.jcfg is read from it); -o: no colour codes
+    // in the log file. Janus stays in the foreground and logs to stdout unless
+    // told otherwise.
+    args: ['-F', dir, '-o'],
+    logFile,
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
+  });
+
+  const httpUrl = `http://127.0.0.1:${httpPort}/janus`;
+  try {
+    await proc.waitUntilReady(
+      async () => {
+        const response = await fetch(`${httpUrl}/info`, { signal: AbortSignal.timeout(2000) });
+        const body = (await response.json()) as { janus?: unknown };
+        return body.janus === 'server_info';
+      },
+      { timeoutMs: options.startTimeoutMs ?? 10_000, intervalMs: 25 },
+    );
+  } catch (error) {
+    await proc.stop().catch(() => undefined);
+    throw error;
+  }
+
+  return {
+    httpUrl,
+    wsUrl: `ws://127.0.0.1:${wsPort}`,
+    httpPort,
+    wsPort,
+    recordingsDir,
+    dir,
+    logFile,
+    pid: proc.pid,
+    stop: () => proc.stop(),
+  };
+}

@@ -1,0 +1,297 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How a supervised process ended. */
+export interface ExitInfo {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** Options for {@link startProcess}. */
+export interface StartProcessOptions {
+  /** Service name used in error messages, e.g. `ejabberd`. */
+  readonly name: string;
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** stdout and stderr are appended to this file (the child writes to it directly). */
+  readonly logFile: string;
+  readonly cwd?: string;
+  /** Full environment of the child (not merged with `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly uid?: number;
+  readonly gid?: number;
+  /**
+   * The PID that `stop()` sends SIGTERM to, when it is not the spawned process
+   * itself (e.g. beam.smp under the ejabberdctl shell script). Returning
+   * `undefined` (not known yet) falls back to SIGTERM for the whole process group.
+   */
+  readonly stopPid?: () => number | undefined | Promise<number | undefined>;
+  /** Time allowed for a graceful exit after SIGTERM before SIGKILL. Default 5000 ms. */
+  readonly stopTimeoutMs?: number;
+}
+
+/** Options for {@link SupervisedProcess.waitUntilReady}. */
+export interface WaitOptions {
+  /** Default 20000 ms. */
+  readonly timeoutMs?: number;
+  /** Default 50 ms between checks. */
+  readonly intervalMs?: number;
+}
+
+/** A child process started by {@link startProcess}. */
+export interface SupervisedProcess {
+  readonly name: string;
+  /** PID of the spawned process; also its process group id. */
+  readonly pid: number;
+  readonly logFile: string;
+  /** Resolves when the spawned process has exited (never rejects). */
+  readonly exited: Promise<ExitInfo>;
+  /** The exit, once it happened. */
+  readonly exitInfo: ExitInfo | undefined;
+  /**
+   * Polls `check` until it returns true. Rejects with the service name and the
+   * tail of its log when the process exits first or the deadline passes; a
+   * throwing check counts as "not ready yet" and its message is reported.
+   */
+  waitUntilReady(check: () => Promise<boolean>, options?: WaitOptions): Promise<void>;
+  /**
+   * SIGTERM to the right PID, wait for the exit, SIGKILL to the whole process
+   * group after `stopTimeoutMs`. Idempotent: every call returns the same promise.
+   */
+  stop(): Promise<void>;
+  /** The last `lines` lines of the log file. */
+  logTail(lines?: number): Promise<string>;
+}
+
+/** Supervised processes not yet stopped, killed as a last resort when Node exits. */
+const live = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // Children are detached (own process group, see startProcess), so nothing
+  // else would end them if the caller forgets stop() or Node exits on an
+  // uncaught error. Only synchronous work is possible here.
+  process.on('exit', () => {
+    for (const pgid of live) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+/**
+ * Whether a process with this PID exists and is not a zombie. A zombie counts
+ * as gone: when the reaper is not our child's parent (e.g. an orphaned beam.smp
+ * under a container's PID 1 that never reaps), it can stay a zombie forever.
+ */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 3 (state) follows the parenthesised command name, which may hold spaces.
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** PIDs of live processes in process group `pgid` (read from /proc). */
+export function processGroupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[0] = state, fields[1] = ppid, fields[2] = pgrp
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') {
+        members.push(Number(entry));
+      }
+    } catch {
+      // exited while we looked
+    }
+  }
+  return members;
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+/** The last `lines` lines of a text file (from its last 64 KiB), or a note why it could not be read. */
+export async function readLogTail(file: string, lines = 30): Promise<string> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      const length = Math.min(size, 64 * 1024);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, size - length);
+      return buffer
+        .toString('utf8')
+        .split('\n')
+        .slice(-lines - 1)
+        .join('\n')
+        .trimEnd();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    return `(log ${file} unreadable: ${(error as Error).message})`;
+  }
+}
+
+function describeExit(exit: ExitInfo): string {
+  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+}
+
+/**
+ * Spawns a long-running service, with stdout/stderr appended to `logFile`, in
+ * its own process group (`detached`), so that `stop()` can end everything it
+ * started. Throws if the command cannot be spawned (e.g. not installed).
+ */
+export async function startProcess(options: StartProcessOptions): Promise<SupervisedProcess> {
+  const { name, logFile } = options;
+  const stopTimeoutMs = options.stopTimeoutMs ?? 5000;
+  const logFd = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(options.command, options.args ?? [], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      uid: options.uid,
+      gid: options.gid,
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+    });
+  } finally {
+    // The child holds its own copy of the descriptor.
+    closeSync(logFd);
+  }
+
+  let exitInfo: ExitInfo | undefined;
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once('exit', (code, sig) => {
+      exitInfo = { code, signal: sig };
+      resolve(exitInfo);
+    });
+  });
+  const pid = await new Promise<number>((resolve, reject) => {
+    child.once('spawn', () => resolve(child.pid as number));
+    child.once('error', (error) =>
+      reject(new Error(`${name}: cannot start ${options.command}: ${error.message}`)),
+    );
+  });
+  live.add(pid);
+  installExitHook();
+
+  const logTail = (lines = 30): Promise<string> => readLogTail(logFile, lines);
+
+  async function failure(reason: string): Promise<Error> {
+    return new Error(`${name} ${reason}\n--- last lines of ${logFile} ---\n${await logTail()}`);
+  }
+
+  async function waitUntilReady(
+    check: () => Promise<boolean>,
+    waitOptions: WaitOptions = {},
+  ): Promise<void> {
+    const timeoutMs = waitOptions.timeoutMs ?? 20_000;
+    const intervalMs = waitOptions.intervalMs ?? 50;
+    const deadline = Date.now() + timeoutMs;
+    let lastProblem = 'check returned false';
+    for (;;) {
+      if (exitInfo) throw await failure(`${describeExit(exitInfo)} before it was ready`);
+      try {
+        if (await check()) return;
+      } catch (error) {
+        lastProblem = (error as Error).message;
+      }
+      if (exitInfo) throw await failure(`${describeExit(exitInfo)} before it was ready`);
+      if (Date.now() >= deadline) {
+        throw await failure(`not ready after ${timeoutMs} ms (last check: ${lastProblem})`);
+      }
+      await Promise.race([sleep(intervalMs), exited]);
+    }
+  }
+
+  /** Waits until the spawned process and `target` are gone, or the deadline. */
+  async function waitGone(target: number, deadline: number): Promise<boolean> {
+    for (;;) {
+      if (exitInfo && !isProcessAlive(target)) return true;
+      if (Date.now() >= deadline) return false;
+      // Once `exited` has settled, racing it would spin without yielding.
+      await (exitInfo ? sleep(25) : Promise.race([sleep(25), exited]));
+    }
+  }
+
+  let stopping: Promise<void> | undefined;
+  async function doStop(): Promise<void> {
+    const target = exitInfo ? pid : ((await options.stopPid?.()) ?? -pid);
+    if (!exitInfo) signal(target, 'SIGTERM');
+    const graceful = await waitGone(Math.abs(target), Date.now() + stopTimeoutMs);
+    if (!graceful) {
+      signal(-pid, 'SIGKILL');
+      signal(Math.abs(target), 'SIGKILL');
+      if (!(await waitGone(Math.abs(target), Date.now() + 2000))) {
+        throw await failure(`did not exit after SIGKILL (pid ${pid}, signalled ${target})`);
+      }
+    }
+    // Helpers left in the group (e.g. a child the main process did not reap
+    // or end) must not outlive the service.
+    if (processGroupMembers(pid).length > 0) {
+      signal(-pid, 'SIGKILL');
+      const deadline = Date.now() + 2000;
+      while (processGroupMembers(pid).length > 0 && Date.now() < deadline) await sleep(25);
+    }
+    live.delete(pid);
+  }
+
+  return {
+    name,
+    pid,
+    logFile,
+    exited,
+    get exitInfo() {
+      return exitInfo;
+    },
+    waitUntilReady,
+    stop() {
+      stopping ??= doStop();
+      return stopping;
+    },
+    logTail,
+  };
+}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago (bind to port 0, read it, release it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('could not read the bound port'));
+      });
+    });
+  });
+}
