@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { freePort } from '@frontdesk/infra/src/process.ts';
-import { startStack } from '@frontdesk/infra/src/stack.ts';
+import { freePort, startStack } from '@frontdesk/infra';
 
 /** The machine's PostgreSQL through its Unix socket: sockets cross network namespaces. */
 const databaseUrl =

@@ -39,6 +39,9 @@ export function prepareDataDir(root: string): DataDir {
     logs: join(abs, 'logs'),
   };
   for (const path of Object.values(dir)) mkdirSync(path, { recursive: true });
+  // The servers run as their own system users (postgres, ejabberd) and must traverse the root;
+  // 0711 lets them through without letting anyone list it (a mkdtemp folder starts at 0700).
+  chmodSync(abs, 0o711);
   return dir;
 }
 
