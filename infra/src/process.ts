@@ -98,30 +98,31 @@ export function isProcessAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  const state = procStat(pid)?.state;
+  return state !== undefined && state !== 'Z' && state !== 'X';
+}
+
+/** State letter and process group of a live PID, from /proc, or undefined if it is gone. */
+function procStat(pid: number | string): { state: string; pgrp: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Field 3 (state) follows the parenthesised command name, which may hold spaces.
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
+    // The command name in parentheses may hold spaces; after it come
+    // state, ppid, pgrp.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** PIDs of live processes in process group `pgid` (read from /proc). */
+/** PIDs of live (non-zombie) processes in process group `pgid` (read from /proc). */
 export function processGroupMembers(pgid: number): number[] {
   const members: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // fields[0] = state, fields[1] = ppid, fields[2] = pgrp
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') {
-        members.push(Number(entry));
-      }
-    } catch {
-      // exited while we looked
+    const stat = procStat(entry);
+    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') {
+      members.push(Number(entry));
     }
   }
   return members;
@@ -190,6 +191,10 @@ export async function startProcess(options: StartProcessOptions): Promise<Superv
   const exited = new Promise<ExitInfo>((resolve) => {
     child.once('exit', (code, sig) => {
       exitInfo = { code, signal: sig };
+      // Forget an emptied group: its id could be reused by unrelated processes.
+      if (child.pid !== undefined && processGroupMembers(child.pid).length === 0) {
+        live.delete(child.pid);
+      }
       resolve(exitInfo);
     });
   });
@@ -243,7 +248,9 @@ export async function startProcess(options: StartProcessOptions): Promise<Superv
 
   let stopping: Promise<void> | undefined;
   async function doStop(): Promise<void> {
-    const target = exitInfo ? pid : ((await options.stopPid?.()) ?? -pid);
+    let target = exitInfo ? pid : ((await options.stopPid?.()) ?? -pid);
+    // Never signal a PID outside the service's group (e.g. from a stale pid file).
+    if (target > 0 && procStat(target)?.pgrp !== pid) target = -pid;
     if (!exitInfo) signal(target, 'SIGTERM');
     const graceful = await waitGone(Math.abs(target), Date.now() + stopTimeoutMs);
     if (!graceful) {

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintJanusToken } from '../src/janus-token.ts';
+import { startJanus, type RunningJanus } from '../src/janus.ts';
+import { isProcessAlive, processGroupMembers } from '../src/process.ts';
+import { tempDir, TestSocket } from './helpers.ts';
+
+const secret = () => randomBytes(18).toString('base64url');
+const tokenSecret = secret();
+const adminKey = secret();
+// Inside the test network namespace (veth pair, see INFRA-NOTES) pin ICE to veth0.
+const iceEnforceList = networkInterfaces().veth0 ? 'veth0' : undefined;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let janus: RunningJanus;
+let startMs: number;
+
+beforeAll(async () => {
+  dir = await tempDir('frontdesk-janus-test-');
+  const started = Date.now();
+  janus = await startJanus({
+    dir: join(dir.path, 'janus'),
+    rtpPortRange: [20000, 20200],
+    tokenSecret,
+    adminKey,
+    adminSecret: secret(),
+    recordingsDir: join(dir.path, 'recordings'),
+    iceEnforceList,
+  });
+  startMs = Date.now() - started;
+});
+
+afterAll(async () => {
+  await janus?.stop();
+  await dir?.remove();
+});
+
+interface JanusReply {
+  janus: string;
+  data?: { id: number };
+  error?: { code: number; reason: string };
+  plugindata?: { plugin: string; data: Record<string, unknown> };
+}
+
+async function janusPost(path: string, body: Record<string, unknown>): Promise<JanusReply> {
+  const response = await fetch(`${janus.httpUrl}${path}`, {
+    method: 'POST',
+    body: JSON.stringify({ transaction: randomBytes(6).toString('hex'), ...body }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as JanusReply;
+}
+
+/** Creates a session and attaches the videoroom plugin; returns the handle's path. */
+async function videoroomHandle(token: string): Promise<string> {
+  const session = await janusPost('', { janus: 'create', token });
+  expect(session.janus).toBe('success');
+  const handle = await janusPost(`/${session.data?.id}`, {
+    janus: 'attach',
+    plugin: 'janus.plugin.videoroom',
+    token,
+  });
+  expect(handle.janus).toBe('success');
+  return `/${session.data?.id}/${handle.data?.id}`;
+}
+
+describe('startJanus', () => {
+  it('is ready quickly and renders the optional ICE setting only when given', async () => {
+    console.info(`janus start to ready: ${startMs} ms (ice_enforce_list: ${iceEnforceList})`);
+    expect(startMs).toBeLessThan(5000);
+    const config = await readFile(join(janus.dir, 'janus.jcfg'), 'utf8');
+    if (iceEnforceList) expect(config).toContain(`ice_enforce_list = "${iceEnforceList}"`);
+    else expect(config).not.toContain('ice_enforce_list');
+    expect(config).not.toContain('nat_1_1_mapping');
+  });
+
+  it('answers info without a token', async () => {
+    const response = await fetch(`${janus.httpUrl}/info`);
+    const info = (await response.json()) as { janus: string; plugins: Record<string, unknown> };
+    expect(info.janus).toBe('server_info');
+    expect(Object.keys(info.plugins)).toEqual(['janus.plugin.videoroom']);
+  });
+
+  it('refuses create without a valid token (403) and accepts a minted one', async () => {
+    const missing = await janusPost('', { janus: 'create' });
+    expect(missing.error?.code).toBe(403);
+    const forged = await janusPost('', {
+      janus: 'create',
+      token: mintJanusToken('not-the-secret', 60),
+    });
+    expect(forged.error?.code).toBe(403);
+    const ok = await janusPost('', { janus: 'create', token: mintJanusToken(tokenSecret, 60) });
+    expect(ok.janus).toBe('success');
+    expect(typeof ok.data?.id).toBe('number');
+  });
+
+  it('refuses attaching a plugin the token does not name (405)', async () => {
+    const token = mintJanusToken(tokenSecret, 60, ['janus.plugin.echotest']);
+    const session = await janusPost('', { janus: 'create', token });
+    const attach = await janusPost(`/${session.data?.id}`, {
+      janus: 'attach',
+      plugin: 'janus.plugin.videoroom',
+      token,
+    });
+    expect(attach.error?.code).toBe(405);
+  });
+
+  it('creates a videoroom only with the admin_key', async () => {
+    const token = mintJanusToken(tokenSecret, 60);
+    const handle = await videoroomHandle(token);
+    const create = (extra: Record<string, unknown>) =>
+      janusPost(handle, {
+        janus: 'message',
+        token,
+        body: { request: 'create', room: 'infra-test-room', publishers: 2, ...extra },
+      });
+
+    const withoutKey = await create({});
+    expect(withoutKey.plugindata?.data.error_code).toBe(429);
+    const wrongKey = await create({ admin_key: 'wrong' });
+    expect(wrongKey.plugindata?.data.error_code).toBe(433);
+    const created = await create({ admin_key: adminKey });
+    expect(created.plugindata?.data).toMatchObject({
+      videoroom: 'created',
+      room: 'infra-test-room',
+    });
+  });
+
+  it('speaks the Janus API over its WebSocket transport', async () => {
+    const socket = await TestSocket.open(janus.wsUrl, 'janus-protocol');
+    try {
+      socket.send(JSON.stringify({ janus: 'info', transaction: 'ws-info' }));
+      const reply = JSON.parse(await socket.next((frame) => frame.includes('ws-info')));
+      expect(reply.janus).toBe('server_info');
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('stops without leaving a process behind', async () => {
+    const started = Date.now();
+    await janus.stop();
+    console.info(`janus stop: ${Date.now() - started} ms`);
+    await janus.stop(); // idempotent
+    expect(isProcessAlive(janus.pid)).toBe(false);
+    expect(processGroupMembers(janus.pid)).toEqual([]);
+  });
+});

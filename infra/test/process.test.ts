@@ -1,0 +1,87 @@
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, isProcessAlive, processGroupMembers, startProcess } from '../src/process.ts';
+import { tempDir } from './helpers.ts';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir('frontdesk-process-test-');
+});
+afterAll(async () => {
+  await dir?.remove();
+});
+
+const sh = (name: string, script: string, stopTimeoutMs?: number) =>
+  startProcess({
+    name,
+    command: '/bin/sh',
+    args: ['-c', script],
+    logFile: join(dir.path, `${name}.log`),
+    ...(stopTimeoutMs === undefined ? {} : { stopTimeoutMs }),
+  });
+
+describe('startProcess', () => {
+  it('reports an early exit with the service name and the log tail', async () => {
+    const proc = await sh('early-exit', 'echo "config is broken" >&2; exit 3');
+    await expect(proc.waitUntilReady(async () => false)).rejects.toThrow(
+      /early-exit exited with code 3 before it was ready[\s\S]*config is broken/,
+    );
+    await proc.stop();
+  });
+
+  it('reports a timeout with the last failed check', async () => {
+    const proc = await sh('slow', 'echo starting; exec sleep 30');
+    const check = async () => {
+      throw new Error('connection refused');
+    };
+    await expect(proc.waitUntilReady(check, { timeoutMs: 300 })).rejects.toThrow(
+      /slow not ready after 300 ms \(last check: connection refused\)[\s\S]*starting/,
+    );
+    await proc.stop();
+    expect(isProcessAlive(proc.pid)).toBe(false);
+  });
+
+  it('resolves when the check passes', async () => {
+    let calls = 0;
+    const proc = await sh('ready', 'exec sleep 30');
+    await proc.waitUntilReady(async () => ++calls >= 3, { intervalMs: 10 });
+    expect(calls).toBe(3);
+    await proc.stop();
+  });
+
+  it('escalates to SIGKILL for the whole group when SIGTERM is ignored', async () => {
+    const proc = await sh('stubborn', 'trap "" TERM; sleep 60 & sleep 60; wait', 300);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(processGroupMembers(proc.pid).length).toBeGreaterThanOrEqual(2);
+    const started = Date.now();
+    const first = proc.stop();
+    expect(proc.stop()).toBe(first);
+    await first;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(proc.exitInfo?.signal).toBe('SIGKILL');
+    expect(processGroupMembers(proc.pid)).toEqual([]);
+  });
+
+  it('fails clearly when the command does not exist', async () => {
+    await expect(
+      startProcess({
+        name: 'ghost',
+        command: '/nonexistent/ghost',
+        logFile: join(dir.path, 'g.log'),
+      }),
+    ).rejects.toThrow(/ghost: cannot start \/nonexistent\/ghost/);
+  });
+});
+
+describe('freePort', () => {
+  it('returns a port that can be bound on 127.0.0.1', async () => {
+    const port = await freePort();
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    });
+    await new Promise((resolve) => server.close(resolve));
+  });
+});
