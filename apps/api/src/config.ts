@@ -31,6 +31,15 @@ export const envSchema = z.object({
   JANUS_TOKEN_SECRET: z.string().min(16),
   /** Janus videoroom `admin_key`: only the API creates rooms. SECURITY: never sent to browsers. */
   JANUS_ADMIN_KEY: z.string().min(16),
+  /** Signs the API's own access tokens (guests, agents, admins). */
+  API_TOKEN_SECRET: z.string().min(32),
+  /**
+   * The DSN the browser error-reporting SDK is configured with; `/api/monitoring` relays only
+   * envelopes for it. Without it the tunnel is off.
+   */
+  SENTRY_DSN: z.url().optional(),
+  /** `true`: forward envelopes to the DSN's server; otherwise keep them in the data folder. */
+  SENTRY_FORWARD: z.enum(['true', 'false']).default('false'),
   GUEST_APP_DIR: z.string().optional(),
   CONSOLE_APP_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -46,7 +55,8 @@ export type Config = {
   janus: { websocketUpstream: string; httpUrl: string };
   allowedOrigins: string[];
   stunUrl: string;
-  secrets: { xmppJwt: string; janusToken: string; janusAdminKey: string };
+  secrets: { xmppJwt: string; janusToken: string; janusAdminKey: string; apiToken: string };
+  monitoring: { dsn: string | undefined; forward: boolean };
   guestAppDir: string;
   consoleAppDir: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -82,7 +92,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       xmppJwt: e.XMPP_JWT_SECRET,
       janusToken: e.JANUS_TOKEN_SECRET,
       janusAdminKey: e.JANUS_ADMIN_KEY,
+      apiToken: e.API_TOKEN_SECRET,
     },
+    monitoring: { dsn: e.SENTRY_DSN, forward: e.SENTRY_FORWARD === 'true' },
     guestAppDir: e.GUEST_APP_DIR ?? resolve(repoRoot, 'apps/guest/dist'),
     consoleAppDir: e.CONSOLE_APP_DIR ?? resolve(repoRoot, 'apps/console/dist'),
     logLevel: e.LOG_LEVEL,

@@ -25,6 +25,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     XMPP_JWT_SECRET: randomBytes(32).toString('base64url'),
     JANUS_TOKEN_SECRET: randomBytes(24).toString('base64url'),
     JANUS_ADMIN_KEY: randomBytes(24).toString('base64url'),
+    API_TOKEN_SECRET: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'silent',
     FRONTDESK_DATA_DIR: `/tmp/frontdesk-test-${schema}`,
     ...env,

@@ -1,18 +1,398 @@
 import { sql, type Kysely } from 'kysely';
-import { DEFAULT_COMPANY_ID } from '@frontdesk/protocol';
-import type { Database } from './schema.ts';
+import {
+  DEFAULT_COMPANY_ID,
+  type CompanySettingsInput,
+  type FormField,
+  type GeofenceArea,
+  type OpeningHours,
+  type StaffRole,
+} from '@frontdesk/protocol';
+import { hashPassword } from '../auth/password.ts';
+import type { Database, FormKind } from './schema.ts';
 
-/** Inserts the demo company (id 5) and its people once; later runs leave existing rows alone. */
-export async function seedDemo(db: Kysely<Database>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/**
+ * The companies of the demo and of the tests, by stable id. Besides the demo company (spec §1:
+ * id 5), each one leads a guest to one refusal stage of spec §2, so tests and the end-to-end
+ * suite can reach every stage without setting anything up:
+ */
+export const SEEDED_COMPANY = {
+  /** "Frontdesk Demo": three categories, Mon–Fri 08:00–20:00 London, both forms, a zone. */
+  demo: DEFAULT_COMPANY_ID,
+  /** Stage `inactive`: `activated` is false. */
+  inactive: 6,
+  /** Stage `outOfQuota`: a monthly quota of 0 calls, so `call-report/add` answers outOfQuota. */
+  outOfQuota: 7,
+  /** Stage `blocked`: the fingerprint {@link BLOCKED_FINGERPRINT} is on its block list. */
+  blockList: 8,
+  /** Stage `schedule`: a timetable without opening hours, so it is always closed. */
+  alwaysClosed: 9,
+  /** Arabic, right to left, with an Arabic welcome form; no timetable (always open). */
+  arabic: 10,
+  /** Stage `outofzone`: asks for the location and serves Greater London only. */
+  geofenced: 11,
+  /** The demo company's twin without a timetable: a call can be made at any hour (e2e). */
+  aroundTheClock: 12,
+} as const;
+
+/** Register a guest whose username starts with this fingerprint at company 8 to be blocked. */
+export const BLOCKED_FINGERPRINT = 'blockedvisitor0001';
+
+const DEMO_PASSWORD = 'frontdesk-demo';
+
+export type DemoLogin = {
+  email: string;
+  password: string;
+  name: string;
+  role: StaffRole;
+  companyId: number;
+};
+
+const demoLogin = (email: string, name: string, role: StaffRole, companyId: number): DemoLogin => ({
+  email,
+  password: DEMO_PASSWORD,
+  name,
+  role,
+  companyId,
+});
+
+/** The demo's people (`npm start` prints them). All share one password: this is a demo. */
+export const DEMO_LOGINS: readonly DemoLogin[] = [
+  demoLogin('ada@frontdesk.demo', 'Ada Agent', 'agent', SEEDED_COMPANY.demo),
+  demoLogin('bo@frontdesk.demo', 'Bo Agent', 'agent', SEEDED_COMPANY.demo),
+  demoLogin('admin@frontdesk.demo', 'Ann Admin', 'admin', SEEDED_COMPANY.demo),
+  demoLogin('cy@frontdesk.demo', 'Cy Agent', 'agent', SEEDED_COMPANY.aroundTheClock),
+];
+
+type SeedForm = { id: number; kind: FormKind; title: string; fields: FormField[] };
+type SeedCompany = {
+  id: number;
+  name: string;
+  activated: boolean;
+  conferenceName: string;
+  monthlyCallQuota: number | null;
+  settings: CompanySettingsInput;
+  categories: { id: number; name: string; roomName: string }[];
+  schedule?: { timeZone: string; hours: OpeningHours[] };
+  forms: SeedForm[];
+  zones: { id: number; name: string; area: GeofenceArea }[];
+  blockedFingerprints: string[];
+};
+
+const welcomeFields: FormField[] = [
+  { type: 'text', name: 'name', label: 'Your name', required: true, maxLength: 100 },
+  { type: 'email', name: 'email', label: 'E-mail', required: true, maxLength: 320 },
+  {
+    type: 'select',
+    name: 'topic',
+    label: 'What is it about?',
+    required: true,
+    options: [
+      { value: 'new-order', label: 'A new order' },
+      { value: 'existing-order', label: 'An existing order' },
+      { value: 'account', label: 'My account' },
+      { value: 'other', label: 'Something else' },
+    ],
+  },
+  {
+    type: 'textarea',
+    name: 'message',
+    label: 'Anything we should know?',
+    required: false,
+    maxLength: 2000,
+  },
+];
+
+const ratingFields: FormField[] = [
+  { type: 'rating', name: 'score', label: 'How was your call?', required: true },
+  {
+    type: 'select',
+    name: 'resolved',
+    label: 'Did we solve your problem?',
+    required: true,
+    options: [
+      { value: 'yes', label: 'Yes' },
+      { value: 'partly', label: 'Partly' },
+      { value: 'no', label: 'No' },
+    ],
+  },
+  { type: 'textarea', name: 'comments', label: 'Comments', required: false, maxLength: 2000 },
+];
+
+const demoSettings: CompanySettingsInput = {
+  callMethod: 'mediaServer',
+  callType: 'userSelect',
+  language: 'en',
+  pageDirection: 'ltr',
+  logoImageUrl: '/brand/frontdesk-logo.svg',
+  websiteUrl: 'https://frontdesk.example',
+  websiteTitle: 'Frontdesk Demo',
+  welcomeMsg: 'Welcome to Frontdesk Demo. Talk to one of our team face to face.',
+  waitingMsg: 'Thanks for waiting. An agent will be with you shortly.',
+  outOfHoursMsg: 'We are closed right now. We are open Monday to Friday, 8:00 to 20:00 (London).',
+  backgroundImgUrl: null,
+  backgroundColor: '#f5f7fa',
+  waterMarkLogo: '/brand/frontdesk-watermark.svg',
+  recordCalls: true,
+  recordAlertText: 'This call may be recorded for quality and training.',
+  flipCamera: true,
+  poweredByLogo: true,
+  locationOfService: 'Europe',
+  requestLocation: false,
+  outOfZoneMsg: 'Sorry, we can only serve visitors in Europe.',
+  showRatingPage: true,
+  ratingPageMsg: 'How did we do?',
+  thanksMsg: 'Thank you for calling Frontdesk Demo.',
+  previewScreen: true,
+  fontFamily: 'Inter, system-ui, sans-serif',
+  faviconUrl: '/brand/favicon.ico',
+  waitingImageUrl: '/brand/waiting.svg',
+  textColor: '#1f2933',
+  categoryTextColor: '#ffffff',
+  categoryBackgroundColor: '#2563eb',
+  categoryStyle: 'buttons',
+  ratingSubmitMsg: 'Send rating',
+  ratingPageImage: '/brand/rating.svg',
+  ratingThanksMsg: 'Thanks for your feedback!',
+  hideTimetable: false,
+  holdPageImage: '/brand/hold.svg',
+  holdPageText: 'Your call is on hold. Please stay on the line.',
+  videoOnHoldText: 'Video paused while you are on hold.',
+  audioOnHoldText: 'Audio paused while you are on hold.',
+  assignments: false,
+  assignmentGroups: [],
+  welcomeButtonText: 'Start',
+  ratingStyle: 'stars',
+  advanceRating: true,
+  streamWatermark: 'hidden',
+  roundRobin: true,
+  details: 'A demonstration company for trying Frontdesk end to end.',
+};
+
+const weekdaysEightToEight: OpeningHours[] = [1, 2, 3, 4, 5].map((weekday) => ({
+  weekday,
+  opens: '08:00',
+  closes: '20:00',
+}));
+
+/** A box from south-west to north-east corner, as a closed GeoJSON ring (longitude first). */
+function box(west: number, south: number, east: number, north: number): GeofenceArea {
+  const ring: [number, number][] = [
+    [west, south],
+    [east, south],
+    [east, north],
+    [west, north],
+    [west, south],
+  ];
+  return { type: 'Polygon', coordinates: [ring] };
+}
+
+/** A plain company with one category and no forms: the base of the refusal companies. */
+function simpleCompany(
+  id: number,
+  name: string,
+  conferenceName: string,
+  categoryId: number,
+  overrides: Partial<SeedCompany> = {},
+): SeedCompany {
+  return {
+    id,
+    name,
+    activated: true,
+    conferenceName,
+    monthlyCallQuota: null,
+    settings: { welcomeMsg: `Welcome to ${name}.` },
+    categories: [{ id: categoryId, name: 'General', roomName: `${conferenceName}-general` }],
+    forms: [],
+    zones: [],
+    blockedFingerprints: [],
+    ...overrides,
+  };
+}
+
+const COMPANIES: SeedCompany[] = [
+  {
+    id: SEEDED_COMPANY.demo,
+    name: 'Frontdesk Demo',
+    activated: true,
+    conferenceName: 'frontdesk-demo',
+    monthlyCallQuota: null,
+    settings: demoSettings,
+    categories: [
+      { id: 1, name: 'Sales', roomName: 'frontdesk-demo-sales' },
+      { id: 2, name: 'Support', roomName: 'frontdesk-demo-support' },
+      { id: 3, name: 'Billing', roomName: 'frontdesk-demo-billing' },
+    ],
+    schedule: { timeZone: 'Europe/London', hours: weekdaysEightToEight },
+    forms: [
+      { id: 1, kind: 'welcome', title: 'Before we start', fields: welcomeFields },
+      { id: 2, kind: 'rating', title: 'Rate your call', fields: ratingFields },
+    ],
+    zones: [{ id: 1, name: 'Europe', area: box(-25, 34, 45, 72) }],
+    blockedFingerprints: [],
+  },
+  simpleCompany(SEEDED_COMPANY.inactive, 'Dormant Ltd', 'dormant', 4, { activated: false }),
+  simpleCompany(SEEDED_COMPANY.outOfQuota, 'Quota Spent Co', 'quota-spent', 5, {
+    monthlyCallQuota: 0,
+  }),
+  simpleCompany(SEEDED_COMPANY.blockList, 'Guarded Inc', 'guarded', 6, {
+    blockedFingerprints: [BLOCKED_FINGERPRINT],
+  }),
+  simpleCompany(SEEDED_COMPANY.alwaysClosed, 'Night Owl Services', 'night-owl', 7, {
+    settings: { outOfHoursMsg: 'We are closed. Please come back another time.' },
+    schedule: { timeZone: 'UTC', hours: [] },
+  }),
+  simpleCompany(SEEDED_COMPANY.arabic, 'مكتب الاستقبال التجريبي', 'arabic-demo', 8, {
+    settings: {
+      language: 'ar',
+      pageDirection: 'rtl',
+      fontFamily: 'Noto Naskh Arabic, serif',
+      welcomeMsg: 'مرحبًا بك. تحدث مع أحد موظفينا وجهًا لوجه.',
+      waitingMsg: 'شكرًا لانتظارك. سيكون أحد موظفينا معك قريبًا.',
+      thanksMsg: 'شكرًا لاتصالك بنا.',
+      welcomeButtonText: 'ابدأ',
+      ratingStyle: 'emojies',
+    },
+    categories: [
+      { id: 8, name: 'المبيعات', roomName: 'arabic-demo-sales' },
+      { id: 13, name: 'الدعم', roomName: 'arabic-demo-support' },
+    ],
+    forms: [
+      {
+        id: 3,
+        kind: 'welcome',
+        title: 'قبل أن نبدأ',
+        fields: [
+          { type: 'text', name: 'name', label: 'الاسم', required: true, maxLength: 100 },
+          {
+            type: 'email',
+            name: 'email',
+            label: 'البريد الإلكتروني',
+            required: true,
+            maxLength: 320,
+          },
+        ],
+      },
+    ],
+  }),
+  simpleCompany(SEEDED_COMPANY.geofenced, 'London Locals', 'london-locals', 9, {
+    settings: {
+      requestLocation: true,
+      locationOfService: 'Greater London',
+      outOfZoneMsg: 'Sorry, we only serve visitors in Greater London.',
+    },
+    zones: [{ id: 2, name: 'Greater London', area: box(-0.51, 51.28, 0.34, 51.69) }],
+  }),
+  {
+    id: SEEDED_COMPANY.aroundTheClock,
+    name: 'Frontdesk Around the Clock',
+    activated: true,
+    conferenceName: 'around-the-clock',
+    monthlyCallQuota: null,
+    settings: { ...demoSettings, websiteTitle: 'Frontdesk Around the Clock', outOfHoursMsg: null },
+    categories: [
+      { id: 10, name: 'Sales', roomName: 'around-the-clock-sales' },
+      { id: 11, name: 'Support', roomName: 'around-the-clock-support' },
+      { id: 12, name: 'Billing', roomName: 'around-the-clock-billing' },
+    ],
+    forms: [
+      { id: 4, kind: 'welcome', title: 'Before we start', fields: welcomeFields },
+      { id: 5, kind: 'rating', title: 'Rate your call', fields: ratingFields },
+    ],
+    zones: [],
+    blockedFingerprints: [],
+  },
+];
+
+async function seedCompany(trx: Kysely<Database>, company: SeedCompany): Promise<void> {
+  const inserted = await trx
+    .insertInto('companies')
+    .values({
+      id: company.id,
+      name: company.name,
+      activated: company.activated,
+      conference_name: company.conferenceName,
+      monthly_call_quota: company.monthlyCallQuota,
+      settings: JSON.stringify(company.settings),
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  // An existing company is left exactly as it is: an admin may have changed it since.
+  if (!inserted) return;
+
+  if (company.categories.length > 0) {
     await trx
-      .insertInto('companies')
-      .values({ id: DEFAULT_COMPANY_ID, name: 'Frontdesk Demo', activated: true })
-      .onConflict((oc) => oc.column('id').doNothing())
+      .insertInto('categories')
+      .values(
+        company.categories.map((c, position) => ({
+          id: c.id,
+          company_id: company.id,
+          name: c.name,
+          room_name: c.roomName,
+          position,
+        })),
+      )
       .execute();
-    // Explicit ids leave the serial behind; move it past them so new companies never collide.
-    await sql`select setval(pg_get_serial_sequence('companies', 'id'), (select max(id) from companies))`.execute(
-      trx,
-    );
+  }
+  if (company.schedule) {
+    await trx
+      .insertInto('schedules')
+      .values({ company_id: company.id, time_zone: company.schedule.timeZone })
+      .execute();
+    if (company.schedule.hours.length > 0) {
+      await trx
+        .insertInto('schedule_hours')
+        .values(company.schedule.hours.map((h) => ({ company_id: company.id, ...h })))
+        .execute();
+    }
+  }
+  for (const form of company.forms) {
+    await trx
+      .insertInto('forms')
+      .values({ ...form, company_id: company.id, fields: JSON.stringify(form.fields) })
+      .execute();
+  }
+  for (const zone of company.zones) {
+    await trx
+      .insertInto('geofence_zones')
+      .values({ ...zone, company_id: company.id, area: JSON.stringify(zone.area) })
+      .execute();
+  }
+  for (const fingerprint of company.blockedFingerprints) {
+    await trx
+      .insertInto('guest_blocks')
+      .values({ company_id: company.id, fingerprint, reason: 'Seeded for the blocked stage.' })
+      .execute();
+  }
+}
+
+/**
+ * Inserts the seeded companies and the demo logins once; a company or login that already exists
+ * is left alone, so running it again (every `npm start`) changes nothing.
+ */
+export async function seedDemo(db: Kysely<Database>): Promise<void> {
+  // Each login gets its own salt, as every account does.
+  const staff = await Promise.all(
+    DEMO_LOGINS.map(async (login) => ({
+      company_id: login.companyId,
+      email: login.email,
+      name: login.name,
+      role: login.role,
+      password_hash: await hashPassword(login.password),
+    })),
+  );
+  await db.transaction().execute(async (trx) => {
+    for (const company of COMPANIES) await seedCompany(trx, company);
+    await trx
+      .insertInto('staff')
+      .values(staff)
+      .onConflict((oc) => oc.column('email').doNothing())
+      .execute();
+    // Explicit ids leave the serials behind; move them past the seeded rows so new ones never collide.
+    for (const table of ['companies', 'categories', 'forms', 'geofence_zones'] as const) {
+      await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(
+        trx,
+      );
+    }
   });
 }

@@ -14,15 +14,36 @@ export function sendError(
   return reply.code(status).type('application/json').send(body);
 }
 
+/** A refusal raised by a handler; the error handler turns it into the one error shape. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
 /** Validation failures name their fields; 4xx keep their message; 5xx never leak internals. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return sendError(reply, error.statusCode, error.code, error.message, error.fields);
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
       for (const issue of error.validation) {
         // instancePath is "/a/0/b" from the zod path; an empty one means the whole body or query.
-        const field = issue.instancePath.slice(1).replaceAll('/', '.') || error.validationContext;
-        fields[field ?? 'body'] ??= issue.message ?? 'is invalid';
+        const path = issue.instancePath.slice(1).replaceAll('/', '.');
+        if (issue.keyword === 'unrecognized_keys' && Array.isArray(issue.params.keys)) {
+          for (const key of issue.params.keys)
+            fields[path ? `${path}.${key}` : String(key)] ??= 'is not allowed';
+          continue;
+        }
+        fields[path || (error.validationContext ?? 'body')] ??= issue.message ?? 'is invalid';
       }
       const names = Object.keys(fields).join(', ');
       return sendError(reply, 400, 'invalid_request', `Invalid ${names}.`, fields);

@@ -1,0 +1,54 @@
+import { jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
+import { guestUsernameSchema, recordIdSchema, staffRoleSchema } from '@frontdesk/protocol';
+
+const ISSUER = 'frontdesk-api';
+const AUDIENCE = 'frontdesk-api';
+
+/** Who an access token speaks for; its claims are exactly these fields. */
+export const principalSchema = z.discriminatedUnion('role', [
+  z.object({
+    role: z.literal('guest'),
+    guestId: recordIdSchema,
+    companyId: recordIdSchema,
+    username: guestUsernameSchema,
+  }),
+  z.object({ role: staffRoleSchema, staffId: recordIdSchema, companyId: recordIdSchema }),
+]);
+export type Principal = z.infer<typeof principalSchema>;
+export type GuestPrincipal = Extract<Principal, { role: 'guest' }>;
+export type StaffPrincipal = Exclude<Principal, GuestPrincipal>;
+
+const key = (secret: string) => new TextEncoder().encode(secret);
+
+/** Signs the API's own bearer token (HS256 with `API_TOKEN_SECRET`). */
+export async function signAccessToken(
+  secret: string,
+  principal: Principal,
+  expiresAt: Date,
+): Promise<string> {
+  return new SignJWT(principal)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+    .sign(key(secret));
+}
+
+/** The principal of a valid, unexpired token of ours; `undefined` for anything else. */
+export async function verifyAccessToken(
+  secret: string,
+  token: string,
+): Promise<Principal | undefined> {
+  try {
+    const { payload } = await jwtVerify(token, key(secret), {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+    });
+    return principalSchema.safeParse(payload).data;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import {
+  companySettingsSchema,
+  type Category,
+  type CompanyDetails,
+  type Form,
+  type OpeningHours,
+  type Schedule,
+} from '@frontdesk/protocol';
+import type { CompanyRow, Database, FormKind, FormRow } from '../db/schema.ts';
+import { HttpError } from '../plugins/errors.ts';
+import { mucService } from '../xmpp/addresses.ts';
+import { isOpenAt } from './schedule.ts';
+
+/** The company, or 404 naming the id (every route that takes a company id answers so). */
+export async function requireCompany(db: Kysely<Database>, id: number): Promise<CompanyRow> {
+  const company = await db
+    .selectFrom('companies')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!company) throw new HttpError(404, 'company_not_found', `There is no company ${id}.`);
+  return company;
+}
+
+export async function listCategories(db: Kysely<Database>, companyId: number): Promise<Category[]> {
+  return db
+    .selectFrom('categories')
+    .select(['id', 'name', 'room_name as roomName'])
+    .where('company_id', '=', companyId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+/** The company's form of `kind`, when it has one. */
+export async function findForm(
+  db: Kysely<Database>,
+  companyId: number,
+  kind: FormKind,
+): Promise<FormRow | undefined> {
+  return db
+    .selectFrom('forms')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+}
+
+async function loadSchedule(
+  db: Kysely<Database>,
+  companyId: number,
+  now: Date,
+): Promise<Schedule | null> {
+  const schedule = await db
+    .selectFrom('schedules')
+    .select('time_zone')
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  if (!schedule) return null;
+  const rows = await db
+    .selectFrom('schedule_hours')
+    .select(['weekday', 'opens', 'closes'])
+    .where('company_id', '=', companyId)
+    .orderBy('weekday')
+    .orderBy('opens')
+    .execute();
+  // PostgreSQL `time` reads as HH:MM:SS; the timetable speaks in minutes.
+  const hours: OpeningHours[] = rows.map((r) => ({
+    weekday: r.weekday,
+    opens: r.opens.slice(0, 5),
+    closes: r.closes.slice(0, 5),
+  }));
+  return { timeZone: schedule.time_zone, hours, openNow: isOpenAt(hours, schedule.time_zone, now) };
+}
+
+const toForm = (row: FormRow | undefined): Form | null =>
+  row ? { id: row.id, title: row.title, fields: row.fields } : null;
+
+/**
+ * Everything the guest needs about a company before logging in (spec §3), defaults filled in.
+ * SECURITY: this is public, so it is assembled field by field and never carries a secret.
+ */
+export async function loadCompanyDetails(
+  db: Kysely<Database>,
+  id: number,
+  xmppDomain: string,
+  now: Date,
+): Promise<CompanyDetails> {
+  const company = await requireCompany(db, id);
+  const [categories, schedule, welcomeForm, ratingForm] = await Promise.all([
+    listCategories(db, id),
+    loadSchedule(db, id, now),
+    findForm(db, id, 'welcome'),
+    findForm(db, id, 'rating'),
+  ]);
+  return {
+    ...companySettingsSchema.parse(company.settings),
+    id: company.id,
+    name: company.name,
+    activated: company.activated,
+    conferenceName: company.conference_name,
+    host: mucService(xmppDomain),
+    schedule,
+    categories,
+    welcomeForm: toForm(welcomeForm),
+    welcomeFormTitle: welcomeForm?.title ?? null,
+    ratingForm: toForm(ratingForm),
+  };
+}

@@ -1,0 +1,79 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  verifyAccessToken,
+  type GuestPrincipal,
+  type Principal,
+  type StaffPrincipal,
+} from '../auth/access-token.ts';
+import { HttpError } from './errors.ts';
+
+/** The OpenAPI marker for routes that need `Authorization: Bearer <access_token>`. */
+export const bearerSecurity = [{ bearerAuth: [] }];
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header === undefined ? null : /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * The caller behind the request's bearer token (or `fallbackToken`, for requests that cannot set
+ * a header such as `navigator.sendBeacon`); 401 without a valid one.
+ */
+export async function authenticate(
+  request: FastifyRequest,
+  fallbackToken?: string,
+): Promise<Principal> {
+  const token = bearerToken(request) ?? fallbackToken;
+  if (token === undefined) {
+    throw new HttpError(
+      401,
+      'unauthenticated',
+      'Log in first: send Authorization: Bearer <access_token>.',
+    );
+  }
+  const principal = await verifyAccessToken(request.server.config.secrets.apiToken, token);
+  if (!principal) {
+    throw new HttpError(
+      401,
+      'invalid_token',
+      'The access token is invalid or has expired: log in again.',
+    );
+  }
+  return principal;
+}
+
+/** A logged-in guest, or 403 for agents and admins. */
+export async function authenticateGuest(
+  request: FastifyRequest,
+  fallbackToken?: string,
+): Promise<GuestPrincipal> {
+  const principal = await authenticate(request, fallbackToken);
+  if (principal.role !== 'guest') {
+    throw new HttpError(403, 'guests_only', 'Only a guest may make this call.');
+  }
+  return principal;
+}
+
+/** A logged-in agent or admin, or 403 for guests. */
+export async function authenticateStaff(request: FastifyRequest): Promise<StaffPrincipal> {
+  const principal = await authenticate(request);
+  if (principal.role === 'guest') {
+    throw new HttpError(403, 'staff_only', 'Only agents and admins may make this call.');
+  }
+  return principal;
+}
+
+/** SECURITY: every token belongs to one company; it may touch nothing of another. */
+export function assertOwnCompany(principal: Principal, companyId: number): void {
+  if (principal.companyId !== companyId) {
+    throw new HttpError(403, 'other_company', `This login may not act for company ${companyId}.`);
+  }
+}
+
+/** SECURITY: a guest may name only itself wherever a body names a guest. */
+export function assertOwnUsername(principal: GuestPrincipal, username: string | undefined): void {
+  if (username !== undefined && username !== principal.username) {
+    throw new HttpError(403, 'other_guest', 'A guest may act only for itself.');
+  }
+}

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+
+/** The MUC service of the XMPP domain, where company and category rooms live. */
+export function mucService(domain: string): string {
+  return `conference.${domain}`;
+}
+
+export function roomJid(room: string, domain: string): string {
+  return `${room}@${mucService(domain)}`;
+}
+
+export function userJid(localpart: string, domain: string): string {
+  return `${localpart}@${domain}`;
+}
+
+/**
+ * A guest's XMPP localpart. JID localparts are case-folded, so the mixed-case username cannot be
+ * used as it is: it is lower-cased and, so that two usernames differing only in case never share
+ * a JID, suffixed with a digest of the exact company and username. The prefix `g<company>-` keeps
+ * guests of different companies apart and never meets a staff localpart.
+ */
+export function guestJabberUsername(companyId: number, username: string): string {
+  const digest = createHash('sha256').update(`${companyId}:${username}`).digest('hex').slice(0, 10);
+  return `g${companyId}-${username.toLowerCase()}-${digest}`;
+}
+
+/** An agent's or admin's XMPP localpart: stable for the account, whatever its e-mail. */
+export function staffJabberUsername(staffId: number): string {
+  return `staff-${staffId}`;
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { callIdSchema } from './call-id.ts';
+import { RATING_SCALE_MAX } from './forms.ts';
+import { guestUsernameSchema } from './guest.ts';
+import { recordIdSchema } from './ids.ts';
+
+/** spec §3: where the call started ("site"); the embeddable widget is the other source. */
+export const callSourceSchema = z.enum(['site', 'widget']);
+export type CallSource = z.infer<typeof callSourceSchema>;
+
+export const callTypeSchema = z.enum(['voice', 'video']);
+export type CallType = z.infer<typeof callTypeSchema>;
+
+/**
+ * spec §4 "Report initialisation": `outOfQuota` (the company's monthly call quota is used up)
+ * and `blocked` (the guest is on the company's block list) stop the call; `ok` lets it start.
+ */
+export const callReportStatusSchema = z.enum(['ok', 'outOfQuota', 'blocked']);
+export type CallReportStatus = z.infer<typeof callReportStatusSchema>;
+
+/** `POST /call-report/add` (spec §3 "Call report fields sent", §7). */
+export const callReportAddBodySchema = z.strictObject({
+  call_id: callIdSchema,
+  company: recordIdSchema,
+  source: callSourceSchema,
+  category_id: recordIdSchema.optional(),
+  guest_username: guestUsernameSchema.optional(),
+});
+
+export const callReportAddedSchema = z.object({
+  status: callReportStatusSchema,
+  id: recordIdSchema,
+});
+
+/**
+ * `POST /call-report/hold-call` (spec §7): the call moves from `current_call_id` to
+ * `new_call_id`; `origin_call_id` (spec §3 InitialCallID) keeps the chain one conversation.
+ */
+export const holdCallBodySchema = z.strictObject({
+  origin_call_id: callIdSchema,
+  current_call_id: callIdSchema,
+  new_call_id: callIdSchema,
+  category_id: recordIdSchema.optional(),
+  guest_username: guestUsernameSchema.optional(),
+});
+
+const sdpSchema = z.string().max(100_000);
+
+/** What `PUT /call-report/update` may change (spec §7 "call_id plus changed fields"). */
+const callReportChangesSchema = z.strictObject({
+  /** spec §8: on ICE failure the guest sends success false with its SDP. */
+  success: z.boolean().optional(),
+  guest_local_sdp: sdpSchema.optional(),
+  guest_remote_sdp: sdpSchema.optional(),
+  category_id: recordIdSchema.optional(),
+  call_type: callTypeSchema.optional(),
+  /** The plain rating of the rating page (stars or emojis); a rating form goes elsewhere. */
+  rating: z.number().int().min(1).max(RATING_SCALE_MAX).optional(),
+});
+
+export const callReportUpdateBodySchema = callReportChangesSchema
+  .extend({ call_id: callIdSchema })
+  .refine((body) => Object.keys(body).length > 1, 'name at least one field to change');
+
+/**
+ * `PUT /call-report/update-timestamp` (spec §7): each flag stamps the server's time. Sent with
+ * `fetch(…, { keepalive: true })` or `navigator.sendBeacon`, which can set no header: such a
+ * request carries its access token in the body instead.
+ */
+export const callReportTimestampBodySchema = z
+  .strictObject({
+    call_id: callIdSchema,
+    call_initiated_timestamp: z.boolean().optional(),
+    guest_exit_timestamp: z.boolean().optional(),
+    access_token: z.string().max(4096).optional(),
+  })
+  .refine(
+    (body) => body.call_initiated_timestamp || body.guest_exit_timestamp,
+    'set call_initiated_timestamp or guest_exit_timestamp to true',
+  );
+
+const timestampSchema = z.iso.datetime().nullable();
+
+/** A call report as the API answers it. */
+export const callReportSchema = z.object({
+  id: recordIdSchema,
+  call_id: z.string(),
+  origin_call_id: z.string(),
+  previous_call_id: z.string().nullable(),
+  company: recordIdSchema,
+  category_id: recordIdSchema.nullable(),
+  guest_username: z.string(),
+  source: callSourceSchema,
+  status: callReportStatusSchema,
+  success: z.boolean().nullable(),
+  call_type: callTypeSchema.nullable(),
+  rating: z.number().int().nullable(),
+  created_at: z.iso.datetime(),
+  call_initiated_timestamp: timestampSchema,
+  guest_exit_timestamp: timestampSchema,
+});
+export type CallReport = z.infer<typeof callReportSchema>;
+
+/** `POST /call-bug/by-guest` (spec §3 "Call-bug report fields", §7). */
+export const callBugBodySchema = z.strictObject({
+  /** spec §9: the console log buffer keeps 110 entries. */
+  guest_log: z.array(z.unknown()).max(110),
+  guest_state: z.record(z.string(), z.unknown()),
+  guest_client_info: z.record(z.string(), z.unknown()),
+  call_id: callIdSchema,
+  guest_id: guestUsernameSchema.optional(),
+});

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { formSchema } from './forms.ts';
+import { recordIdSchema } from './ids.ts';
+
+/**
+ * SECURITY: company URLs end up in `src`/`href` attributes, so only our own paths and http(s)
+ * are allowed (never `javascript:` or `data:`).
+ */
+const assetUrl = z
+  .string()
+  .max(2048)
+  .refine((url) => /^(\/[^/]|https?:\/\/)/.test(url), 'must be a path or an http(s) URL');
+const optionalUrl = assetUrl.nullable().default(null);
+const optionalText = z.string().max(2000).nullable().default(null);
+const colour = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1a2b3c')
+  .nullable()
+  .default(null);
+
+/**
+ * The settings of spec §3 "Company details" that shape the guest's screens, each with its
+ * default (spec §3 gives callMethod, callType, recordCalls, pageDirection and streamWatermark;
+ * the others are ours). `null` means "the app's own default".
+ */
+export const companySettingsSchema = z.object({
+  callMethod: z.enum(['mediaServer', 'p2p']).default('mediaServer'),
+  callType: z.enum(['userSelect', 'voice', 'video']).default('userSelect'),
+  /** A BCP 47 language tag such as `en` or `ar`. */
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/)
+    .default('en'),
+  pageDirection: z.enum(['ltr', 'rtl']).default('ltr'),
+  logoImageUrl: optionalUrl,
+  websiteUrl: optionalUrl,
+  websiteTitle: optionalText,
+  welcomeMsg: optionalText,
+  waitingMsg: optionalText,
+  outOfHoursMsg: optionalText,
+  backgroundImgUrl: optionalUrl,
+  backgroundColor: colour,
+  waterMarkLogo: optionalUrl,
+  recordCalls: z.boolean().default(true),
+  recordAlertText: optionalText,
+  flipCamera: z.boolean().default(false),
+  /** Whether the "powered by Frontdesk" logo shows. */
+  poweredByLogo: z.boolean().default(true),
+  /** Words for the area the company serves, shown beside outOfZoneMsg. */
+  locationOfService: optionalText,
+  requestLocation: z.boolean().default(false),
+  outOfZoneMsg: optionalText,
+  showRatingPage: z.boolean().default(true),
+  ratingPageMsg: optionalText,
+  thanksMsg: optionalText,
+  previewScreen: z.boolean().default(true),
+  fontFamily: z.string().max(200).nullable().default(null),
+  faviconUrl: optionalUrl,
+  waitingImageUrl: optionalUrl,
+  textColor: colour,
+  categoryTextColor: colour,
+  categoryBackgroundColor: colour,
+  categoryStyle: z.enum(['buttons', 'list']).default('buttons'),
+  ratingSubmitMsg: optionalText,
+  ratingPageImage: optionalUrl,
+  ratingThanksMsg: optionalText,
+  hideTimetable: z.boolean().default(false),
+  holdPageImage: optionalUrl,
+  holdPageText: optionalText,
+  videoOnHoldText: optionalText,
+  audioOnHoldText: optionalText,
+  /** Whether calls go to an assignment group the guest picks rather than the whole category. */
+  assignments: z.boolean().default(false),
+  assignmentGroups: z
+    .array(z.object({ id: z.string().min(1).max(100), name: z.string().min(1).max(200) }))
+    .default([]),
+  welcomeButtonText: optionalText,
+  /** spec §3 spells the second style "emojies"; it is the wire value. */
+  ratingStyle: z.enum(['stars', 'emojies']).default('stars'),
+  advanceRating: z.boolean().default(false),
+  streamWatermark: z.enum(['hidden', 'visible']).default('hidden'),
+  /** spec §4: with round-robin the call goes to whichever agent takes it first. */
+  roundRobin: z.boolean().default(true),
+  details: optionalText,
+});
+export type CompanySettings = z.infer<typeof companySettingsSchema>;
+export type CompanySettingsInput = z.input<typeof companySettingsSchema>;
+
+/** `HH:MM`, 24-hour clock. */
+export const clockTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM');
+
+export const timeZoneSchema = z.string().refine((zone) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be an IANA time zone such as Europe/London');
+
+/** Opening hours on one weekday (ISO: 1 = Monday … 7 = Sunday), within that day. */
+export const openingHoursSchema = z
+  .object({
+    weekday: z.number().int().min(1).max(7),
+    opens: clockTimeSchema,
+    closes: clockTimeSchema,
+  })
+  .refine((h) => h.opens < h.closes, 'opens must be before closes');
+export type OpeningHours = z.infer<typeof openingHoursSchema>;
+
+/**
+ * A company's weekly timetable in its own time zone. `openNow` is the server's answer at the
+ * time of the request (spec §2 stage "schedule"); no hours at all means always closed.
+ */
+export const scheduleSchema = z.object({
+  timeZone: timeZoneSchema,
+  hours: z.array(openingHoursSchema),
+  openNow: z.boolean(),
+});
+export type Schedule = z.infer<typeof scheduleSchema>;
+
+export const categorySchema = z.object({
+  id: recordIdSchema,
+  name: z.string(),
+  /** The category's chat room (a MUC localpart on `host`). */
+  roomName: z.string(),
+});
+export type Category = z.infer<typeof categorySchema>;
+
+/** `GET /company/:id`: every field of spec §3 "Company details". Public: holds no secret. */
+export const companyDetailsSchema = companySettingsSchema.extend({
+  id: recordIdSchema,
+  name: z.string(),
+  activated: z.boolean(),
+  /** The company's own chat room (a MUC localpart on `host`). */
+  conferenceName: z.string(),
+  /** The chat server's MUC service, e.g. `conference.frontdesk.localhost`. */
+  host: z.string(),
+  /** `null` when the company keeps no timetable: it is then always open. */
+  schedule: scheduleSchema.nullable(),
+  categories: z.array(categorySchema),
+  welcomeForm: formSchema.nullable(),
+  welcomeFormTitle: z.string().nullable(),
+  ratingForm: formSchema.nullable(),
+});
+export type CompanyDetails = z.infer<typeof companyDetailsSchema>;
