@@ -9,6 +9,11 @@ import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerApps, registerWebsocketProxies } from './plugins/gateway.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerRateLimits } from './plugins/rate-limits.ts';
+import { companyRoutes } from './routes/company.ts';
+import { guestAuthRoutes } from './routes/guest-auth.ts';
+import { staffAuthRoutes } from './routes/staff-auth.ts';
 import { systemRoutes } from './routes/system.ts';
 
 declare module 'fastify' {
@@ -34,7 +39,11 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
   app.decorate('db', db);
   registerErrorHandler(app);
 
-  await app.register(systemRoutes, { prefix: '/api' });
+  await registerRateLimits(app);
+  await registerOpenApi(app);
+  for (const routes of [systemRoutes, companyRoutes, guestAuthRoutes, staffAuthRoutes]) {
+    await app.register(routes, { prefix: '/api' });
+  }
   await registerWebsocketProxies(app, config);
   await registerApps(app, config);
 

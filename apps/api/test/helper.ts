@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { formatGuestUsername, guestLoginSchema, staffLoginSchema } from '@frontdesk/protocol';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { seedDemo } from '../src/db/seed.ts';
+import { DEMO_LOGINS, seedDemo } from '../src/db/seed.ts';
 
 /** The server the integration tests use: `DATABASE_URL`, else the machine's `test` database. */
 export const testDatabaseUrl =
@@ -44,4 +45,38 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
       await db.destroy();
     },
   };
+}
+
+/** A fresh, valid guest username (spec §1: fingerprint, separator, suffix). */
+export function newGuestUsername(fingerprint = `fp${randomBytes(8).toString('hex')}`): string {
+  return formatGuestUsername(fingerprint, randomBytes(8).toString('hex'));
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Registers and logs in a guest of `companyId`; returns its username and access token. */
+export async function loginGuest(
+  app: FastifyInstance,
+  companyId: number,
+  username = newGuestUsername(),
+): Promise<{ username: string; token: string }> {
+  const body = { username, companyId };
+  const registered = await app.inject({ method: 'POST', url: '/api/guest-auth/register', body });
+  if (registered.statusCode !== 201) throw new Error(`register: ${registered.body}`);
+  const login = await app.inject({ method: 'POST', url: '/api/guest-auth/login', body });
+  if (login.statusCode !== 200) throw new Error(`login: ${login.body}`);
+  return { username, token: guestLoginSchema.parse(login.json().data).access_token };
+}
+
+/** Logs a seeded agent or admin in; returns the access token. */
+export async function loginStaff(app: FastifyInstance, email: string): Promise<string> {
+  const login = DEMO_LOGINS.find((l) => l.email === email);
+  if (!login) throw new Error(`no demo login ${email}`);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    body: { email, password: login.password },
+  });
+  if (response.statusCode !== 200) throw new Error(`staff login: ${response.body}`);
+  return staffLoginSchema.parse(response.json().data).access_token;
 }

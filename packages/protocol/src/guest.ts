@@ -41,6 +41,7 @@ export const guestRoomSchema = z.object({
   kind: z.enum(['company', 'category']),
   categoryId: recordIdSchema.nullable(),
 });
+export type GuestRoom = z.infer<typeof guestRoomSchema>;
 
 /** spec §3: the registration answer; `username` is what the guest keeps as its credential. */
 export const guestRegistrationSchema = z.object({

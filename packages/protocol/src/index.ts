@@ -12,3 +12,4 @@ export * from './geofence.ts';
 export * from './upload.ts';
 export * from './staff.ts';
 export * from './monitoring.ts';
+export * from './stages.ts';

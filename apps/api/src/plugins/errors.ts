@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ApiError } from '@frontdesk/protocol';
+import { apiErrorSchema, type ApiError } from '@frontdesk/protocol';
 
 /** Replies with the one error shape every client understands. */
 export function sendError(
@@ -12,6 +12,16 @@ export function sendError(
 ) {
   const body: ApiError = { error: { code, message, ...(fields ? { fields } : {}) } };
   return reply.code(status).type('application/json').send(body);
+}
+
+/** Response schemas for the error statuses a route can answer (documents them in OpenAPI). */
+export function errorResponses<S extends number>(
+  ...statuses: S[]
+): Record<S, typeof apiErrorSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, apiErrorSchema])) as Record<
+    S,
+    typeof apiErrorSchema
+  >;
 }
 
 /** A refusal raised by a handler; the error handler turns it into the one error shape. */
@@ -26,6 +36,14 @@ export class HttpError extends Error {
     this.name = 'HttpError';
   }
 }
+
+/** Fastify's own refusals of a body, under the codes our clients see. */
+const FASTIFY_CODES: Readonly<Record<string, string>> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
+};
 
 /** Validation failures name their fields; 4xx keep their message; 5xx never leak internals. */
 export function registerErrorHandler(app: FastifyInstance) {
@@ -50,7 +68,8 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     const status = error.statusCode ?? 500;
     if (status < 500) {
-      return sendError(reply, status, error.code?.toLowerCase() ?? 'bad_request', error.message);
+      const code = FASTIFY_CODES[error.code] ?? error.code?.toLowerCase() ?? 'bad_request';
+      return sendError(reply, status, code, error.message);
     }
     request.log.error({ err: error }, 'request failed');
     return sendError(reply, 500, 'internal', 'Something went wrong on our side. Please try again.');

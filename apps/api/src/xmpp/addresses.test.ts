@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { guestJabberUsername, roomJid, staffJabberUsername, userJid } from './addresses.ts';
+import {
+  guestJabberUsername,
+  guestRooms,
+  roomJid,
+  staffJabberUsername,
+  userJid,
+} from './addresses.ts';
 
 describe('XMPP addresses', () => {
   it('places rooms on the conference service of the domain', () => {
@@ -24,5 +30,13 @@ describe('XMPP addresses', () => {
   it('keeps staff and guests in separate namespaces', () => {
     expect(staffJabberUsername(3)).toBe('staff-3');
     expect(guestJabberUsername(3, 'abcdefgh_12345678').startsWith('staff-')).toBe(false);
+  });
+
+  it("lists the company's room first, then one room per category", () => {
+    const categories = [{ id: 1, name: 'Sales', roomName: 'demo-sales' }];
+    expect(guestRooms('demo', categories, 'example.org')).toEqual([
+      { jid: 'demo@conference.example.org', kind: 'company', categoryId: null },
+      { jid: 'demo-sales@conference.example.org', kind: 'category', categoryId: 1 },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Category, GuestRoom } from '@frontdesk/protocol';
 
 /** The MUC service of the XMPP domain, where company and category rooms live. */
 export function mucService(domain: string): string {
@@ -27,4 +28,23 @@ export function guestJabberUsername(companyId: number, username: string): string
 /** An agent's or admin's XMPP localpart: stable for the account, whatever its e-mail. */
 export function staffJabberUsername(staffId: number): string {
   return `staff-${staffId}`;
+}
+
+/**
+ * The rooms a guest of the company may join: the company's own room and one per category
+ * (spec §3 chat state: companyMuc, selectedCategoryMuc). Passwords come with the chat work.
+ */
+export function guestRooms(
+  conferenceName: string,
+  categories: readonly Category[],
+  domain: string,
+): GuestRoom[] {
+  return [
+    { jid: roomJid(conferenceName, domain), kind: 'company', categoryId: null },
+    ...categories.map((c) => ({
+      jid: roomJid(c.roomName, domain),
+      kind: 'category' as const,
+      categoryId: c.id,
+    })),
+  ];
 }

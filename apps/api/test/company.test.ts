@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyDetailsSchema, envelope } from '@frontdesk/protocol';
+import { SEEDED_COMPANY } from '../src/db/seed.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+describe('GET /api/company/:id', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  const details = async (id: number | string) => {
+    const response = await t.app.inject({ method: 'GET', url: `/api/company/${id}` });
+    return {
+      response,
+      company: envelope(companyDetailsSchema).safeParse(response.json()).data?.data,
+    };
+  };
+
+  it('answers the demo company with every field of spec §3, its categories, timetable and forms', async () => {
+    const { response, company } = await details(SEEDED_COMPANY.demo);
+    expect(response.statusCode).toBe(200);
+    expect(company).toMatchObject({
+      id: 5,
+      name: 'Frontdesk Demo',
+      activated: true,
+      callMethod: 'mediaServer',
+      callType: 'userSelect',
+      recordCalls: true,
+      pageDirection: 'ltr',
+      streamWatermark: 'hidden',
+      ratingStyle: 'stars',
+      conferenceName: 'frontdesk-demo',
+      host: 'conference.frontdesk.localhost',
+      welcomeFormTitle: 'Before we start',
+    });
+    expect(company?.categories.map((c) => [c.name, c.roomName])).toEqual([
+      ['Sales', 'frontdesk-demo-sales'],
+      ['Support', 'frontdesk-demo-support'],
+      ['Billing', 'frontdesk-demo-billing'],
+    ]);
+    expect(company?.schedule?.timeZone).toBe('Europe/London');
+    expect(company?.schedule?.hours).toHaveLength(5);
+    expect(typeof company?.schedule?.openNow).toBe('boolean');
+    expect(company?.welcomeForm?.fields.map((f) => f.type)).toEqual([
+      'text',
+      'email',
+      'select',
+      'textarea',
+    ]);
+    expect(company?.ratingForm?.id).toBe(2);
+    // Every settings field is present, none left undefined.
+    const body = response.json().data as Record<string, unknown>;
+    for (const key of Object.keys(companyDetailsSchema.shape)) expect(body).toHaveProperty(key);
+  });
+
+  it('fills the defaults of spec §3 for a company that set almost nothing', async () => {
+    const { company } = await details(SEEDED_COMPANY.inactive);
+    expect(company).toMatchObject({
+      activated: false,
+      callMethod: 'mediaServer',
+      callType: 'userSelect',
+      recordCalls: true,
+      pageDirection: 'ltr',
+      streamWatermark: 'hidden',
+      schedule: null,
+      welcomeForm: null,
+      ratingForm: null,
+      welcomeFormTitle: null,
+      logoImageUrl: null,
+    });
+  });
+
+  it('answers the Arabic company right to left', async () => {
+    const { company } = await details(SEEDED_COMPANY.arabic);
+    expect(company).toMatchObject({ language: 'ar', pageDirection: 'rtl', ratingStyle: 'emojies' });
+  });
+
+  it('answers an always-closed timetable as closed now', async () => {
+    const { company } = await details(SEEDED_COMPANY.alwaysClosed);
+    expect(company?.schedule).toEqual({ timeZone: 'UTC', hours: [], openNow: false });
+  });
+
+  it('never carries a secret', async () => {
+    const { response } = await details(SEEDED_COMPANY.demo);
+    expect(response.body).not.toMatch(/password|secret|quota|pin/i);
+  });
+
+  it('answers an unknown company with 404 naming it', async () => {
+    const { response } = await details(999);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      error: { code: 'company_not_found', message: 'There is no company 999.' },
+    });
+  });
+
+  it.each(['abc', '0', '-1', '1.5', '99999999999'])(
+    'refuses the id %s with 400 naming it',
+    async (id) => {
+      const { response } = await details(id);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.fields).toHaveProperty('id');
+    },
+  );
+});

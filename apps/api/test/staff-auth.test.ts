@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envelope, staffLoginSchema } from '@frontdesk/protocol';
+import { DEMO_LOGINS } from '../src/db/seed.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+describe('POST /api/auth/login', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  const login = (body: unknown, ip = '127.0.0.1') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: body as object,
+      remoteAddress: ip,
+    });
+
+  it.each(DEMO_LOGINS)('logs $email in as $role of company $companyId', async (demo) => {
+    const response = await login({ email: demo.email, password: demo.password });
+    expect(response.statusCode).toBe(200);
+    const { data } = envelope(staffLoginSchema).parse(response.json());
+    expect(data.user).toMatchObject({
+      email: demo.email,
+      role: demo.role,
+      companyId: demo.companyId,
+    });
+    expect(data.xmpp.jid).toBe(`staff-${data.user.id}@frontdesk.localhost`);
+  });
+
+  it('takes the e-mail in any case', async () => {
+    const response = await login(
+      { email: 'ADA@Frontdesk.Demo', password: 'frontdesk-demo' },
+      '10.0.0.2',
+    );
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('gives one answer for a wrong password and an unknown e-mail (401)', async () => {
+    const wrong = await login({ email: 'ada@frontdesk.demo', password: 'nope' }, '10.0.0.3');
+    const unknown = await login({ email: 'nobody@frontdesk.demo', password: 'nope' }, '10.0.0.3');
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.json()).toEqual(wrong.json());
+    expect(wrong.json().error.code).toBe('invalid_credentials');
+  });
+
+  it.each([
+    ['a malformed e-mail', { email: 'ada', password: 'x' }, 'email'],
+    ['an empty password', { email: 'ada@frontdesk.demo', password: '' }, 'password'],
+    ['no password', { email: 'ada@frontdesk.demo' }, 'password'],
+  ])('refuses %s with 400 naming the field', async (_name, body, field) => {
+    const response = await login(body, '10.0.0.4');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.fields).toHaveProperty(field);
+  });
+
+  it('stops password guessing from one address with 429', async () => {
+    const attempts = [];
+    for (let i = 0; i < 11; i += 1) {
+      attempts.push(
+        await login({ email: 'ada@frontdesk.demo', password: `guess-${i}` }, '10.0.0.9'),
+      );
+    }
+    expect(attempts.slice(0, 10).every((r) => r.statusCode === 401)).toBe(true);
+    const limited = attempts[10];
+    expect(limited?.statusCode).toBe(429);
+    expect(limited?.json().error.code).toBe('rate_limited');
+    expect(limited?.headers['retry-after']).toBeDefined();
+    // Another address is not affected.
+    expect(
+      (await login({ email: 'ada@frontdesk.demo', password: 'x' }, '10.0.0.10')).statusCode,
+    ).toBe(401);
+  });
+});

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/**
+ * The guest flow's screens: spec §2's thirteen stages plus three of ours — `loading` (before the
+ * company's branding is known), `welcome` (the optional welcome form, ARCHITECTURE step 2) and
+ * `failed` (the service itself is unreachable; spec §8 leaves user-facing wording open).
+ */
+export const guestStageSchema = z.enum([
+  'loading',
+  'welcome',
+  'preview',
+  'selection',
+  'schedule',
+  'outofzone',
+  'waiting',
+  'ongoing',
+  'rating',
+  'abandoned',
+  'unsupported',
+  'inactive',
+  'outOfQuota',
+  'blocked',
+  'bot',
+  'failed',
+]);
+export type GuestStage = z.infer<typeof guestStageSchema>;
