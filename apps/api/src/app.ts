@@ -11,6 +11,8 @@ import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerApps, registerWebsocketProxies } from './plugins/gateway.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
+import { callBugRoutes } from './routes/call-bugs.ts';
+import { callReportRoutes } from './routes/call-reports.ts';
 import { companyRoutes } from './routes/company.ts';
 import { guestAuthRoutes } from './routes/guest-auth.ts';
 import { staffAuthRoutes } from './routes/staff-auth.ts';
@@ -41,7 +43,14 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
 
   await registerRateLimits(app);
   await registerOpenApi(app);
-  for (const routes of [systemRoutes, companyRoutes, guestAuthRoutes, staffAuthRoutes]) {
+  for (const routes of [
+    systemRoutes,
+    companyRoutes,
+    guestAuthRoutes,
+    staffAuthRoutes,
+    callReportRoutes,
+    callBugRoutes,
+  ]) {
     await app.register(routes, { prefix: '/api' });
   }
   await registerWebsocketProxies(app, config);

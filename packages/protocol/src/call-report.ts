@@ -26,6 +26,7 @@ export const callReportAddBodySchema = z.strictObject({
   category_id: recordIdSchema.optional(),
   guest_username: guestUsernameSchema.optional(),
 });
+export type CallReportAddBody = z.infer<typeof callReportAddBodySchema>;
 
 export const callReportAddedSchema = z.object({
   status: callReportStatusSchema,
@@ -43,11 +44,12 @@ export const holdCallBodySchema = z.strictObject({
   category_id: recordIdSchema.optional(),
   guest_username: guestUsernameSchema.optional(),
 });
+export type HoldCallBody = z.infer<typeof holdCallBodySchema>;
 
 const sdpSchema = z.string().max(100_000);
 
 /** What `PUT /call-report/update` may change (spec §7 "call_id plus changed fields"). */
-const callReportChangesSchema = z.strictObject({
+export const callReportChangesSchema = z.strictObject({
   /** spec §8: on ICE failure the guest sends success false with its SDP. */
   success: z.boolean().optional(),
   guest_local_sdp: sdpSchema.optional(),
@@ -57,6 +59,8 @@ const callReportChangesSchema = z.strictObject({
   /** The plain rating of the rating page (stars or emojis); a rating form goes elsewhere. */
   rating: z.number().int().min(1).max(RATING_SCALE_MAX).optional(),
 });
+
+export type CallReportChanges = z.infer<typeof callReportChangesSchema>;
 
 export const callReportUpdateBodySchema = callReportChangesSchema
   .extend({ call_id: callIdSchema })

@@ -13,3 +13,5 @@ export * from './upload.ts';
 export * from './staff.ts';
 export * from './monitoring.ts';
 export * from './stages.ts';
+export * from './media.ts';
+export * from './chat.ts';

@@ -1,0 +1,316 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import {
+  parseCallId,
+  type CallReport,
+  type CallReportAddBody,
+  type CallReportChanges,
+  type CallReportStatus,
+  type HoldCallBody,
+} from '@frontdesk/protocol';
+import type { GuestPrincipal, Principal } from '../auth/access-token.ts';
+import type { CallReportRow, Database } from '../db/schema.ts';
+import { isBlocked } from '../guests/guest-repository.ts';
+import { assertOwnCompany, assertOwnUsername } from '../plugins/auth.ts';
+import { HttpError } from '../plugins/errors.ts';
+
+type ReportWithGuest = CallReportRow & { guest_username: string };
+
+/** The answer shape of a report (field names of spec §3 "Call report fields"). */
+export function toCallReport(row: ReportWithGuest): CallReport {
+  return {
+    id: row.id,
+    call_id: row.call_id,
+    origin_call_id: row.origin_call_id,
+    previous_call_id: row.previous_call_id,
+    company: row.company_id,
+    category_id: row.category_id,
+    guest_username: row.guest_username,
+    source: row.source,
+    status: row.status,
+    success: row.success,
+    call_type: row.call_type,
+    rating: row.rating,
+    created_at: row.created_at.toISOString(),
+    call_initiated_timestamp: row.call_initiated_at?.toISOString() ?? null,
+    guest_exit_timestamp: row.guest_exit_at?.toISOString() ?? null,
+  };
+}
+
+async function findReport(
+  db: Kysely<Database>,
+  callId: string,
+): Promise<ReportWithGuest | undefined> {
+  return db
+    .selectFrom('call_reports')
+    .innerJoin('guests', 'guests.id', 'call_reports.guest_id')
+    .selectAll('call_reports')
+    .select('guests.username as guest_username')
+    .where('call_reports.call_id', '=', callId)
+    .executeTakeFirst();
+}
+
+/**
+ * SECURITY: a guest may touch only its own reports; an agent or admin only its company's.
+ * Unknown call ids answer 404, foreign ones 403.
+ */
+export function assertMayTouch(principal: Principal, report: CallReportRow): void {
+  if (
+    principal.role === 'guest'
+      ? report.guest_id !== principal.guestId
+      : report.company_id !== principal.companyId
+  ) {
+    throw new HttpError(403, 'not_your_call', `Call ${report.call_id} belongs to someone else.`);
+  }
+}
+
+/** The report of `callId` that `principal` may touch, or 404/403. */
+export async function requireReport(
+  db: Kysely<Database>,
+  principal: Principal,
+  callId: string,
+): Promise<ReportWithGuest> {
+  const report = await findReport(db, callId);
+  if (!report)
+    throw new HttpError(404, 'call_report_not_found', `There is no report of call ${callId}.`);
+  assertMayTouch(principal, report);
+  return report;
+}
+
+/** spec §3: a call id starts with the guest's username; a guest may open calls only for itself. */
+export function assertOwnCallId(principal: GuestPrincipal, callId: string, field: string): void {
+  if (parseCallId(callId)?.username !== principal.username) {
+    throw new HttpError(403, 'not_your_call', 'A call id must start with your own username.', {
+      [field]: 'must start with your username and "--"',
+    });
+  }
+}
+
+async function assertCategoryOf(
+  db: Kysely<Database>,
+  companyId: number,
+  categoryId: number | undefined,
+) {
+  if (categoryId === undefined) return;
+  const category = await db
+    .selectFrom('categories')
+    .select('id')
+    .where('id', '=', categoryId)
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  if (!category) {
+    throw new HttpError(
+      400,
+      'unknown_category',
+      `Company ${companyId} has no category ${categoryId}.`,
+      {
+        category_id: 'is not a category of the company',
+      },
+    );
+  }
+}
+
+/**
+ * Calls started this calendar month (UTC): chain roots that were let through. A transferred call
+ * (hold-call) continues its chain and so counts once.
+ */
+async function callsThisMonth(trx: Transaction<Database>, companyId: number): Promise<number> {
+  const { count } = await trx
+    .selectFrom('call_reports')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'ok')
+    .whereRef('origin_call_id', '=', 'call_id')
+    .where('created_at', '>=', sql<Date>`date_trunc('month', now(), 'UTC')`)
+    .executeTakeFirstOrThrow();
+  return count;
+}
+
+/**
+ * `call-report/add` (spec §7): records the call and decides whether it may start (spec §4
+ * "Report initialisation"): `blocked` when the company's block list holds the guest, `outOfQuota`
+ * when the company's monthly calls are used up, else `ok`. Refused calls are recorded too.
+ * Adding the same call id again answers the first report (the guest retries on network errors).
+ */
+export async function addCallReport(
+  db: Kysely<Database>,
+  principal: GuestPrincipal,
+  body: CallReportAddBody,
+): Promise<{ report: CallReportRow; created: boolean }> {
+  assertOwnCompany(principal, body.company);
+  assertOwnUsername(principal, body.guest_username);
+  assertOwnCallId(principal, body.call_id, 'call_id');
+  return db.transaction().execute(async (trx) => {
+    // Serialises the quota check per company, so two calls cannot both take the last one.
+    const company = await trx
+      .selectFrom('companies')
+      .select(['id', 'activated', 'monthly_call_quota'])
+      .where('id', '=', body.company)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (!company.activated) {
+      throw new HttpError(
+        403,
+        'company_inactive',
+        `Company ${company.id} takes no calls at the moment.`,
+      );
+    }
+    await assertCategoryOf(trx, company.id, body.category_id);
+    const existing = await findReport(trx, body.call_id);
+    if (existing) {
+      assertMayTouch(principal, existing);
+      return { report: existing, created: false };
+    }
+    const guest = await trx
+      .selectFrom('guests')
+      .selectAll()
+      .where('id', '=', principal.guestId)
+      .executeTakeFirstOrThrow();
+    let status: CallReportStatus = 'ok';
+    if (await isBlocked(trx, guest)) status = 'blocked';
+    else if (
+      company.monthly_call_quota !== null &&
+      (await callsThisMonth(trx, company.id)) >= company.monthly_call_quota
+    ) {
+      status = 'outOfQuota';
+    }
+    const report = await trx
+      .insertInto('call_reports')
+      .values({
+        company_id: company.id,
+        guest_id: guest.id,
+        call_id: body.call_id,
+        origin_call_id: body.call_id,
+        category_id: body.category_id ?? null,
+        source: body.source,
+        status,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { report, created: true };
+  });
+}
+
+/**
+ * `call-report/hold-call` (spec §7): the conversation moves from the current call to a new one
+ * (another agent or category). The new report joins the chain of its origin, so reports show
+ * one conversation; asking again for the same move answers the same report.
+ */
+export async function holdCall(
+  db: Kysely<Database>,
+  principal: Principal,
+  body: HoldCallBody,
+): Promise<CallReportRow> {
+  return db.transaction().execute(async (trx) => {
+    const origin = await requireReport(trx, principal, body.origin_call_id);
+    if (origin.origin_call_id !== origin.call_id) {
+      throw new HttpError(
+        400,
+        'not_an_origin',
+        `Call ${origin.call_id} continues ${origin.origin_call_id}.`,
+        {
+          origin_call_id: `must be the first call of the chain, ${origin.origin_call_id}`,
+        },
+      );
+    }
+    const current = await requireReport(trx, principal, body.current_call_id);
+    if (current.origin_call_id !== origin.call_id) {
+      throw new HttpError(
+        400,
+        'not_in_chain',
+        `Call ${current.call_id} is not part of ${origin.call_id}.`,
+        {
+          current_call_id: 'must belong to the chain of origin_call_id',
+        },
+      );
+    }
+    // The chain stays the guest's: the new call id starts with the same username.
+    if (parseCallId(body.new_call_id)?.username !== origin.guest_username) {
+      throw new HttpError(
+        400,
+        'not_in_chain',
+        "The new call id must start with the guest's username.",
+        {
+          new_call_id: `must start with ${origin.guest_username}--`,
+        },
+      );
+    }
+    if (body.guest_username !== undefined && body.guest_username !== origin.guest_username) {
+      throw new HttpError(400, 'not_in_chain', 'guest_username is not the guest of this call.', {
+        guest_username: 'must be the guest of the call',
+      });
+    }
+    await assertCategoryOf(trx, origin.company_id, body.category_id);
+    const existing = await findReport(trx, body.new_call_id);
+    if (existing) {
+      if (
+        existing.origin_call_id === origin.call_id &&
+        existing.previous_call_id === current.call_id
+      )
+        return existing;
+      throw new HttpError(409, 'call_id_taken', `Call ${body.new_call_id} is already reported.`, {
+        new_call_id: 'is already in use',
+      });
+    }
+    return trx
+      .insertInto('call_reports')
+      .values({
+        company_id: origin.company_id,
+        guest_id: origin.guest_id,
+        call_id: body.new_call_id,
+        origin_call_id: origin.call_id,
+        previous_call_id: current.call_id,
+        category_id: body.category_id ?? current.category_id,
+        source: current.source,
+        status: 'ok',
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/** `call-report/update` (spec §7): the fields the body names, nothing else. */
+export async function updateCallReport(
+  db: Kysely<Database>,
+  principal: Principal,
+  callId: string,
+  changes: CallReportChanges,
+): Promise<CallReport> {
+  return db.transaction().execute(async (trx) => {
+    const report = await requireReport(trx, principal, callId);
+    await assertCategoryOf(trx, report.company_id, changes.category_id);
+    const updated = await trx
+      .updateTable('call_reports')
+      .set(changes)
+      .where('id', '=', report.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toCallReport({ ...updated, guest_username: report.guest_username });
+  });
+}
+
+/**
+ * `call-report/update-timestamp` (spec §7): stamps the server's clock. The call is initiated once
+ * (the first stamp stays); the guest may leave and come back, so its last exit wins.
+ */
+export async function stampCallReport(
+  db: Kysely<Database>,
+  principal: Principal,
+  callId: string,
+  flags: { callInitiated: boolean; guestExit: boolean },
+): Promise<CallReport> {
+  return db.transaction().execute(async (trx) => {
+    const report = await requireReport(trx, principal, callId);
+    const stamped = await trx
+      .updateTable('call_reports')
+      .set((eb) => ({
+        ...(flags.callInitiated
+          ? { call_initiated_at: eb.fn.coalesce('call_initiated_at', sql<Date>`now()`) }
+          : {}),
+        ...(flags.guestExit ? { guest_exit_at: sql<Date>`now()` } : {}),
+      }))
+      .where('id', '=', report.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toCallReport({ ...stamped, guest_username: report.guest_username });
+  });
+}

@@ -1,0 +1,118 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  callReportAddBodySchema,
+  callReportAddedSchema,
+  callReportSchema,
+  callReportTimestampBodySchema,
+  callReportUpdateBodySchema,
+  createdSchema,
+  envelope,
+  holdCallBodySchema,
+} from '@frontdesk/protocol';
+import {
+  addCallReport,
+  holdCall,
+  stampCallReport,
+  updateCallReport,
+} from '../calls/call-reports.ts';
+import { authenticate, authenticateGuest, bearerSecurity } from '../plugins/auth.ts';
+import { errorResponses } from '../plugins/errors.ts';
+
+/** spec §7 "Reporting": one report per call, chained across holds and transfers. */
+export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  // `navigator.sendBeacon` sends a string body as text/plain; in this plugin such a body is JSON.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser(
+    'text/plain',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+
+  app.post(
+    '/call-report/add',
+    {
+      schema: {
+        tags: ['call reports'],
+        summary:
+          'Report a new call; the status says whether it may start (ok, outOfQuota, blocked)',
+        security: bearerSecurity,
+        body: callReportAddBodySchema,
+        response: {
+          200: envelope(callReportAddedSchema),
+          201: envelope(callReportAddedSchema),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = await authenticateGuest(request);
+      const { report, created } = await addCallReport(db, principal, request.body);
+      return reply
+        .code(created ? 201 : 200)
+        .send({ data: { status: report.status, id: report.id } });
+    },
+  );
+
+  app.post(
+    '/call-report/hold-call',
+    {
+      schema: {
+        tags: ['call reports'],
+        summary: 'Move a call to a new call id in the same chain (hold, transfer)',
+        security: bearerSecurity,
+        body: holdCallBodySchema,
+        response: { 201: envelope(createdSchema), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const principal = await authenticate(request);
+      const report = await holdCall(db, principal, request.body);
+      return reply.code(201).send({ data: { id: report.id } });
+    },
+  );
+
+  app.put(
+    '/call-report/update',
+    {
+      schema: {
+        tags: ['call reports'],
+        summary: 'Change fields of a call report',
+        security: bearerSecurity,
+        body: callReportUpdateBodySchema,
+        response: { 200: envelope(callReportSchema), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { call_id, ...changes } = request.body;
+      const principal = await authenticate(request);
+      return { data: await updateCallReport(db, principal, call_id, changes) };
+    },
+  );
+
+  const timestampSchema = {
+    tags: ['call reports'],
+    summary:
+      'Stamp call_initiated or guest_exit with the server time (PUT; POST for sendBeacon, token in the body)',
+    security: bearerSecurity,
+    body: callReportTimestampBodySchema,
+    response: { 200: envelope(callReportSchema), ...errorResponses(400, 401, 403, 404) },
+  };
+  // spec §7 says PUT; sendBeacon can only POST, so both methods lead here.
+  app.route({
+    method: ['PUT', 'POST'],
+    url: '/call-report/update-timestamp',
+    schema: timestampSchema,
+    handler: async (request) => {
+      const { call_id, call_initiated_timestamp, guest_exit_timestamp, access_token } =
+        request.body;
+      const principal = await authenticate(request, access_token);
+      const report = await stampCallReport(db, principal, call_id, {
+        callInitiated: call_initiated_timestamp === true,
+        guestExit: guest_exit_timestamp === true,
+      });
+      return { data: report };
+    },
+  });
+};
