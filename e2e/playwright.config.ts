@@ -18,6 +18,9 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: resolve(artifacts, 'report.json') }]],
   use: {
     baseURL: process.env.FRONTDESK_URL,
+    // Headless Chromium names itself HeadlessChrome; a guest's browser does not.
+    userAgent:
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -1,12 +1,46 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
 import { App } from './app/App.tsx';
+import { api } from './app/api.ts';
+import { readPageParams } from './app/page-params.ts';
+import { createStore } from './app/store.ts';
+import { browserSupportsCalls, detectBot } from './features/browserCheck/checks.ts';
+import { applyBranding } from './features/company/branding.ts';
+import { readLocation } from './features/geofence/location.ts';
+import { computeFingerprint } from './features/guestAuth/identity.ts';
+import { startVisit } from './features/flow/startVisit.ts';
 import './app/global.css';
+
+function localStorageOrUndefined(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    // Some privacy settings throw on any access to localStorage.
+    return undefined;
+  }
+}
+
+const store = createStore(readPageParams(window.location.search), {
+  api,
+  computeFingerprint,
+  detectBot,
+  browserSupportsCalls,
+  isOnline: () => navigator.onLine,
+  readLocation: () => readLocation(navigator.geolocation),
+  applyBranding,
+  storage: localStorageOrUndefined(),
+});
+
+// Started here rather than in an effect: once per page, before the first render.
+void store.dispatch(startVisit());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <Provider store={store}>
+      <App />
+    </Provider>
   </StrictMode>,
 );

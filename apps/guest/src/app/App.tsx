@@ -1,20 +1,15 @@
-import { useServiceStatus } from './useServiceStatus.ts';
+import { Shell } from '../features/company/Shell.tsx';
+import { StageView } from '../features/flow/StageView.tsx';
+import { useAppSelector } from './hooks.ts';
 
-/** The guest widget's shell; the call stages of the spec arrive with the guest-widget issue. */
+/** The guest widget: the branded frame around the current stage. */
 export function App() {
-  const status = useServiceStatus();
+  const stage = useAppSelector((state) => state.flow.stage);
   return (
-    <main className="page" data-testid="guest-page" data-service={status.state}>
-      <h1>Talk to us</h1>
-      {status.state === 'loading' && (
-        <p role="status" aria-live="polite">
-          Connecting…
-        </p>
-      )}
-      {status.state === 'ready' && (
-        <p role="status">We are here to help. Video and voice calls with our team.</p>
-      )}
-      {status.state === 'failed' && <p role="alert">{status.message}</p>}
-    </main>
+    <div data-testid="guest-page" data-stage={stage}>
+      <Shell>
+        <StageView />
+      </Shell>
+    </div>
   );
 }

@@ -1,0 +1,14 @@
+import { createAsyncThunk } from '@reduxjs/toolkit';
+import { useDispatch, useSelector } from 'react-redux';
+import type { AppDispatch, RootState } from './store.ts';
+import type { GuestServices } from './services.ts';
+
+export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
+export const useAppSelector = useSelector.withTypes<RootState>();
+
+/** Thunks that see the typed state and reach the outside only through {@link GuestServices}. */
+export const createAppThunk = createAsyncThunk.withTypes<{
+  state: RootState;
+  dispatch: AppDispatch;
+  extra: GuestServices;
+}>();

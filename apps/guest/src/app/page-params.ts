@@ -1,0 +1,26 @@
+import {
+  DEFAULT_COMPANY_ID,
+  recordIdTextSchema,
+  serviceTypeSchema,
+  type ServiceType,
+} from '@frontdesk/protocol';
+
+/** What the page's address says about this visit (spec §1: company, service type, webview). */
+export type PageParams = {
+  companyId: number;
+  serviceType: ServiceType;
+  /** spec §7: a native app's webview asks for H.264 (`?webview=true`). */
+  webview: boolean;
+};
+
+/** Reads `?company=`, `?service=` and `?webview=`; anything unreadable falls back to the default. */
+export function readPageParams(search: string): PageParams {
+  const query = new URLSearchParams(search);
+  const company = recordIdTextSchema.safeParse(query.get('company') ?? '');
+  const service = serviceTypeSchema.safeParse(query.get('service') ?? '');
+  return {
+    companyId: company.success ? company.data : DEFAULT_COMPANY_ID,
+    serviceType: service.success ? service.data : 'Talk',
+    webview: query.get('webview') === 'true',
+  };
+}

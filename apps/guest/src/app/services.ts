@@ -1,0 +1,18 @@
+import type { CompanyDetails } from '@frontdesk/protocol';
+import type { ApiClient } from './api.ts';
+import type { GuestLocation } from '../features/guestAuth/guestAuthSlice.ts';
+
+/**
+ * Everything the guest flow's side effects reach outside the store. The app passes the real
+ * ones; component tests pass their own, so no test needs a server it does not start.
+ */
+export type GuestServices = {
+  api: ApiClient;
+  computeFingerprint: () => Promise<string>;
+  detectBot: () => Promise<boolean>;
+  browserSupportsCalls: () => boolean;
+  isOnline: () => boolean;
+  readLocation: () => Promise<GuestLocation>;
+  applyBranding: (company: CompanyDetails) => void;
+  storage: Storage | undefined;
+};

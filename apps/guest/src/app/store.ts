@@ -1,0 +1,37 @@
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { browserCheckSlice } from '../features/browserCheck/browserCheckSlice.ts';
+import { companySlice } from '../features/company/companySlice.ts';
+import { flowSlice } from '../features/flow/flowSlice.ts';
+import { geofenceSlice } from '../features/geofence/geofenceSlice.ts';
+import { guestAuthSlice } from '../features/guestAuth/guestAuthSlice.ts';
+import { reportSlice } from '../features/report/reportSlice.ts';
+import type { PageParams } from './page-params.ts';
+import type { GuestServices } from './services.ts';
+import { pageSlice } from './pageSlice.ts';
+
+const rootReducer = combineReducers({
+  [pageSlice.name]: pageSlice.reducer,
+  [flowSlice.name]: flowSlice.reducer,
+  [companySlice.name]: companySlice.reducer,
+  [guestAuthSlice.name]: guestAuthSlice.reducer,
+  [browserCheckSlice.name]: browserCheckSlice.reducer,
+  [geofenceSlice.name]: geofenceSlice.reducer,
+  [reportSlice.name]: reportSlice.reducer,
+});
+export type RootState = ReturnType<typeof rootReducer>;
+
+/** One store per page; tests build their own with a starting state and their own services. */
+export function createStore(
+  page: PageParams,
+  services: GuestServices,
+  preloaded?: Partial<RootState>,
+) {
+  return configureStore({
+    reducer: rootReducer,
+    preloadedState: { ...preloaded, page: preloaded?.page ?? page },
+    middleware: (getDefault) => getDefault({ thunk: { extraArgument: services } }),
+  });
+}
+
+export type AppStore = ReturnType<typeof createStore>;
+export type AppDispatch = AppStore['dispatch'];

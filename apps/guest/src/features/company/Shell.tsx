@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import { useAppSelector } from '../../app/hooks.ts';
+import { useT } from '../../i18n/useT.ts';
+
+/** The branded frame around every stage: the company's logo and site, and the powered-by line. */
+export function Shell({ children }: { children: ReactNode }) {
+  const company = useAppSelector((state) => state.company.details);
+  const t = useT();
+  return (
+    <div className="shell">
+      {company && (
+        <header className="shell-header">
+          {company.logoImageUrl ? (
+            <img className="shell-logo" src={company.logoImageUrl} alt={company.name} />
+          ) : (
+            <span className="shell-name">{company.name}</span>
+          )}
+          {company.websiteUrl && (
+            <a className="shell-website" href={company.websiteUrl} rel="noopener">
+              {t('visitWebsite', { site: company.websiteTitle ?? company.name })}
+            </a>
+          )}
+        </header>
+      )}
+      <main className="shell-main" id="main">
+        {children}
+      </main>
+      {company?.poweredByLogo && <footer className="shell-footer">{t('poweredBy')}</footer>}
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { GuestStage } from '@frontdesk/protocol';
+
+/** Why stage `failed` was reached: the server unreachable, the company unknown, or anything else. */
+export type FailureReason = 'unreachable' | 'notFound' | 'unavailable';
+
+export type FlowState = {
+  stage: GuestStage;
+  failure: FailureReason | null;
+};
+
+const initialState: FlowState = { stage: 'loading', failure: null };
+
+/** Which screen the guest sees. Each action names the event that moved the flow. */
+export const flowSlice = createSlice({
+  name: 'flow',
+  initialState,
+  reducers: {
+    stageReached(state, action: PayloadAction<GuestStage>) {
+      state.stage = action.payload;
+      state.failure = null;
+    },
+    serviceFailed(state, action: PayloadAction<FailureReason>) {
+      state.stage = 'failed';
+      state.failure = action.payload;
+    },
+  },
+});
+
+export const { stageReached, serviceFailed } = flowSlice.actions;

@@ -1,0 +1,112 @@
+import {
+  ApiRequestError,
+  companyDetailsSchema,
+  envelope,
+  formSubmissionLookupSchema,
+  geofenceResultSchema,
+  guestLoginSchema,
+  guestRegistrationSchema,
+  type CompanyDetails,
+} from '@frontdesk/protocol';
+import { createAppThunk } from '../../app/hooks.ts';
+import { browserChecked } from '../browserCheck/browserCheckSlice.ts';
+import { companyLoaded } from '../company/companySlice.ts';
+import { geofenceChecked } from '../geofence/geofenceSlice.ts';
+import { guestSignedIn, locationFound, usernameComputed } from '../guestAuth/guestAuthSlice.ts';
+import { guestUsername } from '../guestAuth/identity.ts';
+import { serviceFailed, stageReached, type FailureReason } from './flowSlice.ts';
+
+/** Why the service failed, in terms the failure page explains (spec §8 leaves wording open). */
+function failureOf(error: unknown): FailureReason {
+  if (error instanceof ApiRequestError) {
+    if (error.status === 0) return 'unreachable';
+    if (error.status === 404) return 'notFound';
+  }
+  return 'unavailable';
+}
+
+/** The stage after the welcome form: the preview when the company shows one, else selection. */
+export const stageAfterWelcome = (company: CompanyDetails) =>
+  company.previewScreen ? 'preview' : 'selection';
+
+/**
+ * The visit from page load to the first screen the guest acts on (ARCHITECTURE steps 1–2):
+ * company and branding, bot and browser checks, the guest's identity and login, then the
+ * company's checks — schedule, geofence, welcome form — each of which may stop at its stage.
+ */
+export const startVisit = createAppThunk(
+  'flow/startVisit',
+  async (_arg: undefined, { dispatch, getState, extra }) => {
+    const { api } = extra;
+    const { companyId, serviceType } = getState().page;
+    try {
+      const [{ data: company }, isBot] = await Promise.all([
+        api(`/company/${companyId}`, envelope(companyDetailsSchema)),
+        extra.detectBot().catch(() => false),
+      ]);
+      extra.applyBranding(company);
+      dispatch(companyLoaded(company));
+
+      if (isBot) return void dispatch(stageReached('bot'));
+      const browserSupported = extra.browserSupportsCalls();
+      const internetSupported = extra.isOnline();
+      dispatch(browserChecked({ browserSupported, internetSupported }));
+      if (!browserSupported || !internetSupported)
+        return void dispatch(stageReached('unsupported'));
+      if (!company.activated) return void dispatch(stageReached('inactive'));
+
+      const username = guestUsername(await extra.computeFingerprint(), extra.storage);
+      dispatch(usernameComputed(username));
+      // spec §8: a registration that is not 201 stops here; the client throws on any non-2xx.
+      await api('/guest-auth/register', envelope(guestRegistrationSchema), {
+        method: 'POST',
+        body: { username, companyId },
+      });
+      const { data: login } = await api('/guest-auth/login', envelope(guestLoginSchema), {
+        method: 'POST',
+        body: { username, companyId },
+      });
+      dispatch(guestSignedIn(login));
+
+      if (company.schedule && !company.schedule.openNow)
+        return void dispatch(stageReached('schedule'));
+
+      if (company.requestLocation) {
+        let inside = false;
+        try {
+          const location = await extra.readLocation();
+          dispatch(locationFound(location));
+          await api('/geo-fence/check', envelope(geofenceResultSchema), {
+            method: 'PUT',
+            token: login.access_token,
+            body: { lat: location.latitude, lng: location.longitude, companyID: companyId },
+          });
+          inside = true;
+        } catch {
+          // spec §4: any failure of the check means outside.
+        }
+        dispatch(geofenceChecked({ inside }));
+        if (!inside) return void dispatch(stageReached('outofzone'));
+      }
+
+      if (company.welcomeForm) {
+        // spec §5: the form is required when the lookup answers {} or fails.
+        const submitted = await api(
+          '/form-submission/get-submission',
+          envelope(formSubmissionLookupSchema),
+          {
+            method: 'POST',
+            token: login.access_token,
+            body: { companyId, guestUsername: username, serviceType },
+          },
+        )
+          .then(({ data }) => 'id' in data)
+          .catch(() => false);
+        if (!submitted) return void dispatch(stageReached('welcome'));
+      }
+      dispatch(stageReached(stageAfterWelcome(company)));
+    } catch (error) {
+      dispatch(serviceFailed(failureOf(error)));
+    }
+  },
+);

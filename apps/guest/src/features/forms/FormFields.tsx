@@ -1,0 +1,125 @@
+import { RATING_SCALE_MAX, type Answers, type FormField } from '@frontdesk/protocol';
+import { useT } from '../../i18n/useT.ts';
+import { RatingInput } from './RatingInput.tsx';
+import type { FieldProblem } from './validate.ts';
+
+type Props = {
+  idPrefix: string;
+  fields: readonly FormField[];
+  answers: Answers;
+  problems: Record<string, FieldProblem>;
+  ratingStyle: 'stars' | 'emojies';
+  onChange: (name: string, value: Answers[string]) => void;
+};
+
+/** A company-defined form's fields, each labelled, with its error announced beside it. */
+export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, onChange }: Props) {
+  const t = useT();
+  const describe = (field: FormField, problem: FieldProblem) =>
+    problem === 'required'
+      ? t('errorRequired')
+      : field.type === 'email'
+        ? t('errorEmail')
+        : field.type === 'tel'
+          ? t('errorPhone')
+          : t('errorInvalid');
+  return fields.map((field) => {
+    const id = `${idPrefix}-${field.name}`;
+    const problem = problems[field.name];
+    const error = problem && describe(field, problem);
+    const described = error ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
+    const value = answers[field.name];
+    const label = (
+      <>
+        {field.label}
+        {field.required && <span className="required"> ({t('requiredField')})</span>}
+      </>
+    );
+    // Text-valued controls share their wiring; only the element differs.
+    const textProps = {
+      id,
+      name: field.name,
+      required: field.required,
+      value: typeof value === 'string' ? value : '',
+      onChange: (e: { target: { value: string } }) => onChange(field.name, e.target.value),
+      ...described,
+    };
+    let control;
+    switch (field.type) {
+      case 'textarea':
+        control = <textarea {...textProps} maxLength={field.maxLength} />;
+        break;
+      case 'select':
+        control = (
+          <select {...textProps}>
+            <option value="">—</option>
+            {field.options.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label || o.value}
+              </option>
+            ))}
+          </select>
+        );
+        break;
+      case 'checkbox':
+        return (
+          <div className="field field-checkbox" key={field.name}>
+            <input
+              id={id}
+              type="checkbox"
+              name={field.name}
+              checked={value === true}
+              onChange={(e) => onChange(field.name, e.target.checked)}
+              {...described}
+            />
+            <label htmlFor={id}>{label}</label>
+            {error && (
+              <p id={`${id}-error`} className="field-error">
+                {error}
+              </p>
+            )}
+          </div>
+        );
+      case 'rating':
+        return (
+          <fieldset className="field" key={field.name} {...described}>
+            <legend>{label}</legend>
+            <RatingInput
+              name={id}
+              style={ratingStyle}
+              max={RATING_SCALE_MAX}
+              value={typeof value === 'number' ? value : null}
+              onChange={(v) => onChange(field.name, v)}
+            />
+            {error && (
+              <p id={`${id}-error`} className="field-error">
+                {error}
+              </p>
+            )}
+          </fieldset>
+        );
+      default:
+        control = (
+          <input
+            {...textProps}
+            type={field.type}
+            maxLength={field.maxLength}
+            autoComplete={
+              field.type === 'email' ? 'email' : field.type === 'tel' ? 'tel' : undefined
+            }
+          />
+        );
+    }
+    return (
+      <div className="field" key={field.name}>
+        <label htmlFor={id}>{label}</label>
+        {control}
+        {error && (
+          <p id={`${id}-error`} className="field-error">
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  });
+}

@@ -1,0 +1,66 @@
+import { useState, type FormEvent } from 'react';
+import type { Answers } from '@frontdesk/protocol';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { useT } from '../../i18n/useT.ts';
+import { FormFields } from './FormFields.tsx';
+import { SubmitButton } from './SubmitButton.tsx';
+import { submitWelcomeForm } from './submitWelcomeForm.ts';
+import { validateAnswers, type FieldProblem } from './validate.ts';
+
+/** The company's welcome form (welcomeForm, welcomeFormTitle, welcomeButtonText). */
+export function WelcomePage() {
+  const t = useT();
+  const dispatch = useAppDispatch();
+  const company = useAppSelector((state) => state.company.details);
+  const [answers, setAnswers] = useState<Answers>({});
+  const [problems, setProblems] = useState<Record<string, FieldProblem>>({});
+  const [state, setState] = useState<'editing' | 'sending' | 'failed'>('editing');
+  const form = company?.welcomeForm;
+  if (!company || !form) return null;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!form) return;
+    const checked = validateAnswers(form.fields, answers);
+    if (checked.problems) {
+      setProblems(checked.problems);
+      const first = form.fields.find((f) => checked.problems[f.name]);
+      document.getElementById(`welcome-${first?.name}`)?.focus();
+      return;
+    }
+    setProblems({});
+    setState('sending');
+    const result = await dispatch(submitWelcomeForm(checked.valid));
+    if (submitWelcomeForm.rejected.match(result)) setState('failed');
+  }
+
+  return (
+    <section className="card" data-testid="stage-welcome" aria-labelledby="welcome-title">
+      <h1 id="welcome-title">{company.welcomeFormTitle ?? form.title}</h1>
+      {company.welcomeMsg && <p>{company.welcomeMsg}</p>}
+      <form noValidate onSubmit={submit}>
+        {Object.keys(problems).length > 0 && (
+          <p role="alert" className="form-alert">
+            {t('formInvalid')}
+          </p>
+        )}
+        <FormFields
+          idPrefix="welcome"
+          fields={form.fields}
+          answers={answers}
+          problems={problems}
+          ratingStyle={company.ratingStyle}
+          onChange={(name, value) => setAnswers((previous) => ({ ...previous, [name]: value }))}
+        />
+        {state === 'failed' && (
+          <p role="alert" className="form-alert">
+            {t('submitFailed')}
+          </p>
+        )}
+        <SubmitButton busy={state === 'sending'} busyLabel={t('sending')}>
+          {company.welcomeButtonText ?? t('continue')}
+        </SubmitButton>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import { createdSchema, envelope, type Answers } from '@frontdesk/protocol';
+import { createAppThunk } from '../../app/hooks.ts';
+import { stageReached } from '../flow/flowSlice.ts';
+import { stageAfterWelcome } from '../flow/startVisit.ts';
+
+/** Sends the welcome form's answers, then moves on; the caller shows a failure and keeps them. */
+export const submitWelcomeForm = createAppThunk(
+  'forms/submitWelcomeForm',
+  async (answers: Answers, { dispatch, getState, extra }) => {
+    const { company, guestAuth, page } = getState();
+    const form = company.details?.welcomeForm;
+    // spec §5: a submission is sent only with a company id and a guest username.
+    if (!company.details || !form || !guestAuth.username) throw new Error('not signed in');
+    await extra.api('/form-submission', envelope(createdSchema), {
+      method: 'POST',
+      token: guestAuth.access_token ?? undefined,
+      body: {
+        company: company.details.id,
+        guestUsername: guestAuth.username,
+        serviceType: page.serviceType,
+        form: form.id,
+        answers,
+      },
+    });
+    dispatch(stageReached(stageAfterWelcome(company.details)));
+  },
+);

@@ -1,0 +1,41 @@
+import { callReportAddedSchema, envelope, formatCallId, type CallType } from '@frontdesk/protocol';
+import { createAppThunk } from '../../app/hooks.ts';
+import { stageReached } from '../flow/flowSlice.ts';
+import { callSuffix } from '../guestAuth/identity.ts';
+import { callReportFailed, callReportInitialised } from './reportSlice.ts';
+
+export type CallRequest = { categoryId: number; callType: CallType };
+
+/**
+ * ARCHITECTURE step 3: a new call id (username--suffix), the call report, and the company's
+ * verdict on it — out of quota or blocked stop here (spec §4 report initialisation).
+ */
+export const startCall = createAppThunk(
+  'report/startCall',
+  async (request: CallRequest, { dispatch, getState, extra }) => {
+    const { company, guestAuth, page } = getState();
+    if (!company.details || !guestAuth.username || !guestAuth.access_token)
+      throw new Error('not signed in');
+    const callId = formatCallId(guestAuth.username, callSuffix());
+    try {
+      const { data } = await extra.api('/call-report/add', envelope(callReportAddedSchema), {
+        method: 'POST',
+        token: guestAuth.access_token,
+        body: {
+          call_id: callId,
+          company: company.details.id,
+          source: page.serviceType === 'Widget' ? 'widget' : 'site',
+          category_id: request.categoryId,
+          guest_username: guestAuth.username,
+        },
+      });
+      dispatch(callReportInitialised({ callId, reportId: data.id, status: data.status }));
+      if (data.status === 'outOfQuota') return void dispatch(stageReached('outOfQuota'));
+      if (data.status === 'blocked') return void dispatch(stageReached('blocked'));
+      dispatch(stageReached('waiting'));
+    } catch (error) {
+      dispatch(callReportFailed());
+      throw error;
+    }
+  },
+);

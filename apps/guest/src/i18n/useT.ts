@@ -1,0 +1,13 @@
+import { useCallback } from 'react';
+import { useAppSelector } from '../app/hooks.ts';
+import { languageOf, translate, type MessageKey } from './messages.ts';
+
+/** The translate function for the company's language (the browser's before the company loads). */
+export function useT() {
+  const tag = useAppSelector((state) => state.company.details?.language ?? navigator.language);
+  const language = languageOf(tag);
+  return useCallback(
+    (key: MessageKey, values?: Record<string, string>) => translate(language, key, values),
+    [language],
+  );
+}

@@ -1,0 +1,51 @@
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { Provider } from 'react-redux';
+import { companyDetailsSchema, type CompanyDetails } from '@frontdesk/protocol';
+import type { GuestServices } from '../app/services.ts';
+import { createStore, type RootState } from '../app/store.ts';
+
+/** A company as the API would answer it: the schema's defaults plus what a test overrides. */
+export function company(overrides: Partial<CompanyDetails> = {}): CompanyDetails {
+  return companyDetailsSchema.parse({
+    id: 5,
+    name: 'Acme Support',
+    activated: true,
+    conferenceName: 'company-5',
+    host: 'conference.frontdesk.localhost',
+    schedule: null,
+    categories: [
+      { id: 1, name: 'Sales', roomName: 'sales' },
+      { id: 2, name: 'Support', roomName: 'support' },
+    ],
+    welcomeForm: null,
+    welcomeFormTitle: null,
+    ratingForm: null,
+    ...overrides,
+  });
+}
+
+/** Services that fail loudly: a component test that reaches one has left its subject. */
+const unreachable = (): never => {
+  throw new Error('a component test reached a service');
+};
+const offlineServices: GuestServices = {
+  api: unreachable,
+  computeFingerprint: unreachable,
+  detectBot: unreachable,
+  browserSupportsCalls: unreachable,
+  isOnline: unreachable,
+  readLocation: unreachable,
+  applyBranding: unreachable,
+  storage: undefined,
+};
+
+/** Renders `ui` over a store that starts from `state`. */
+export function renderWithState(ui: ReactElement, state: Partial<RootState>) {
+  const store = createStore(
+    { companyId: 5, serviceType: 'Talk', webview: false },
+    offlineServices,
+    state,
+  );
+  return { store, ...render(<Provider store={store}>{ui}</Provider>) };
+}
