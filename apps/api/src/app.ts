@@ -14,6 +14,7 @@ import { registerRateLimits } from './plugins/rate-limits.ts';
 import { callBugRoutes } from './routes/call-bugs.ts';
 import { callReportRoutes } from './routes/call-reports.ts';
 import { companyRoutes } from './routes/company.ts';
+import { formRoutes } from './routes/forms.ts';
 import { guestAuthRoutes } from './routes/guest-auth.ts';
 import { staffAuthRoutes } from './routes/staff-auth.ts';
 import { systemRoutes } from './routes/system.ts';
@@ -50,6 +51,7 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     staffAuthRoutes,
     callReportRoutes,
     callBugRoutes,
+    formRoutes,
   ]) {
     await app.register(routes, { prefix: '/api' });
   }

@@ -124,6 +124,7 @@ export type FormSubmission = z.infer<typeof formSubmissionSchema>;
 
 /** spec §5: an empty object means "no submission yet", so the form is required. */
 export const formSubmissionLookupSchema = z.union([formSubmissionSchema, z.strictObject({})]);
+export type FormSubmissionLookup = z.infer<typeof formSubmissionLookupSchema>;
 
 /** `POST /rating-form/submissions` (spec §7): `report` is the call report id. */
 export const ratingSubmissionBodySchema = z.strictObject({

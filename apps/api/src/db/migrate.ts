@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { Database } from './schema.ts';
 import * as companies from './migrations/0001-companies.ts';
 import * as people from './migrations/0002-people.ts';
@@ -13,7 +13,14 @@ const migrations: Record<string, Migration> = {
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Kysely looks for its bookkeeping tables by name in every schema unless told which one; name
+  // the connection's own, or another schema's tables (e.g. another test run's) would be taken.
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(rows[0] ? { migrationTableSchema: rows[0].schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
