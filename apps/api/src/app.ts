@@ -15,6 +15,7 @@ import { callBugRoutes } from './routes/call-bugs.ts';
 import { callReportRoutes } from './routes/call-reports.ts';
 import { companyRoutes } from './routes/company.ts';
 import { formRoutes } from './routes/forms.ts';
+import { geofenceRoutes } from './routes/geofence.ts';
 import { guestAuthRoutes } from './routes/guest-auth.ts';
 import { staffAuthRoutes } from './routes/staff-auth.ts';
 import { systemRoutes } from './routes/system.ts';
@@ -52,6 +53,7 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     callReportRoutes,
     callBugRoutes,
     formRoutes,
+    geofenceRoutes,
   ]) {
     await app.register(routes, { prefix: '/api' });
   }

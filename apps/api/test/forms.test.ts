@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCallId } from '@frontdesk/protocol';
-import { SEEDED_COMPANY } from '../src/db/seed.ts';
 import { bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from './helper.ts';
 
 type Guest = { username: string; token: string };

@@ -142,6 +142,8 @@ export const CHAT_ERROR_MESSAGES = {
   'room-auth-failed': 'You cannot join this conversation.',
   /** Any other refusal to join a room (full, gone, not allowed to be created). */
   'room-join-failed': 'The conversation is not available right now.',
+  /** Another session took this user's resource (spec §9: always `web`): another tab. */
+  replaced: 'The chat is open in another window. Close this one or reload it.',
   /** The connection closed or never opened; nothing was sent. */
   'not-connected': 'The chat is offline. It reconnects by itself.',
 } as const;
