@@ -1,0 +1,22 @@
+// @frontdesk/media: the browser's only door to Janus (janus.js stays inside this package).
+// Server-side room management is the separate entry `@frontdesk/media/server`.
+export {
+  createMediaSession,
+  MediaSession,
+  type EndReason,
+  type MediaSessionEvents,
+  type MediaSessionOptions,
+  type MediaState,
+  type MediaStatus,
+  type RoomAccess,
+} from './session.ts';
+export { MediaError, type MediaErrorCode } from './errors.ts';
+export type { RetryPolicy } from './retry.ts';
+export type { AudioOptions, CameraChoice, VideoOptions } from './tracks.ts';
+export {
+  checkMediaAccess,
+  listDevices,
+  playStream,
+  type DeviceList,
+  type MediaDevice,
+} from './devices.ts';

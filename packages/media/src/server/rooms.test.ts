@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// infra's package entry exports only the whole stack; these two modules are what we need.
+import { startJanus, type RunningJanus } from '../../../../infra/src/janus.ts';
+import { mintJanusToken } from '../../../../infra/src/janus-token.ts';
+import { JanusRoomError, JanusRooms } from './rooms.ts';
+
+const secret = () => randomBytes(12).toString('hex');
+const tokenSecret = secret();
+const adminKey = secret();
+let dir: string;
+let janus: RunningJanus;
+let rooms: JanusRooms;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'frontdesk-media-rooms-'));
+  janus = await startJanus({
+    dir: join(dir, 'janus'),
+    // No media here; a range of its own keeps clear of other suites' Janus instances.
+    rtpPortRange: [21000, 21010],
+    tokenSecret,
+    adminKey,
+    adminSecret: secret(),
+    recordingsDir: join(dir, 'recordings'),
+  });
+  rooms = new JanusRooms({
+    httpUrl: janus.httpUrl,
+    adminKey,
+    token: () => mintJanusToken(tokenSecret, 60),
+  });
+});
+
+afterAll(async () => {
+  await janus?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A browser-side videoroom handle over the plain HTTP API. */
+async function videoroomHandle() {
+  const token = mintJanusToken(tokenSecret, 60);
+  const post = async (path: string, body: Record<string, unknown>) =>
+    (await (
+      await fetch(`${janus.httpUrl}${path}`, {
+        method: 'POST',
+        body: JSON.stringify({ transaction: secret(), token, ...body }),
+      })
+    ).json()) as { data: { id: number }; plugindata?: { data: Record<string, unknown> } };
+  const session = await post('', { janus: 'create' });
+  const handle = await post(`/${session.data.id}`, {
+    janus: 'attach',
+    plugin: 'janus.plugin.videoroom',
+  });
+  const path = `/${session.data.id}/${handle.data.id}`;
+  return {
+    /** A synchronous request: the answer is in the reply. */
+    request: async (body: Record<string, unknown>) =>
+      (await post(path, { janus: 'message', body })).plugindata?.data ?? {},
+    /** An asynchronous request: the answer is an event on the long poll. */
+    requestAsync: async (body: Record<string, unknown>) => {
+      await post(path, { janus: 'message', body });
+      const url = `${janus.httpUrl}/${session.data.id}?maxev=1&token=${encodeURIComponent(token)}`;
+      const event = (await (await fetch(url)).json()) as {
+        plugindata?: { data: Record<string, unknown> };
+      };
+      return event.plugindata?.data ?? {};
+    },
+  };
+}
+
+const joinAsPublisher = async (room: string, pin: string) =>
+  (await videoroomHandle()).requestAsync({
+    request: 'join',
+    ptype: 'publisher',
+    room,
+    pin,
+    display: 'probe',
+  });
+
+describe('JanusRooms', () => {
+  it('creates a private room that only the lowercased pin opens, idempotently', async () => {
+    const room = `call-${secret()}`;
+    const created = await rooms.create({
+      room,
+      pin: 'PinABC',
+      secret: secret(),
+      recordingsDir: join(dir, 'recordings'),
+    });
+    expect(created).toEqual({ room, created: true });
+    expect(await rooms.exists(room)).toBe(true);
+    expect(await rooms.create({ room, pin: 'PinABC', secret: 'x' })).toEqual({
+      room,
+      created: false,
+    });
+
+    expect(await joinAsPublisher(room, 'pinabc')).toMatchObject({ videoroom: 'joined', room });
+    expect(await joinAsPublisher(room, 'wrong')).toMatchObject({ error_code: 433 });
+  });
+
+  it('asks for H.264 profile 42e01f for webview pages', async () => {
+    const room = `call-${secret()}`;
+    await rooms.create({ room, pin: 'p', secret: secret(), webview: true });
+    // Private rooms are listed only with the admin key (the list omits the H.264 profile).
+    const list = await (await videoroomHandle()).request({ request: 'list', admin_key: adminKey });
+    expect(list.list).toContainEqual(expect.objectContaining({ room, videocodec: 'h264' }));
+  });
+
+  it('destroys only with the secret, and tolerates a room already gone', async () => {
+    const room = `call-${secret()}`;
+    const roomSecret = secret();
+    await rooms.create({ room, pin: 'p', secret: roomSecret });
+    await expect(rooms.destroy({ room, secret: 'wrong' })).rejects.toMatchObject({ code: 433 });
+    await rooms.destroy({ room, secret: roomSecret });
+    expect(await rooms.exists(room)).toBe(false);
+    await rooms.destroy({ room, secret: roomSecret });
+  });
+
+  it('refuses to create rooms with a wrong admin key', async () => {
+    const wrong = new JanusRooms({
+      httpUrl: janus.httpUrl,
+      adminKey: 'not-the-key',
+      token: () => mintJanusToken(tokenSecret, 60),
+    });
+    const failure = wrong.create({ room: `call-${secret()}`, pin: 'p', secret: 's' });
+    await expect(failure).rejects.toBeInstanceOf(JanusRoomError);
+    await expect(failure).rejects.toMatchObject({ code: 433 });
+  });
+});

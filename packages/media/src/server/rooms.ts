@@ -1,0 +1,141 @@
+// Server side only (the API): creating and destroying a call's videoroom over Janus's HTTP API.
+// SECURITY: the videoroom admin_key and each room's secret live here and never reach a browser.
+import { randomUUID } from 'node:crypto';
+import { ROOM_PUBLISHERS } from '@frontdesk/protocol';
+
+export interface JanusAdminOptions {
+  /** Janus REST endpoint, e.g. `http://127.0.0.1:8088/janus` (loopback, never a browser URL). */
+  readonly httpUrl: string;
+  /** Videoroom `admin_key`: required to create rooms. */
+  readonly adminKey: string;
+  /** A Janus token for the videoroom plugin (token_auth), minted per use. */
+  readonly token: () => string;
+  /** Per-request deadline. Default 5000 ms. */
+  readonly timeoutMs?: number;
+}
+
+export interface CallRoomOptions {
+  /** String room id (the videoroom runs with string_ids). */
+  readonly room: string;
+  /** Join password handed to the call's participants; spec §5: sent lowercased. */
+  readonly pin: string;
+  /** Needed to edit, kick or destroy; stays in the API. */
+  readonly secret: string;
+  readonly description?: string;
+  /** Folder of the recordings (`rec_dir`); participants choose their file names when they record. */
+  readonly recordingsDir?: string;
+  /** spec §7: H.264 profile 42e01f when the page was opened with `webview=true`. */
+  readonly webview?: boolean;
+}
+
+/** A videoroom or Janus error, with the code Janus gave (e.g. 433 unauthorized, 427 exists). */
+export class JanusRoomError extends Error {
+  override readonly name = 'JanusRoomError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const VIDEOROOM = 'janus.plugin.videoroom';
+const ROOM_EXISTS = 427;
+const NO_SUCH_ROOM = 426;
+
+interface JanusReply {
+  janus: string;
+  data?: { id?: number };
+  error?: { code: number; reason: string };
+  plugindata?: { data: Record<string, unknown> };
+}
+
+/** Creates, checks and destroys call rooms; one short Janus session per operation. */
+export class JanusRooms {
+  constructor(private readonly options: JanusAdminOptions) {}
+
+  /**
+   * Creates the call's room (spec §7 create: publishers 10, pin, secret; private, and
+   * subscribers must prove a publisher handle with `require_pvtid`). Idempotent: an existing
+   * room counts as created, so every participant's "give me the room" may call it, also after
+   * a Janus restart lost the rooms.
+   */
+  async create(room: CallRoomOptions): Promise<{ room: string; created: boolean }> {
+    const body: Record<string, unknown> = {
+      request: 'create',
+      admin_key: this.options.adminKey,
+      room: room.room,
+      description: room.description ?? room.room,
+      pin: room.pin.toLowerCase(),
+      secret: room.secret,
+      publishers: ROOM_PUBLISHERS,
+      is_private: true,
+      require_pvtid: true,
+    };
+    if (room.recordingsDir) body.rec_dir = room.recordingsDir;
+    if (room.webview) {
+      body.videocodec = 'h264';
+      body.h264_profile = '42e01f';
+    }
+    try {
+      await this.videoroom(body);
+      return { room: room.room, created: true };
+    } catch (error) {
+      if (error instanceof JanusRoomError && error.code === ROOM_EXISTS) {
+        return { room: room.room, created: false };
+      }
+      throw error;
+    }
+  }
+
+  async exists(room: string): Promise<boolean> {
+    const data = await this.videoroom({ request: 'exists', room });
+    return data.exists === true;
+  }
+
+  /** Destroys the room (participants get `destroyed`, spec §4); a missing room is fine. */
+  async destroy(room: { room: string; secret: string }): Promise<void> {
+    try {
+      await this.videoroom({ request: 'destroy', room: room.room, secret: room.secret });
+    } catch (error) {
+      if (!(error instanceof JanusRoomError && error.code === NO_SUCH_ROOM)) throw error;
+    }
+  }
+
+  /** One synchronous videoroom request through a throw-away session. */
+  private async videoroom(body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const token = this.options.token();
+    const session = await this.post('', { janus: 'create', token });
+    const path = `/${session.data?.id}`;
+    try {
+      const handle = await this.post(path, { janus: 'attach', plugin: VIDEOROOM, token });
+      const reply = await this.post(`${path}/${handle.data?.id}`, {
+        janus: 'message',
+        token,
+        body,
+      });
+      const data = reply.plugindata?.data ?? {};
+      if (typeof data.error_code === 'number') {
+        throw new JanusRoomError(data.error_code, String(data.error));
+      }
+      return data;
+    } finally {
+      await this.post(path, { janus: 'destroy', token }).catch(() => undefined);
+    }
+  }
+
+  private async post(path: string, request: Record<string, unknown>): Promise<JanusReply> {
+    const response = await fetch(`${this.options.httpUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ transaction: randomUUID(), ...request }),
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
+    });
+    if (!response.ok) throw new JanusRoomError(response.status, `Janus HTTP ${response.status}`);
+    const reply = (await response.json()) as JanusReply;
+    if (reply.janus === 'error' || reply.error) {
+      throw new JanusRoomError(reply.error?.code ?? 0, reply.error?.reason ?? 'Janus error');
+    }
+    return reply;
+  }
+}

@@ -1,0 +1,118 @@
+import { expect, test, type Participant } from './fixtures.ts';
+
+/** Inbound counters grow between two reads: media is flowing now, not just once. */
+async function expectGrowingVideo(p: Participant): Promise<{ bytes: number; frames: number }> {
+  const first = await p.inbound();
+  await expect
+    .poll(async () => {
+      const next = await p.inbound();
+      return (
+        next.video !== null &&
+        first.video !== null &&
+        next.video.bytes > first.video.bytes &&
+        next.video.frames > first.video.frames
+      );
+    })
+    .toBe(true);
+  const last = await p.inbound();
+  return { bytes: last.video?.bytes ?? 0, frames: last.video?.frames ?? 0 };
+}
+
+test("a video call: each side sees the other's frames", async ({ call }) => {
+  const { guest, agent, server } = call;
+  await guest.start({ server, callType: 'video' });
+  await agent.start({ server, callType: 'video' });
+
+  for (const [who, peer] of [
+    [guest, 'agent'],
+    [agent, 'guest'],
+  ] as const) {
+    // What the user sees: a remote <video> with the fake camera's 640x480 frames.
+    await expect
+      .poll(async () =>
+        (await who.remoteVideos()).find((v) => v.display === `remote-video-${peer}`),
+      )
+      .toMatchObject({ width: 640, height: 480, hasStream: true });
+    const figures = await expectGrowingVideo(who);
+    await who.waitForState(
+      (s) =>
+        s.status === 'connected' &&
+        s.peerCall === 'Resumed' &&
+        s.streamsReady.remote &&
+        s.stages.remoteStream === true,
+    );
+    console.info(
+      `${who.display}: first remote frame ${Math.round((await who.firstFrameMs()) ?? -1)} ms after start; ` +
+        `${figures.frames} frames, ${figures.bytes} bytes so far`,
+    );
+  }
+  // spec §4: every stage succeeded on both sides.
+  for (const who of [guest, agent]) {
+    expect((await who.state())?.stages).toEqual({
+      localStream: true,
+      createRoom: true,
+      joinRoom: true,
+      createOffer: true,
+      createAnswer: true,
+      remoteStream: true,
+    });
+  }
+});
+
+test('a voice call carries audio only', async ({ call }) => {
+  const { guest, agent, server } = call;
+  await guest.start({ server, callType: 'voice' });
+  await agent.start({ server, callType: 'voice' });
+
+  for (const who of [guest, agent]) {
+    await who.waitForState((s) => s.peerCall === 'Resumed' && s.feeds.length === 1);
+    const first = await who.inbound();
+    await expect
+      .poll(async () => (await who.inbound()).audio?.bytes ?? 0)
+      .toBeGreaterThan(first.audio?.bytes ?? 0);
+    const state = await who.state();
+    expect(state?.feeds[0]).toMatchObject({ onlyAudio: true, audioMuted: false, videoMuted: true });
+    expect(state?.peerVideo).toBe('Paused');
+    // No video was negotiated at all: no inbound video stream and nothing to show.
+    expect((await who.inbound()).video).toBeNull();
+    expect(await who.remoteVideos()).toEqual([
+      expect.objectContaining({ width: 0, height: 0, hasStream: true }),
+    ]);
+  }
+});
+
+test('a mute is seen by the peer: no more packets, and the feed reads muted', async ({ call }) => {
+  const { guest, agent, server } = call;
+  await guest.start({ server, callType: 'video' });
+  await agent.start({ server, callType: 'video' });
+  await agent.waitForState(
+    (s) => s.feeds[0]?.audioMuted === false && s.feeds[0]?.videoMuted === false,
+  );
+  await expectGrowingVideo(agent);
+
+  await guest.page.evaluate(() => window.harness.mute('audio', true));
+  await agent.waitForState(
+    (s) => s.feeds[0]?.audioMuted === true && s.feeds[0]?.videoMuted === false,
+  );
+  // Janus stops relaying the muted stream: the agent's audio counter stands still.
+  const stalled = (await agent.inbound()).audio?.packets;
+  await expect
+    .poll(async () => (await agent.inbound()).audio?.packets, { intervals: [1500] })
+    .toBe(stalled);
+  await expectGrowingVideo(agent);
+  expect((await guest.state())?.local.audioMuted).toBe(true);
+
+  await guest.page.evaluate(() => window.harness.mute('audio', false));
+  await agent.waitForState((s) => s.feeds[0]?.audioMuted === false);
+  await expect
+    .poll(async () => (await agent.inbound()).audio?.packets ?? 0)
+    .toBeGreaterThan(stalled ?? 0);
+
+  await guest.page.evaluate(() => window.harness.mute('video', true));
+  await agent.waitForState((s) => s.feeds[0]?.videoMuted === true && s.peerVideo === 'Paused');
+  // The call itself goes on: a muted camera is not a hold.
+  expect((await agent.state())?.peerCall).toBe('Resumed');
+  await guest.page.evaluate(() => window.harness.mute('video', false));
+  await agent.waitForState((s) => s.feeds[0]?.videoMuted === false && s.peerVideo === 'Resumed');
+  await expectGrowingVideo(agent);
+});

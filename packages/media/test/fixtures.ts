@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import { createServer } from 'vite';
+// infra's package entry exports only the whole stack; these two modules are what we need.
+import { startJanus, type JanusOptions, type RunningJanus } from '../../../infra/src/janus.ts';
+import { mintJanusToken } from '../../../infra/src/janus-token.ts';
+import { JanusRooms } from '../src/server/rooms.ts';
+import type { HarnessConfig } from './harness/main.ts';
+
+const repoRoot = resolve(import.meta.dirname, '../../..');
+const secret = () => randomBytes(12).toString('hex');
+
+/** A Janus of the test's own, locked down like production, and what the API would hold. */
+export interface TestJanus {
+  readonly running: RunningJanus;
+  readonly rooms: JanusRooms;
+  readonly recordingsDir: string;
+  token(): string;
+  /** Kills Janus (SIGTERM, as a crash or a deploy would) and starts it again on the same ports. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function launchJanus(dir: string, rtpPortRange: [number, number]): Promise<TestJanus> {
+  const tokenSecret = secret();
+  const adminKey = secret();
+  const recordingsDir = join(dir, 'recordings');
+  const options: JanusOptions = {
+    dir: join(dir, 'janus'),
+    rtpPortRange,
+    tokenSecret,
+    adminKey,
+    adminSecret: secret(),
+    recordingsDir,
+    // Inside scripts/isolated the veth pair is the only interface Janus may gather ICE on.
+    iceEnforceList: 'veth0',
+  };
+  let running = await startJanus(options);
+  const token = () => mintJanusToken(tokenSecret, 3600);
+  const janus: TestJanus = {
+    get running() {
+      return running;
+    },
+    rooms: new JanusRooms({ httpUrl: running.httpUrl, adminKey, token }),
+    recordingsDir,
+    token,
+    async restart() {
+      await running.stop();
+      running = await startJanus({
+        ...options,
+        httpPort: running.httpPort,
+        wsPort: running.wsPort,
+      });
+    },
+    stop: () => running.stop(),
+  };
+  return janus;
+}
+
+/** One participant's page, driven through the harness API. */
+export class Participant {
+  constructor(
+    readonly page: Page,
+    readonly display: string,
+  ) {}
+
+  start(config: Omit<HarnessConfig, 'display'>): Promise<void> {
+    return this.page.evaluate((c) => window.harness.start(c), { ...config, display: this.display });
+  }
+
+  state() {
+    return this.page.evaluate(() => window.harness.state());
+  }
+
+  inbound() {
+    return this.page.evaluate(() => window.harness.inbound());
+  }
+
+  remoteVideos() {
+    return this.page.evaluate(() => window.harness.remoteVideos());
+  }
+
+  firstFrameMs() {
+    return this.page.evaluate(() => window.harness.firstFrameMs());
+  }
+
+  log() {
+    return this.page.evaluate(() => window.harness.log());
+  }
+
+  /** Waits until the state matches, polling the page (no fixed sleeps). */
+  async waitForState(
+    predicate: (state: NonNullable<Awaited<ReturnType<Participant['state']>>>) => boolean,
+    timeout = 15_000,
+  ): Promise<void> {
+    await expect
+      .poll(
+        async () => {
+          const state = await this.state();
+          return state !== null && predicate(state);
+        },
+        { timeout },
+      )
+      .toBe(true);
+  }
+}
+
+interface Call {
+  readonly room: string;
+  readonly guest: Participant;
+  readonly agent: Participant;
+  readonly server: string;
+}
+
+async function participant(
+  browser: Browser,
+  harnessUrl: string,
+  display: string,
+  janus: () => TestJanus,
+  access: { room: string; pin: string; secret: string },
+): Promise<Participant> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[${display}] page error:`, error));
+  // What the API does for the app: tokens and the idempotent room creation.
+  await page.exposeFunction('janusToken', () => janus().token());
+  await page.exposeFunction('callRoom', async () => {
+    await janus().rooms.create({
+      room: access.room,
+      pin: access.pin,
+      secret: access.secret,
+      recordingsDir: janus().recordingsDir,
+    });
+    // The pin as the API hands it out, in mixed case: the adapter lowercases it (spec §5).
+    return { room: access.room, pin: access.pin.toUpperCase() };
+  });
+  await page.goto(harnessUrl);
+  return new Participant(page, display);
+}
+
+export const test = base.extend<
+  { ownJanus: boolean; janus: TestJanus; call: Call },
+  { sharedJanus: TestJanus; harnessUrl: string }
+>({
+  sharedJanus: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const dir = await mkdtemp(join(tmpdir(), 'frontdesk-media-e2e-'));
+      // A port range apart from the e2e stack's Janus (20000-20200) in the same namespace.
+      const janus = await launchJanus(dir, [20300, 20500]);
+      await use(janus);
+      await janus.stop();
+      if (process.env.FRONTDESK_KEEP_MEDIA_DATA !== '1')
+        await rm(dir, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+  harnessUrl: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const server = await createServer({
+        configFile: false,
+        root: resolve(import.meta.dirname, 'harness'),
+        logLevel: 'warn',
+        server: { host: '127.0.0.1', port: 0, fs: { allow: [repoRoot] } },
+        // Bundle the CommonJS-era and large dependencies up front, so the first page load does
+        // not trigger Vite's re-optimisation reload in the middle of a test.
+        optimizeDeps: { include: ['janus-gateway', 'webrtc-adapter', 'zod'] },
+      });
+      await server.listen();
+      const address = server.httpServer?.address();
+      if (!address || typeof address === 'string') throw new Error('vite did not listen');
+      await use(`http://127.0.0.1:${address.port}/`);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  /** `test.use({ ownJanus: true })`: a Janus for each test, for tests that kill it. */
+  ownJanus: [false, { option: true }],
+  janus: async ({ ownJanus, sharedJanus }, use) => {
+    if (!ownJanus) {
+      await use(sharedJanus);
+      return;
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'frontdesk-media-own-'));
+    const janus = await launchJanus(dir, [20600, 20800]);
+    await use(janus);
+    await janus.stop();
+    await rm(dir, { recursive: true, force: true });
+  },
+  call: async ({ browser, harnessUrl, janus }, use) => {
+    const access = { room: `call-${secret()}`, pin: `Pin${secret()}`, secret: secret() };
+    const guest = await participant(browser, harnessUrl, 'guest', () => janus, access);
+    const agent = await participant(browser, harnessUrl, 'agent', () => janus, access);
+    await use({ room: access.room, guest, agent, server: janus.running.wsUrl });
+    for (const p of [guest, agent]) {
+      await p.page.evaluate(() => window.harness.close()).catch(() => undefined);
+      await p.page.context().close();
+    }
+  },
+});
+
+export { expect };
