@@ -5,7 +5,15 @@ const artifacts = resolve(import.meta.dirname, '../artifacts/e2e');
 
 /** Journeys over the whole running stack in Debian's Chromium with a fake camera and microphone. */
 export default defineConfig({
-  testDir: './tests',
+  projects: [
+    { name: 'e2e', testDir: './tests' },
+    // @frontdesk/media against a Janus of its own (packages/media/test/fixtures.ts).
+    {
+      name: 'media',
+      testDir: '../packages/media/test',
+      outputDir: resolve(artifacts, '../media/results'),
+    },
+  ],
   globalSetup: './support/global-setup.ts',
   outputDir: resolve(artifacts, 'results'),
   // Two cores: one browser at a time keeps media timing honest.
