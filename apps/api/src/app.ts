@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -19,18 +20,30 @@ import { geofenceRoutes } from './routes/geofence.ts';
 import { guestAuthRoutes } from './routes/guest-auth.ts';
 import { staffAuthRoutes } from './routes/staff-auth.ts';
 import { systemRoutes } from './routes/system.ts';
+import { uploadRoutes } from './routes/uploads.ts';
+import { LocalFileStorage, type FileStorage } from './uploads/file-storage.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Kysely<Database>;
+    fileStorage: FileStorage;
   }
 }
 
-export type AppDependencies = { config: Config; db: Kysely<Database> };
+export type AppDependencies = {
+  config: Config;
+  db: Kysely<Database>;
+  /** Where uploads live; by default `<data folder>/uploads` on the local disk. */
+  fileStorage?: FileStorage;
+};
 
 /** Builds the whole HTTP surface; `server.ts` listens, tests call `inject`. */
-export async function buildApp({ config, db }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  fileStorage,
+}: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
@@ -41,6 +54,7 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('db', db);
+  app.decorate('fileStorage', fileStorage ?? new LocalFileStorage(join(config.dataDir, 'uploads')));
   registerErrorHandler(app);
 
   await registerRateLimits(app);
@@ -54,6 +68,7 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     callBugRoutes,
     formRoutes,
     geofenceRoutes,
+    uploadRoutes,
   ]) {
     await app.register(routes, { prefix: '/api' });
   }

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  envelope,
+  recordIdTextSchema,
+  UPLOAD_LIMIT_BYTES,
+  uploadedFileSchema,
+  uploadParamsSchema,
+  type UploadType,
+} from '@frontdesk/protocol';
+import { assertOwnCompany, authenticate, bearerSecurity } from '../plugins/auth.ts';
+import { errorResponses, HttpError } from '../plugins/errors.ts';
+import { RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { acceptedContentTypes, sniffContentType } from '../uploads/content-type.ts';
+import { cleanFileName, contentDisposition } from '../uploads/disposition.ts';
+
+const FILES_PATH = '/files';
+/** 16 random bytes, base64url: the file's URL is its capability, so it must be unguessable. */
+const fileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'is not a file id');
+
+type ReceivedUpload = { companyId: string | undefined; fileName: string; content: Buffer };
+
+/** Reads the multipart body: one file under the field named as the type, plus `companyId`. */
+async function receiveUpload(request: FastifyRequest, type: UploadType): Promise<ReceivedUpload> {
+  const limit = UPLOAD_LIMIT_BYTES[type];
+  let file: { fileName: string; content: Buffer } | undefined;
+  let companyId: string | undefined;
+  const parts = request.parts({
+    limits: { fileSize: limit, files: 1, fields: 4, fieldSize: 1024 },
+  });
+  for await (const part of parts) {
+    if (part.type === 'field') {
+      if (part.fieldname === 'companyId') companyId = String(part.value);
+      continue;
+    }
+    if (part.fieldname !== type) {
+      throw new HttpError(400, 'invalid_request', `Send the file under the field "${type}".`, {
+        [part.fieldname]: `is not "${type}"`,
+      });
+    }
+    try {
+      file = { fileName: cleanFileName(part.filename, type), content: await part.toBuffer() };
+    } catch (error) {
+      if (error instanceof request.server.multipartErrors.RequestFileTooLargeError) {
+        throw new HttpError(
+          413,
+          'file_too_large',
+          `A ${type} may be at most ${limit / 1024 / 1024} MB.`,
+          {
+            [type]: 'is too large',
+          },
+        );
+      }
+      throw error;
+    }
+  }
+  if (!file) {
+    throw new HttpError(400, 'invalid_request', `Send the file under the field "${type}".`, {
+      [type]: 'is required',
+    });
+  }
+  return { companyId, ...file };
+}
+
+/** spec §7 `upload/{type}` and where the files come back from. */
+export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, fileStorage } = app;
+  await app.register(multipart);
+
+  app.post(
+    '/upload/:type',
+    {
+      config: { rateLimit: RATE_LIMITS.upload },
+      schema: {
+        tags: ['uploads'],
+        summary:
+          'Upload an image, video, audio or document (multipart: the file under the type name, and companyId)',
+        security: bearerSecurity,
+        consumes: ['multipart/form-data'],
+        params: uploadParamsSchema,
+        response: {
+          201: envelope(uploadedFileSchema),
+          ...errorResponses(400, 401, 403, 413, 415, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = await authenticate(request);
+      const { type } = request.params;
+      if (!request.isMultipart()) {
+        throw new HttpError(415, 'multipart_required', 'Send the file as multipart/form-data.');
+      }
+      const upload = await receiveUpload(request, type);
+      const companyId = recordIdTextSchema.safeParse(upload.companyId);
+      if (!companyId.success) {
+        throw new HttpError(400, 'invalid_request', 'Name the company of the upload.', {
+          companyId: 'must be a company id',
+        });
+      }
+      assertOwnCompany(principal, companyId.data);
+      // SECURITY: the content type comes from the bytes; the name and the part's header are not trusted.
+      const contentType = await sniffContentType(type, upload.content);
+      if (!contentType) {
+        throw new HttpError(
+          415,
+          'unsupported_file',
+          `A ${type} must be one of: ${acceptedContentTypes(type)}.`,
+          {
+            [type]: 'is not a supported file',
+          },
+        );
+      }
+      const id = randomBytes(16).toString('base64url');
+      // The row is committed only once the file is stored.
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('uploads')
+          .values({
+            id,
+            company_id: companyId.data,
+            guest_id: principal.role === 'guest' ? principal.guestId : null,
+            staff_id: principal.role === 'guest' ? null : principal.staffId,
+            type,
+            content_type: contentType,
+            size_bytes: upload.content.length,
+            original_name: upload.fileName,
+          })
+          .execute();
+        await fileStorage.save(id, upload.content);
+      });
+      return reply.code(201).send({
+        data: { fileUrl: `/api${FILES_PATH}/${id}`, contentType, size: upload.content.length },
+      });
+    },
+  );
+
+  app.get(
+    `${FILES_PATH}/:id`,
+    {
+      schema: {
+        tags: ['uploads'],
+        summary:
+          'An uploaded file, with its sniffed content type (anyone holding the link may fetch it)',
+        // The body is the file itself, so there is no response schema; unknown ids answer 404.
+        description: 'The file as stored, or 404 `file_not_found`.',
+        params: z.strictObject({ id: fileIdSchema }),
+      },
+    },
+    async (request, reply) => {
+      const upload = await db
+        .selectFrom('uploads')
+        .selectAll()
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (!upload) throw new HttpError(404, 'file_not_found', 'There is no such file.');
+      const content = await fileStorage.open(upload.id);
+      return (
+        reply
+          .header('content-type', upload.content_type)
+          .header('content-length', upload.size_bytes)
+          .header(
+            'content-disposition',
+            contentDisposition(upload.content_type, upload.original_name),
+          )
+          .header('x-content-type-options', 'nosniff')
+          // SECURITY: a file opened directly runs nothing and reaches nothing.
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .header('cache-control', 'private, max-age=31536000, immutable')
+          .send(content)
+      );
+    },
+  );
+};
