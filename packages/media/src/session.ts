@@ -273,7 +273,7 @@ export class MediaSession {
 
   /** Session → publisher handle → join → publish: everything that a lost session takes away. */
   private async startGeneration(mode: StepMode): Promise<Generation> {
-    const access = await this.step('createRoom', () => this.options.room(), mode);
+    const access = await this.step('createRoom', () => this.fromApp(this.options.room), mode);
     let gateway = await this.step(null, () => this.openGateway(), mode);
     try {
       return await this.enterRoom(gateway, access, mode, (next) => (gateway = next));
@@ -354,10 +354,20 @@ export class MediaSession {
   private async openGateway(): Promise<Gateway> {
     return Gateway.open({
       server: this.options.server,
-      token: await this.options.token(),
+      token: await this.fromApp(this.options.token),
       ...(this.options.iceServers ? { iceServers: this.options.iceServers } : {}),
       debug: this.options.debug === true,
     });
+  }
+
+  /** The app's API calls (room, token): their failures are `apiCallFailed` and retried. */
+  private async fromApp<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (raw) {
+      if (raw instanceof MediaError) throw raw;
+      throw new MediaError('apiCallFailed', raw instanceof Error ? raw.message : String(raw));
+    }
   }
 
   private publishTracks(): TrackOption[] {

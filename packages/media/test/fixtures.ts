@@ -19,9 +19,10 @@ export interface TestJanus {
   readonly rooms: JanusRooms;
   readonly recordingsDir: string;
   token(): string;
-  /** Kills Janus (SIGTERM, as a crash or a deploy would) and starts it again on the same ports. */
-  restart(): Promise<void>;
+  /** Stops Janus (SIGTERM: every session, room and PeerConnection is gone). */
   stop(): Promise<void>;
+  /** Starts it again on the same ports, with no rooms, as after a crash and restart. */
+  start(): Promise<void>;
 }
 
 async function launchJanus(dir: string, rtpPortRange: [number, number]): Promise<TestJanus> {
@@ -47,15 +48,14 @@ async function launchJanus(dir: string, rtpPortRange: [number, number]): Promise
     rooms: new JanusRooms({ httpUrl: running.httpUrl, adminKey, token }),
     recordingsDir,
     token,
-    async restart() {
-      await running.stop();
+    stop: () => running.stop(),
+    async start() {
       running = await startJanus({
         ...options,
         httpPort: running.httpPort,
         wsPort: running.wsPort,
       });
     },
-    stop: () => running.stop(),
   };
   return janus;
 }
@@ -138,6 +138,8 @@ async function participant(
     return { room: access.room, pin: access.pin.toUpperCase() };
   });
   await page.goto(harnessUrl);
+  // The module script has run (a broken build shows here, not as an odd failure later).
+  await page.waitForFunction(() => window.harness !== undefined);
   return new Participant(page, display);
 }
 

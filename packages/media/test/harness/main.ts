@@ -3,6 +3,7 @@
 // can assert on the elements themselves.
 import {
   createMediaSession,
+  listDevices,
   playStream,
   type MediaSession,
   type MediaSessionOptions,
@@ -137,6 +138,29 @@ const harness = {
 
   async restartIce(): Promise<void> {
     await session?.restartIce();
+  },
+
+  async hold(onHold: boolean): Promise<void> {
+    await session?.setOnHold(onHold);
+  },
+
+  /** Our ICE username fragments (publish, subscribe): an ICE restart changes them. */
+  async iceUfrags(): Promise<(string | null)[]> {
+    const stats = await session?.stats();
+    return [stats?.publish, stats?.subscribe].map((report) => {
+      let ufrag: string | null = null;
+      report?.forEach((stat: Record<string, unknown>) => {
+        if (stat.type === 'transport' && typeof stat.iceLocalUsernameFragment === 'string') {
+          ufrag = stat.iceLocalUsernameFragment;
+        }
+      });
+      return ufrag;
+    });
+  },
+
+  async devices(): Promise<{ cameras: number; microphones: number }> {
+    const list = await listDevices();
+    return { cameras: list.cameras.length, microphones: list.microphones.length };
   },
 
   async close(): Promise<void> {

@@ -1,0 +1,64 @@
+import { expect, test, type Participant } from './fixtures.ts';
+
+async function framesGrow(p: Participant): Promise<void> {
+  const before = (await p.inbound()).video?.frames ?? 0;
+  await expect.poll(async () => (await p.inbound()).video?.frames ?? 0).toBeGreaterThan(before);
+}
+
+const offersMade = async (p: Participant) =>
+  (await p.log()).filter((line) => line.startsWith('stage createOffer')).length;
+
+test('in-call controls: camera preset switch, ICE restart, hold, and live quality', async ({
+  call,
+}) => {
+  const { guest, agent, server } = call;
+  await guest.start({ server, callType: 'video' });
+  await agent.start({ server, callType: 'video' });
+  await agent.waitForState((s) => s.peerVideo === 'Resumed');
+  expect(await guest.page.evaluate(() => window.harness.devices())).toMatchObject({
+    cameras: expect.any(Number),
+    microphones: expect.any(Number),
+  });
+
+  // Quality for the UI: both directions measured, and on this link it is good.
+  await guest.waitForState((s) => (s.quality.send?.kbps ?? 0) > 50);
+  await agent.waitForState((s) => (s.quality.receive?.kbps ?? 0) > 50);
+  const { quality } = (await agent.state()) ?? { quality: null };
+  console.info(`agent quality: ${JSON.stringify(quality)}`);
+  expect(quality?.receive).toMatchObject({ level: 'good', rttMs: expect.any(Number) });
+
+  // A lower preset through replaceTrack: the agent's picture changes, nothing is renegotiated.
+  const offers = await offersMade(guest);
+  await guest.page.evaluate(() => window.harness.switchPreset('lowres'));
+  await expect
+    .poll(async () => (await agent.remoteVideos())[0])
+    .toMatchObject({ width: 320, height: 240 });
+  expect(await offersMade(guest)).toBe(offers);
+  await framesGrow(agent);
+
+  // ICE restart on both PeerConnections: new ICE credentials, media keeps flowing.
+  const before = await guest.page.evaluate(() => window.harness.iceUfrags());
+  await guest.page.evaluate(() => window.harness.restartIce());
+  await expect
+    .poll(async () => {
+      const after = await guest.page.evaluate(() => window.harness.iceUfrags());
+      return after.every((ufrag, i) => ufrag !== null && ufrag !== before[i]);
+    })
+    .toBe(true);
+  await framesGrow(agent);
+  await framesGrow(guest);
+
+  // Hold: the guest stops sending and receiving; the agent sees a muted peer still in the call.
+  await guest.page.evaluate(() => window.harness.hold(true));
+  await agent.waitForState(
+    (s) => s.feeds[0]?.audioMuted === true && s.feeds[0]?.videoMuted === true,
+  );
+  const held = (await guest.inbound()).video?.frames;
+  await expect
+    .poll(async () => (await guest.inbound()).video?.frames, { intervals: [1500] })
+    .toBe(held);
+  await guest.page.evaluate(() => window.harness.hold(false));
+  await agent.waitForState((s) => s.feeds[0]?.videoMuted === false);
+  await framesGrow(guest);
+  await framesGrow(agent);
+});

@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { recordingFilename } from '@frontdesk/protocol';
+import { expect, test } from './fixtures.ts';
+
+const run = promisify(execFile);
+
+interface Probe {
+  streams: { codec_name: string; codec_type: string; width?: number; height?: number }[];
+  format: { duration: string };
+}
+
+async function probe(file: string): Promise<Probe> {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_streams',
+    '-show_format',
+    '-of',
+    'json',
+    file,
+  ]);
+  return JSON.parse(stdout) as Probe;
+}
+
+test('a recorded call gives playable audio and video files for each side', async ({
+  call,
+  janus,
+}) => {
+  const { guest, agent, server } = call;
+  const name = (username: string, role: 'guest' | 'agent') =>
+    recordingFilename({
+      companyId: 5,
+      callId: `${call.room}--x1`,
+      username,
+      role,
+      timestamp: Date.now(),
+    });
+  const files = { guest: name('guest', 'guest'), agent: name('agent', 'agent') };
+  await guest.start({ server, callType: 'video', recordingFilename: files.guest });
+  await agent.start({ server, callType: 'video', recordingFilename: files.agent });
+  await agent.waitForState((s) => s.peerVideo === 'Resumed');
+  // Some seconds of media on the wire, measured by what the agent received.
+  await expect
+    .poll(async () => (await agent.inbound()).video?.frames ?? 0, { timeout: 15_000 })
+    .toBeGreaterThan(60);
+  // Leaving closes the recorders (spec §4: ending the call leaves the room).
+  await guest.page.evaluate(() => window.harness.close());
+  await agent.page.evaluate(() => window.harness.close());
+
+  const written = await readdir(janus.recordingsDir);
+  for (const [role, base] of Object.entries(files)) {
+    const mjr = written.filter((file) => file.startsWith(`${base}-`) && file.endsWith('.mjr'));
+    expect(mjr.sort(), `${role} recordings`).toEqual([
+      `${base}-audio-0.mjr`,
+      `${base}-video-1.mjr`,
+    ]);
+    const audio = join(janus.recordingsDir, `${base}.opus`);
+    const video = join(janus.recordingsDir, `${base}.webm`);
+    await run('janus-pp-rec', [join(janus.recordingsDir, `${base}-audio-0.mjr`), audio]);
+    await run('janus-pp-rec', [join(janus.recordingsDir, `${base}-video-1.mjr`), video]);
+
+    const sound = await probe(audio);
+    expect(sound.streams).toEqual([
+      expect.objectContaining({ codec_type: 'audio', codec_name: 'opus' }),
+    ]);
+    const picture = await probe(video);
+    expect(picture.streams).toEqual([
+      expect.objectContaining({ codec_type: 'video', codec_name: 'vp8', width: 640, height: 480 }),
+    ]);
+    // Decoding the whole file proves it plays, not just that it has a header.
+    await run('ffmpeg', ['-v', 'error', '-xerror', '-i', video, '-f', 'null', '-']);
+    const seconds = {
+      audio: Number(sound.format.duration),
+      video: Number(picture.format.duration),
+    };
+    console.info(`${role} recording: audio ${seconds.audio} s, video ${seconds.video} s`);
+    expect(seconds.audio).toBeGreaterThan(2);
+    expect(seconds.video).toBeGreaterThan(2);
+  }
+});

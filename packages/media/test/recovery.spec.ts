@@ -1,0 +1,78 @@
+import { expect, test, type Participant } from './fixtures.ts';
+
+// These tests kill Janus: each gets a Janus of its own.
+test.use({ ownJanus: true });
+
+async function framesGrow(p: Participant): Promise<void> {
+  const before = (await p.inbound()).video?.frames ?? 0;
+  await expect.poll(async () => (await p.inbound()).video?.frames ?? 0).toBeGreaterThan(before);
+}
+
+test('Janus killed mid-call and started again: both sides recover the call', async ({
+  call,
+  janus,
+}) => {
+  const { guest, agent, server } = call;
+  await guest.start({ server, callType: 'video' });
+  await agent.start({ server, callType: 'video' });
+  for (const who of [guest, agent]) {
+    await who.waitForState((s) => s.peerVideo === 'Resumed');
+    await framesGrow(who);
+  }
+
+  const killedAt = Date.now();
+  await janus.stop();
+  for (const who of [guest, agent]) {
+    await who.waitForState((s) => s.status === 'reconnecting' && s.peerCall === 'Paused');
+    // No frozen last frame: the remote video is taken down while the call reconnects.
+    expect(await who.remoteVideos()).toEqual([]);
+  }
+  const noticedMs = Date.now() - killedAt;
+
+  const restartedAt = Date.now();
+  await janus.start();
+  for (const [who, peer] of [
+    [guest, 'agent'],
+    [agent, 'guest'],
+  ] as const) {
+    await who.waitForState(
+      (s) => s.status === 'connected' && s.reconnects === 1 && s.peerVideo === 'Resumed',
+      30_000,
+    );
+    await expect
+      .poll(async () =>
+        (await who.remoteVideos()).find((v) => v.display === `remote-video-${peer}`),
+      )
+      .toMatchObject({ width: 640, height: 480 });
+    await framesGrow(who);
+  }
+  console.info(
+    `Janus restart: both sides showed "reconnecting" ${noticedMs} ms after the kill; ` +
+      `frames flowing both ways again ${Date.now() - restartedAt} ms after Janus was back`,
+  );
+});
+
+test('Janus gone for good: the call ends clearly instead of freezing', async ({ call, janus }) => {
+  const { guest, agent, server } = call;
+  const reconnect = { retries: 3, baseDelayMs: 200, maxDelayMs: 500 };
+  await guest.start({ server, callType: 'video', reconnect });
+  await agent.start({ server, callType: 'video', reconnect });
+  await guest.waitForState((s) => s.peerVideo === 'Resumed');
+
+  await janus.stop();
+  for (const who of [guest, agent]) {
+    await who.waitForState((s) => s.status === 'ended', 30_000);
+    const state = await who.state();
+    expect(state).toMatchObject({
+      endReason: 'failed',
+      feeds: [],
+      peerCall: 'Paused',
+      streamsReady: { local: false, remote: false },
+    });
+    // The last attempt failed at the API (room) or at Janus itself.
+    expect(state?.error?.code).toMatch(/apiCallFailed|serverDown|connectionLost|networkError/);
+    expect(await who.remoteVideos()).toEqual([]);
+  }
+  // Restarted for the fixture's teardown.
+  await janus.start();
+});
