@@ -1,0 +1,54 @@
+import type { ChatMessage, PresenceStatus } from '@frontdesk/protocol';
+
+/**
+ * Plain, serialisable data the adapter hands out (STYLE: live objects stay in the adapter, the
+ * store holds data like this). Times are ISO 8601 strings.
+ */
+
+/** `connecting` only before the first session; `reconnecting` after a drop (spec §9 backoff). */
+export type ChatStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'closed';
+
+/** One person in a room, as its latest presence shows it. */
+export interface Occupant {
+  /** The room nick, which is the occupant's jabber username. */
+  nick: string;
+  /** Its presence text decoded; `undefined` when the text is not ours (spec §4 codec). */
+  status: PresenceStatus | undefined;
+  /** When it entered the open-call set (spec §4), as it announced; only while it is there. */
+  waitingSince: string | undefined;
+  /** This session's own occupant. */
+  self: boolean;
+}
+
+/** spec §3 chat-room state `isRoomAuthed`: whether the last join was let in, and failed tries. */
+export interface RoomAuth {
+  status: boolean;
+  tries: number;
+}
+
+export interface RoomSnapshot {
+  /** The room's bare JID. */
+  jid: string;
+  nick: string;
+  joined: boolean;
+  auth: RoomAuth;
+  /** Everyone present, this session included, in the order they were first seen. */
+  occupants: Occupant[];
+}
+
+/**
+ * `sending` until the server took it, `sent` once it did (stream management ack), `delivered`
+ * when the other side's client confirmed it (XEP-0184), `failed` when it bounced or the
+ * connection dropped before the server took it.
+ */
+export type DeliveryState = 'sending' | 'sent' | 'delivered' | 'failed';
+
+export interface ChatMessageRecord {
+  /** The stanza id: the key for delivery updates. */
+  id: string;
+  direction: 'in' | 'out';
+  /** When this session sent or received it. */
+  at: string;
+  delivery: DeliveryState;
+  payload: ChatMessage;
+}
