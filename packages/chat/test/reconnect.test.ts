@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ChatSession } from '../src/index.ts';
+import { ensureRoom, newRoomPassword } from '../src/server/rooms.ts';
+import { nextEvent, roomWhere, sessionOf, startTestXmpp, type TestXmpp } from './helpers.ts';
+
+let test: TestXmpp;
+const sessions: ChatSession[] = [];
+
+beforeAll(async () => {
+  test = await startTestXmpp();
+});
+
+afterAll(async () => {
+  await Promise.all(sessions.map((session) => session.close()));
+  await test?.stop();
+});
+
+it('reconnects both sessions after an XMPP server restart and restores their presence', async () => {
+  const password = newRoomPassword();
+  await ensureRoom(test.admin, { name: 'company-1', title: 'Company 1', password });
+  const room = `company-1@${test.xmpp.mucService}`;
+  const guest = await sessionOf(test, 'g1-abcdefgh_12345678-0123456789');
+  const agent = await sessionOf(test, 'staff-1');
+  sessions.push(guest, agent);
+  await Promise.all([guest.connect(), agent.connect()]);
+  await guest.joinRoom(room, {
+    nick: guest.username,
+    password,
+    status: { state: 'OpenCall', peer: 'roundRobin' },
+  });
+  await agent.joinRoom(room, { nick: agent.username, password, status: { state: 'Away' } });
+  const before = await roomWhere(agent, room, (r) => r.occupants.length === 2);
+  const waitingSince = before.occupants.find((o) => o.nick === guest.username)?.waitingSince;
+  expect(waitingSince).toEqual(expect.any(String));
+
+  const guestDropped = nextEvent(guest, 'status', (s) => s === 'reconnecting');
+  const agentDropped = nextEvent(agent, 'status', (s) => s === 'reconnecting');
+  const guestBack = nextEvent(guest, 'status', (s) => s === 'connected', 60_000);
+  const agentBack = nextEvent(agent, 'status', (s) => s === 'connected', 60_000);
+  await test.restart();
+  await Promise.all([guestDropped, agentDropped]);
+  expect(agent.room(room)?.joined).toBe(false);
+  await Promise.all([guestBack, agentBack]);
+
+  // Both are back in the room with the presence they had, the guest at its old place.
+  const after = await roomWhere(agent, room, (r) => r.joined && r.occupants.length === 2);
+  expect(after.occupants.find((o) => o.nick === guest.username)).toMatchObject({
+    status: { state: 'OpenCall', peer: 'roundRobin' },
+    waitingSince,
+  });
+  await roomWhere(guest, room, (r) =>
+    r.occupants.some((o) => o.nick === agent.username && o.status?.state === 'Away'),
+  );
+
+  const atGuest = nextEvent(guest, 'message');
+  agent.sendMessage(guest.username, 'Still there?');
+  expect((await atGuest).payload.message).toBe('Still there?');
+});

@@ -1,0 +1,402 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'stanza';
+import { formatCallId, type ChatFile } from '@frontdesk/protocol';
+import {
+  agentQueue,
+  ChatError,
+  chatOpened,
+  emptyConversation,
+  messageAdded,
+  queuePlace,
+  type ChatSession,
+  type Conversation,
+} from '../src/index.ts';
+import { ensureRoom, newRoomPassword } from '../src/server/rooms.ts';
+import {
+  mintToken,
+  nextEvent,
+  roomWhere,
+  sessionOf,
+  startTestXmpp,
+  type TestXmpp,
+} from './helpers.ts';
+
+let test: TestXmpp;
+const passwords = { acme: newRoomPassword(), globex: newRoomPassword() };
+let acmeSales: string;
+let globexRoom: string;
+const open: ChatSession[] = [];
+
+/** A connected session; closed after the test. */
+async function connected(username: string, options?: Parameters<typeof sessionOf>[2]) {
+  const session = await sessionOf(test, username, options);
+  open.push(session);
+  await session.connect();
+  return session;
+}
+
+const guestName = (n: number) => `g1-guest${n}xyz_suffix${n}abc-00000000${n}a`;
+const callIdOf = (n: number) => formatCallId(`guest${n}xyz_suffix${n}abc`, `c${n}`);
+
+beforeAll(async () => {
+  test = await startTestXmpp();
+  await ensureRoom(test.admin, {
+    name: 'acme-sales',
+    title: 'Acme: sales',
+    password: passwords.acme,
+  });
+  await ensureRoom(test.admin, { name: 'globex', title: 'Globex', password: passwords.globex });
+  acmeSales = `acme-sales@${test.xmpp.mucService}`;
+  globexRoom = `globex@${test.xmpp.mucService}`;
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((session) => session.close()));
+});
+
+afterAll(async () => {
+  await test?.stop();
+});
+
+describe('connecting', () => {
+  it('starts a session: connected, ICE servers from XEP-0215', async () => {
+    const guest = await connected(guestName(1));
+    expect(guest.status).toBe('connected');
+    expect(guest.iceServers).toContainEqual({ urls: 'stun:127.0.0.1:3478' });
+    expect(guest.iceServers).toContainEqual(
+      expect.objectContaining({
+        urls: 'turn:127.0.0.1:3478?transport=udp',
+        username: expect.any(String),
+        credential: expect.any(String),
+      }),
+    );
+  });
+
+  it.each([
+    ['signed with another key', async (jid: string) => mintToken(new Uint8Array(32).fill(7), jid)],
+    [
+      'expired',
+      async (jid: string) => mintToken(test.jwtSecret, jid, Math.floor(Date.now() / 1000) - 60),
+    ],
+    ['for another user', async () => mintToken(test.jwtSecret, `staff-9@${test.xmpp.domain}`)],
+  ])('refuses a token %s with a typed error', async (_, tokenFor) => {
+    const jid = `${guestName(2)}@${test.xmpp.domain}`;
+    const session = await sessionOf(test, guestName(2), { token: await tokenFor(jid) });
+    open.push(session);
+    const reported = nextEvent(session, 'error');
+    const error = await session.connect().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ChatError);
+    expect(error).toMatchObject({ code: 'auth-failed', userMessage: expect.any(String) });
+    expect(await reported).toBe(error);
+    expect(session.status).toBe('closed');
+  });
+
+  it('gives way to a newer session of the same user (one resource, spec §9)', async () => {
+    const first = await connected('staff-2');
+    const replaced = nextEvent(first, 'error');
+    await connected('staff-2');
+    expect(await replaced).toMatchObject({ code: 'replaced' });
+    await nextEvent(first, 'status', (status) => status === 'closed');
+  });
+});
+
+describe('rooms and presence', () => {
+  it('shows each side the other presence (state|peer|callId), both ways', async () => {
+    const guest = await connected(guestName(3));
+    const agent = await connected('staff-1');
+    await guest.joinRoom(acmeSales, {
+      nick: guest.username,
+      password: passwords.acme.toUpperCase(), // spec §5: sent lowercased
+      status: { state: 'OpenCall', peer: 'roundRobin' },
+    });
+    await agent.joinRoom(acmeSales, {
+      nick: agent.username,
+      password: passwords.acme,
+      status: { state: 'Away' },
+    });
+
+    const seenByAgent = await roomWhere(agent, acmeSales, (room) =>
+      room.occupants.some((o) => o.nick === guest.username),
+    );
+    expect(seenByAgent.occupants.find((o) => o.nick === guest.username)).toMatchObject({
+      status: { state: 'OpenCall', peer: 'roundRobin' },
+      waitingSince: expect.any(String),
+      self: false,
+    });
+
+    const callId = callIdOf(3);
+    agent.setPresence(acmeSales, { state: 'InCall', peer: guest.username, callId });
+    const seenByGuest = await roomWhere(guest, acmeSales, (room) =>
+      room.occupants.some((o) => o.nick === agent.username && o.status?.state === 'InCall'),
+    );
+    expect(seenByGuest.occupants.find((o) => o.nick === agent.username)?.status).toEqual({
+      state: 'InCall',
+      peer: guest.username,
+      callId,
+    });
+
+    guest.setPresence(acmeSales, { state: 'CallResumed', peer: agent.username, callId });
+    await roomWhere(agent, acmeSales, (room) =>
+      room.occupants.some((o) => o.nick === guest.username && o.status?.state === 'CallResumed'),
+    );
+  });
+
+  it('records each published state on the user’s own state node', async () => {
+    const agent = await connected('staff-3');
+    await agent.joinRoom(acmeSales, { nick: agent.username, password: passwords.acme });
+    const recorded = nextEvent(agent, 'ownPresence', (status) => status.state === 'TestNode');
+    agent.setPresence(acmeSales, { state: 'TestNode' });
+    expect(await recorded).toEqual({ state: 'TestNode' });
+  });
+
+  it('keeps a guest out of another company’s room and counts the tries (spec §8)', async () => {
+    const guest = await connected(guestName(4));
+    const wrong = await guest
+      .joinRoom(globexRoom, { nick: guest.username, password: passwords.acme })
+      .catch((e: unknown) => e);
+    expect(wrong).toMatchObject({ code: 'room-auth-failed' });
+    expect(guest.room(globexRoom)).toMatchObject({
+      joined: false,
+      auth: { status: false, tries: 1 },
+    });
+
+    // spec §9: within 5000 ms the leading join answers again; no second try is made.
+    const throttled = await guest
+      .joinRoom(globexRoom, { nick: guest.username, password: passwords.globex })
+      .catch((e: unknown) => e);
+    expect(throttled).toBe(wrong);
+    expect(guest.room(globexRoom)?.auth.tries).toBe(1);
+
+    const other = await connected(guestName(5), { joinThrottleMs: 0 });
+    const none = await other
+      .joinRoom(globexRoom, { nick: other.username })
+      .catch((e: unknown) => e);
+    expect(none).toMatchObject({ code: 'room-auth-failed' });
+    const second = await other
+      .joinRoom(globexRoom, { nick: other.username, password: 'not-the-password' })
+      .catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(ChatError);
+    expect(other.room(globexRoom)).toMatchObject({
+      joined: false,
+      auth: { status: false, tries: 2 },
+    });
+  });
+
+  it('requires a nick (spec §8)', async () => {
+    const guest = await connected(guestName(6));
+    const error = await guest
+      .joinRoom(acmeSales, { nick: '', password: passwords.acme })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'nick-required', userMessage: expect.any(String) });
+  });
+});
+
+describe('ending a call (spec §4)', () => {
+  it('holds: stays in the room as CallOnHold with the agent, ends media, empty presence', async () => {
+    const guest = await connected(guestName(14));
+    const agent = await connected('staff-8');
+    for (const session of [guest, agent]) {
+      await session.joinRoom(acmeSales, { nick: session.username, password: passwords.acme });
+    }
+    const ended: string[] = [];
+    await guest.endCall(acmeSales, {
+      endMedia: () => void ended.push('media'),
+      hold: { agent: agent.username, callId: callIdOf(14) },
+    });
+    expect(ended).toEqual(['media']);
+    const held = await roomWhere(agent, acmeSales, (room) =>
+      room.occupants.some((o) => o.nick === guest.username && o.status?.state === 'CallOnHold'),
+    );
+    expect(held.occupants.find((o) => o.nick === guest.username)?.status).toEqual({
+      state: 'CallOnHold',
+      peer: agent.username,
+      callId: callIdOf(14),
+    });
+
+    await guest.endCall(acmeSales, { endMedia: () => void ended.push('media') });
+    expect(ended).toEqual(['media', 'media']);
+    expect(guest.room(acmeSales)).toBeUndefined();
+    await roomWhere(
+      agent,
+      acmeSales,
+      (room) => !room.occupants.some((o) => o.nick === guest.username),
+    );
+  });
+});
+
+describe('messages', () => {
+  it('exchange both ways, with delivery state and unread count', async () => {
+    const guest = await connected(guestName(7));
+    const agent = await connected('staff-4');
+    let guestChat: Conversation = emptyConversation;
+    guest.on('message', (record) => (guestChat = messageAdded(guestChat, record, false)));
+
+    const delivered = nextEvent(guest, 'delivery', (d) => d.delivery === 'delivered');
+    const atAgent = nextEvent(agent, 'message');
+    const sent = guest.sendMessage(agent.username, 'Hello, can you hear me?');
+    expect(sent).toMatchObject({ direction: 'out', delivery: 'sending' });
+    expect(await atAgent).toMatchObject({
+      id: sent.id,
+      direction: 'in',
+      payload: {
+        sender: 'GUEST',
+        from: guest.username,
+        to: agent.username,
+        message: 'Hello, can you hear me?',
+      },
+    });
+    expect(await delivered).toEqual({ id: sent.id, delivery: 'delivered' });
+
+    const atGuest = nextEvent(guest, 'message', (r) => r.direction === 'in');
+    agent.sendMessage(guest.username, 'Yes, loud and clear.');
+    expect((await atGuest).payload).toEqual({
+      sender: 'AGENT',
+      from: agent.username,
+      to: guest.username,
+      message: 'Yes, loud and clear.',
+    });
+
+    // Newest first; only the incoming one is unread while the panel is closed.
+    expect(guestChat.chatMessages.map((r) => r.payload.message)).toEqual([
+      'Yes, loud and clear.',
+      'Hello, can you hear me?',
+    ]);
+    expect(guestChat.unreadMessages).toBe(1);
+    expect(chatOpened(guestChat).unreadMessages).toBe(0);
+  });
+
+  it('carries a file message (URL, name, size, type) intact', async () => {
+    const guest = await connected(guestName(8));
+    const agent = await connected('staff-5');
+    const file: ChatFile = {
+      url: '/api/uploads/5/3f2a9c.pdf',
+      name: 'invoice March.pdf',
+      size: 48213,
+      type: 'application/pdf',
+    };
+    const atAgent = nextEvent(agent, 'message');
+    guest.sendMessage(agent.username, file);
+    expect((await atAgent).payload.message).toEqual(file);
+
+    expect(() =>
+      guest.sendMessage(agent.username, { ...file, url: 'javascript:alert(1)' }),
+    ).toThrow();
+  });
+
+  it('marks a message to nobody as failed', async () => {
+    const guest = await connected(guestName(9));
+    const failed = nextEvent(guest, 'delivery', (d) => d.delivery === 'failed');
+    const sent = guest.sendMessage('staff-404', 'anyone there?');
+    expect(await failed).toEqual({ id: sent.id, delivery: 'failed' });
+  });
+
+  it('shows what the user sent from another device (carbons), and drops forged senders', async () => {
+    const guest = await connected(guestName(10));
+    const agent = await connected('staff-6');
+    const phoneJid = `${agent.username}@${test.xmpp.domain}`;
+    const phone = createClient({
+      jid: phoneJid,
+      password: await mintToken(test.jwtSecret, phoneJid),
+      resource: 'phone',
+      transports: { websocket: test.xmpp.wsUrl, bosh: false },
+    });
+    phone.sasl.disable('X-OAUTH2');
+    const phoneUp = new Promise((resolve) => phone.once('session:started', resolve));
+    phone.connect();
+    await phoneUp;
+    phone.sendPresence();
+    try {
+      const copied = nextEvent(agent, 'message');
+      const atGuest = nextEvent(guest, 'message');
+      phone.sendMessage({
+        to: `${guest.username}@${test.xmpp.domain}`,
+        type: 'chat',
+        body: 'from my phone',
+        json: {
+          sender: 'AGENT',
+          from: agent.username,
+          to: guest.username,
+          message: 'from my phone',
+        },
+      });
+      expect(await copied).toMatchObject({
+        direction: 'out',
+        payload: { message: 'from my phone' },
+      });
+      await atGuest;
+
+      // A payload naming someone else than the real sender is dropped.
+      const forged = nextEvent(guest, 'message', () => true, 1500);
+      phone.sendMessage({
+        to: `${guest.username}@${test.xmpp.domain}`,
+        type: 'chat',
+        body: 'x',
+        json: { sender: 'AGENT', from: 'staff-1', to: guest.username, message: 'x' },
+      });
+      await expect(forged).rejects.toThrow(/no matching/);
+    } finally {
+      phone.disconnect();
+    }
+  });
+});
+
+describe('the queue', () => {
+  it('updates positions as guests join and leave', async () => {
+    const agent = await connected('staff-7');
+    await agent.joinRoom(acmeSales, { nick: agent.username, password: passwords.acme });
+    const guests: ChatSession[] = [];
+    for (const n of [11, 12, 13]) {
+      const guest = await connected(guestName(n));
+      await guest.joinRoom(acmeSales, {
+        nick: guest.username,
+        password: passwords.acme,
+        status: { state: 'OpenCall', peer: 'roundRobin' },
+      });
+      guests.push(guest);
+    }
+    const [first, second, third] = guests as [ChatSession, ChatSession, ChatSession];
+    const averageWaitMs = 60_000;
+
+    const agentRoom = await roomWhere(
+      agent,
+      acmeSales,
+      (room) => agentQueue(room, agent.username).length === 3,
+    );
+    expect(agentQueue(agentRoom, agent.username).map((g) => g.nick)).toEqual(
+      guests.map((g) => g.username),
+    );
+    const thirdRoom = await roomWhere(
+      third,
+      acmeSales,
+      (room) => queuePlace(room, third.username, 0)?.waiting === 3,
+    );
+    expect(queuePlace(thirdRoom, third.username, averageWaitMs)).toMatchObject({
+      position: 3,
+      waiting: 3,
+    });
+    expect(queuePlace(thirdRoom, third.username, averageWaitMs)?.estimatedWaitMs).toBeGreaterThan(
+      2 * averageWaitMs,
+    );
+
+    await first.leaveRoom(acmeSales);
+    const afterLeave = await roomWhere(
+      third,
+      acmeSales,
+      (room) => queuePlace(room, third.username, 0)?.position === 2,
+    );
+    expect(queuePlace(afterLeave, second.username, averageWaitMs)?.position).toBe(1);
+
+    // Taken by an agent: a call id leaves the open-call set (spec §4).
+    second.setPresence(acmeSales, {
+      state: 'OpenCall',
+      peer: agent.username,
+      callId: callIdOf(12),
+    });
+    await roomWhere(
+      third,
+      acmeSales,
+      (room) => queuePlace(room, third.username, 0)?.position === 1,
+    );
+    await roomWhere(agent, acmeSales, (room) => agentQueue(room, agent.username).length === 1);
+  });
+});
