@@ -1,14 +1,7 @@
 export { ChatSession } from './session.ts';
 export type { ChatEvents, ChatSessionOptions, JoinRoomOptions } from './session.ts';
 export { ChatError } from './errors.ts';
-export type {
-  ChatMessageRecord,
-  ChatStatus,
-  DeliveryState,
-  Occupant,
-  RoomAuth,
-  RoomSnapshot,
-} from './types.ts';
+export type * from './types.ts';
 export { agentQueue, queuePlace, waitingGuests } from './queue.ts';
 export type { GuestInQueue, QueuePlace, WaitingGuest } from './queue.ts';
 export { chatOpened, deliveryChanged, emptyConversation, messageAdded } from './conversation.ts';
