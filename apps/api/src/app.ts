@@ -8,6 +8,11 @@ import {
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
+import {
+  DiskEnvelopeStore,
+  HttpEnvelopeForwarder,
+  type EnvelopeSink,
+} from './monitoring/envelope-sink.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerApps, registerWebsocketProxies } from './plugins/gateway.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -18,6 +23,7 @@ import { companyRoutes } from './routes/company.ts';
 import { formRoutes } from './routes/forms.ts';
 import { geofenceRoutes } from './routes/geofence.ts';
 import { guestAuthRoutes } from './routes/guest-auth.ts';
+import { monitoringRoutes } from './routes/monitoring.ts';
 import { staffAuthRoutes } from './routes/staff-auth.ts';
 import { systemRoutes } from './routes/system.ts';
 import { uploadRoutes } from './routes/uploads.ts';
@@ -28,22 +34,14 @@ declare module 'fastify' {
     config: Config;
     db: Kysely<Database>;
     fileStorage: FileStorage;
+    envelopeSink: EnvelopeSink;
   }
 }
 
-export type AppDependencies = {
-  config: Config;
-  db: Kysely<Database>;
-  /** Where uploads live; by default `<data folder>/uploads` on the local disk. */
-  fileStorage?: FileStorage;
-};
+export type AppDependencies = { config: Config; db: Kysely<Database> };
 
 /** Builds the whole HTTP surface; `server.ts` listens, tests call `inject`. */
-export async function buildApp({
-  config,
-  db,
-  fileStorage,
-}: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, db }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
@@ -54,7 +52,14 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('db', db);
-  app.decorate('fileStorage', fileStorage ?? new LocalFileStorage(join(config.dataDir, 'uploads')));
+  // Uploads on the local disk (an S3-compatible FileStorage is the production option).
+  app.decorate('fileStorage', new LocalFileStorage(join(config.dataDir, 'uploads')));
+  app.decorate(
+    'envelopeSink',
+    config.monitoring.forward
+      ? new HttpEnvelopeForwarder()
+      : new DiskEnvelopeStore(join(config.dataDir, 'monitoring')),
+  );
   registerErrorHandler(app);
 
   await registerRateLimits(app);
@@ -69,6 +74,7 @@ export async function buildApp({
     formRoutes,
     geofenceRoutes,
     uploadRoutes,
+    monitoringRoutes,
   ]) {
     await app.register(routes, { prefix: '/api' });
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { formatGuestUsername, guestLoginSchema, staffLoginSchema } from '@frontdesk/protocol';
@@ -20,6 +21,7 @@ export type TestApp = { app: FastifyInstance; config: Config; close: () => Promi
  */
 export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const schema = `test_${randomBytes(6).toString('hex')}`;
+  // Uploads and error reports of the run land in a data folder of its own, removed by `close`.
   const config = loadConfig({
     DATABASE_URL: testDatabaseUrl,
     DATABASE_SCHEMA: schema,
@@ -43,6 +45,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
       await app.close();
       await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
       await db.destroy();
+      await rm(config.dataDir, { recursive: true, force: true });
     },
   };
 }

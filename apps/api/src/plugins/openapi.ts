@@ -17,7 +17,11 @@ export async function registerOpenApi(app: FastifyInstance) {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
     },
-    transform: jsonSchemaTransform,
+    // Only the REST API: the WebSocket gateways and the apps' pages are no part of it.
+    transform: (route) =>
+      route.url.startsWith('/api/')
+        ? jsonSchemaTransform(route)
+        : { schema: { ...route.schema, hide: true }, url: route.url },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 }

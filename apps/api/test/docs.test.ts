@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('documents every REST route from its schemas at /api/docs/json', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/auth/login',
+      '/api/call-bug/by-guest',
+      '/api/call-report/add',
+      '/api/call-report/hold-call',
+      '/api/call-report/update',
+      '/api/call-report/update-timestamp',
+      '/api/company/{id}',
+      '/api/config',
+      '/api/files/{id}',
+      '/api/form-submission',
+      '/api/form-submission/get-submission',
+      '/api/geo-fence/check',
+      '/api/guest-auth/guestDetails',
+      '/api/guest-auth/login',
+      '/api/guest-auth/register',
+      '/api/health',
+      '/api/monitoring',
+      '/api/rating-form/submissions',
+      '/api/upload/{type}',
+    ]);
+    const register = document.paths['/api/guest-auth/register'].post;
+    expect(register.requestBody.content['application/json'].schema.required).toEqual([
+      'username',
+      'companyId',
+    ]);
+    expect(Object.keys(register.responses)).toEqual(expect.arrayContaining(['201', '400', '404']));
+    expect(document.paths['/api/call-report/add'].post.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('serves the interactive page at /api/docs', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+  });
+});
