@@ -406,7 +406,12 @@ export class MediaSession {
     if (this.options.recordingFilename && !iceRestart) {
       // spec §5: recording applies only if the company records calls (the caller decides).
       body.record = true;
-      body.filename = this.options.recordingFilename;
+      // After a recovery the recording goes on in a part of its own: a restarted Janus would
+      // overwrite the first part, and a surviving old session may still be writing it.
+      body.filename =
+        mode === 'recover'
+          ? `${this.options.recordingFilename}-part${this.current.reconnects + 2}`
+          : this.options.recordingFilename;
     }
     const { jsep } = await publisher.requestAsync(body, (data) => data.configured === 'ok', offer);
     if (!jsep) throw new MediaError('invalidJsep', 'Invalid JSEP');

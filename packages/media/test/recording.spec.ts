@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { recordingFilename } from '@frontdesk/protocol';
+import { mergeCallRecording } from '../src/server/recordings.ts';
 import { expect, test } from './fixtures.ts';
 
 const run = promisify(execFile);
@@ -25,7 +26,7 @@ async function probe(file: string): Promise<Probe> {
   return JSON.parse(stdout) as Probe;
 }
 
-test('a recorded call gives playable audio and video files for each side', async ({
+test('a recorded call gives playable files for each side and one merged file', async ({
   call,
   janus,
 }) => {
@@ -80,4 +81,23 @@ test('a recorded call gives playable audio and video files for each side', async
     expect(seconds.audio).toBeGreaterThan(2);
     expect(seconds.video).toBeGreaterThan(2);
   }
+
+  // One file for the call: both participants side by side, both voices mixed.
+  const mjrOf = (base: string) =>
+    written.filter((f) => f.startsWith(`${base}-`)).map((f) => join(janus.recordingsDir, f));
+  const startedAt = Date.now();
+  const merged = await mergeCallRecording({
+    participants: [mjrOf(files.guest), mjrOf(files.agent)],
+    output: join(janus.recordingsDir, `${call.room}.mp4`),
+  });
+  const mix = await probe(merged.output);
+  expect(mix.streams).toEqual([
+    expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 1280, height: 480 }),
+    expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+  ]);
+  expect(merged.durationSeconds).toBeGreaterThan(2);
+  await run('ffmpeg', ['-v', 'error', '-xerror', '-i', merged.output, '-f', 'null', '-']);
+  console.info(
+    `merged recording: ${merged.durationSeconds} s, made in ${Date.now() - startedAt} ms`,
+  );
 });

@@ -1,0 +1,8 @@
+// @frontdesk/media/server: what the API runs next to Janus (Node only, no janus.js).
+export {
+  JanusRoomError,
+  JanusRooms,
+  type CallRoomOptions,
+  type JanusAdminOptions,
+} from './rooms.ts';
+export { mergeCallRecording } from './recordings.ts';
