@@ -4,31 +4,26 @@ import { BLOCKED_FINGERPRINT, SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
   bearer,
   buildTestApp,
+  loginActors,
   loginGuest,
-  loginStaff,
   newGuestUsername,
   type TestApp,
+  type TestGuest,
 } from './helper.ts';
 
-type Guest = { username: string; token: string };
 let suffixes = 0;
-const newCallId = (guest: Guest) => formatCallId(guest.username, `c${(suffixes += 1)}`);
+const newCallId = (guest: TestGuest) => formatCallId(guest.username, `c${(suffixes += 1)}`);
 
 describe('call reports', () => {
   let t: TestApp;
-  let guest: Guest;
-  let otherGuest: Guest;
+  let guest: TestGuest;
+  let otherGuest: TestGuest;
   let agent: string;
   let foreignAgent: string;
 
   beforeAll(async () => {
     t = await buildTestApp();
-    [guest, otherGuest] = await Promise.all([
-      loginGuest(t.app, SEEDED_COMPANY.demo),
-      loginGuest(t.app, SEEDED_COMPANY.demo),
-    ]);
-    agent = await loginStaff(t.app, 'ada@frontdesk.demo');
-    foreignAgent = await loginStaff(t.app, 'cy@frontdesk.demo');
+    ({ guest, otherGuest, agent, foreignAgent } = await loginActors(t.app));
   });
   afterAll(() => t.close());
 
@@ -39,7 +34,7 @@ describe('call reports', () => {
       body,
       ...(token ? { headers: bearer(token) } : {}),
     });
-  const add = (who: Guest, body: object = {}, token = who.token) =>
+  const add = (who: TestGuest, body: object = {}, token = who.token) =>
     send(
       'POST',
       'call-report/add',

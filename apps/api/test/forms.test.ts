@@ -1,22 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCallId } from '@frontdesk/protocol';
-import { bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from './helper.ts';
+import {
+  bearer,
+  buildTestApp,
+  loginActors,
+  loginGuest,
+  type TestApp,
+  type TestGuest,
+} from './helper.ts';
 
-type Guest = { username: string; token: string };
 const welcome = { name: 'Ada', email: 'ada@example.org', topic: 'account' };
 
 describe('forms', () => {
   let t: TestApp;
-  let guest: Guest;
-  let otherGuest: Guest;
+  let guest: TestGuest;
+  let otherGuest: TestGuest;
   let agent: string;
   let foreignAgent: string;
 
   beforeAll(async () => {
     t = await buildTestApp();
-    [guest, otherGuest] = await Promise.all([loginGuest(t.app, 5), loginGuest(t.app, 5)]);
-    agent = await loginStaff(t.app, 'bo@frontdesk.demo');
-    foreignAgent = await loginStaff(t.app, 'cy@frontdesk.demo');
+    ({ guest, otherGuest, agent, foreignAgent } = await loginActors(t.app));
   });
   afterAll(() => t.close());
 
@@ -27,7 +31,7 @@ describe('forms', () => {
       body,
       ...(token ? { headers: bearer(token) } : {}),
     });
-  const submit = (who: Guest, body: object = {}, token = who.token) =>
+  const submit = (who: TestGuest, body: object = {}, token = who.token) =>
     post(
       'form-submission',
       {
@@ -40,7 +44,7 @@ describe('forms', () => {
       },
       token,
     );
-  const lookup = (who: Guest, body: object = {}, token = who.token) =>
+  const lookup = (who: TestGuest, body: object = {}, token = who.token) =>
     post(
       'form-submission/get-submission',
       { companyId: 5, guestUsername: who.username, serviceType: 'Talk', ...body },
@@ -140,7 +144,7 @@ describe('forms', () => {
 
   describe('POST /api/rating-form/submissions', () => {
     let callCount = 0;
-    const newReport = async (who: Guest): Promise<number> => {
+    const newReport = async (who: TestGuest): Promise<number> => {
       const call_id = formatCallId(who.username, `r${(callCount += 1)}`);
       const response = await post(
         'call-report/add',
@@ -149,7 +153,7 @@ describe('forms', () => {
       );
       return response.json().data.id;
     };
-    const rate = (who: Guest, report: number, body: object = {}, token = who.token) =>
+    const rate = (who: TestGuest, report: number, body: object = {}, token = who.token) =>
       post(
         'rating-form/submissions',
         {

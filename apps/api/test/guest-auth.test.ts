@@ -78,26 +78,18 @@ describe('guest auth', () => {
       expect(Object.keys(response.json().error.fields)).toEqual([field]);
     });
 
-    it('refuses malformed JSON with a clear 400', async () => {
+    it.each([
+      ['malformed JSON', 'application/json', '{"username": ', 400, 'invalid_json'],
+      ['a body that is not JSON', 'application/xml', '<guest/>', 415, 'unsupported_media_type'],
+    ])('refuses %s with a clear %i', async (_name, contentType, payload, status, code) => {
       const response = await t.app.inject({
         method: 'POST',
         url: '/api/guest-auth/register',
-        headers: { 'content-type': 'application/json' },
-        payload: '{"username": ',
+        headers: { 'content-type': contentType },
+        payload,
       });
-      expect(response.statusCode).toBe(400);
-      expect(response.json().error.code).toBe('invalid_json');
-    });
-
-    it('refuses a body that is not JSON with 415', async () => {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/guest-auth/register',
-        headers: { 'content-type': 'application/xml' },
-        payload: '<guest/>',
-      });
-      expect(response.statusCode).toBe(415);
-      expect(response.json().error.code).toBe('unsupported_media_type');
+      expect(response.statusCode).toBe(status);
+      expect(response.json().error.code).toBe(code);
     });
 
     it('refuses a body over the size limit with 413', async () => {

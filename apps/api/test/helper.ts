@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { formatGuestUsername, guestLoginSchema, staffLoginSchema } from '@frontdesk/protocol';
+import {
+  DEFAULT_COMPANY_ID,
+  formatGuestUsername,
+  guestLoginSchema,
+  staffLoginSchema,
+} from '@frontdesk/protocol';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -82,4 +87,20 @@ export async function loginStaff(app: FastifyInstance, email: string): Promise<s
   });
   if (response.statusCode !== 200) throw new Error(`staff login: ${response.body}`);
   return staffLoginSchema.parse(response.json().data).access_token;
+}
+
+export type TestGuest = { username: string; token: string };
+
+/**
+ * The cast of the permission tests: two guests of the demo company, one of its agents, and an
+ * agent of another company.
+ */
+export async function loginActors(app: FastifyInstance) {
+  const [guest, otherGuest, agent, foreignAgent] = await Promise.all([
+    loginGuest(app, DEFAULT_COMPANY_ID),
+    loginGuest(app, DEFAULT_COMPANY_ID),
+    loginStaff(app, 'ada@frontdesk.demo'),
+    loginStaff(app, 'cy@frontdesk.demo'),
+  ]);
+  return { guest, otherGuest, agent, foreignAgent };
 }

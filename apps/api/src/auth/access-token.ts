@@ -6,7 +6,7 @@ const ISSUER = 'frontdesk-api';
 const AUDIENCE = 'frontdesk-api';
 
 /** Who an access token speaks for; its claims are exactly these fields. */
-export const principalSchema = z.discriminatedUnion('role', [
+const principalSchema = z.discriminatedUnion('role', [
   z.object({
     role: z.literal('guest'),
     guestId: recordIdSchema,
@@ -17,7 +17,6 @@ export const principalSchema = z.discriminatedUnion('role', [
 ]);
 export type Principal = z.infer<typeof principalSchema>;
 export type GuestPrincipal = Extract<Principal, { role: 'guest' }>;
-export type StaffPrincipal = Exclude<Principal, GuestPrincipal>;
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 

@@ -7,7 +7,7 @@ import { mintJanusToken, mintXmppToken } from './service-tokens.ts';
  * cannot swap the token of a live session and ejabberd re-checks it on reconnect (INFRA-NOTES
  * "Tokens"), so it must outlast the longest call plus the rating afterwards: 12 hours.
  */
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 /** The tokens one login hands out: our bearer token, the XMPP password and the Janus token. */
 export async function issueCredentials(

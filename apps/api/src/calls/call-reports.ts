@@ -16,7 +16,7 @@ import { HttpError } from '../plugins/errors.ts';
 type ReportWithGuest = CallReportRow & { guest_username: string };
 
 /** The answer shape of a report (field names of spec §3 "Call report fields"). */
-export function toCallReport(row: ReportWithGuest): CallReport {
+function toCallReport(row: ReportWithGuest): CallReport {
   return {
     id: row.id,
     call_id: row.call_id,
@@ -64,7 +64,7 @@ export function assertMayTouch(principal: Principal, report: CallReportRow): voi
 }
 
 /** The report of `callId` that `principal` may touch, or 404/403. */
-export async function requireReport(
+async function requireReport(
   db: Kysely<Database>,
   principal: Principal,
   callId: string,

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type {
   Answers,
   CallReportStatus,
@@ -145,7 +145,6 @@ export interface CallReportsTable {
   guest_exit_at: Date | null;
 }
 export type CallReportRow = Selectable<CallReportsTable>;
-export type CallReportInsert = Insertable<CallReportsTable>;
 
 export interface CallBugsTable {
   id: Generated<number>;
@@ -191,4 +190,3 @@ export interface UploadsTable {
   original_name: string;
   created_at: CreatedAt;
 }
-export type UploadRow = Selectable<UploadsTable>;

@@ -39,7 +39,7 @@ export const BLOCKED_FINGERPRINT = 'blockedvisitor0001';
 
 const DEMO_PASSWORD = 'frontdesk-demo';
 
-export type DemoLogin = {
+type DemoLogin = {
   email: string;
   password: string;
   name: string;
