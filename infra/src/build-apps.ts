@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Newest modification time of any file below `path` (or of `path` itself). */
@@ -8,7 +8,7 @@ function newestMtime(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
   return readdirSync(path).reduce((newest, entry) => {
-    if (entry === 'node_modules' || entry === 'dist') return newest;
+    if (entry === 'node_modules' || entry.startsWith('dist')) return newest;
     return Math.max(newest, newestMtime(join(path, entry)));
   }, stat.mtimeMs);
 }
@@ -27,10 +27,18 @@ export function buildAppsIfStale(repoRoot: string, log: (line: string) => void):
     const sourcesAt = Math.max(newestMtime(join(repoRoot, app)), ...sharedSources);
     if (builtAt >= sourcesAt) continue;
     log(`Building ${app}…`);
-    const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
-      cwd: join(repoRoot, app),
-      stdio: 'inherit',
-    });
+    // Build beside the live folder and swap it in, so a running server never serves a half-built app.
+    const next = join(repoRoot, app, 'dist-next');
+    const result = spawnSync(
+      'npx',
+      ['vite', 'build', '--logLevel', 'warn', '--outDir', next, '--emptyOutDir'],
+      {
+        cwd: join(repoRoot, app),
+        stdio: 'inherit',
+      },
+    );
     if (result.status !== 0) throw new Error(`Building ${app} failed (see above).`);
+    rmSync(join(repoRoot, app, 'dist'), { recursive: true, force: true });
+    renameSync(next, join(repoRoot, app, 'dist'));
   }
 }
