@@ -1,0 +1,212 @@
+import { MediaStreamTrack, RTCPeerConnection, useOPUS, useVP8 } from 'werift';
+import { AUDIO_FRAME_MS, packetizeVp8, RtpStream, VIDEO_FPS, type Clip } from './media.ts';
+import type { JanusHandle, JanusSession, Jsep } from './janus-http.ts';
+
+/**
+ * Counts the packets of one received RTP stream: loss over a window is the growth of the
+ * highest (wrap-extended) sequence number minus the packets that arrived meanwhile.
+ */
+export class LossCounter {
+  private received = 0;
+  private highest = -1;
+
+  record(sequenceNumber: number): void {
+    this.received += 1;
+    if (this.highest < 0) {
+      this.highest = sequenceNumber;
+      return;
+    }
+    // The candidate nearest to the highest so far, across the 16-bit wrap.
+    const base = this.highest - (this.highest & 0xffff);
+    const candidates = [base - 0x10000, base, base + 0x10000].map((b) => b + sequenceNumber);
+    const extended = candidates.reduce((best, c) =>
+      Math.abs(c - this.highest) < Math.abs(best - this.highest) ? c : best,
+    );
+    this.highest = Math.max(this.highest, extended);
+  }
+
+  snapshot(): { received: number; highest: number } {
+    return { received: this.received, highest: this.highest };
+  }
+}
+
+/**
+ * One clock for every publisher of a generator process: each due frame is packetised once and
+ * the same packets are written into every track (each sender rewrites SSRC, payload type and
+ * offsets), so the generator never encodes and its cost grows only with the packets it sends.
+ */
+export class MediaClock {
+  private readonly audio = new Set<MediaStreamTrack>();
+  private readonly video = new Set<MediaStreamTrack>();
+  private readonly audioStream = new RtpStream();
+  private readonly videoStream = new RtpStream();
+  private readonly startedAt = performance.now();
+  private audioFrames = 0;
+  private videoFrames = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly clip: Clip) {
+    this.timer = setInterval(() => this.tick(), 5);
+  }
+
+  feed(audio: MediaStreamTrack, video: MediaStreamTrack): void {
+    this.audio.add(audio);
+    this.video.add(video);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private tick(): void {
+    const elapsed = performance.now() - this.startedAt;
+    for (; this.audioFrames * AUDIO_FRAME_MS <= elapsed; this.audioFrames += 1) {
+      const frame = this.clip.audio[this.audioFrames % this.clip.audio.length] as Buffer;
+      const packet = this.audioStream.packet(frame, this.audioFrames * AUDIO_FRAME_MS * 48, false);
+      for (const track of this.audio) track.writeRtp(packet);
+    }
+    for (; (this.videoFrames * 1000) / VIDEO_FPS <= elapsed; this.videoFrames += 1) {
+      const frame = this.clip.video[this.videoFrames % this.clip.video.length] as Buffer;
+      const payloads = packetizeVp8(frame, this.videoFrames & 0x7fff);
+      const timestamp = (this.videoFrames * 90_000) / VIDEO_FPS;
+      const packets = payloads.map((payload, i) =>
+        this.videoStream.packet(payload, timestamp, i === payloads.length - 1),
+      );
+      for (const track of this.video) for (const packet of packets) track.writeRtp(packet);
+    }
+  }
+}
+
+/** werift as a browser would be configured here: VP8 and Opus, candidates on the veth pair. */
+function newPeer(): RTCPeerConnection {
+  return new RTCPeerConnection({
+    codecs: { audio: [useOPUS()], video: [useVP8()] },
+    // werift skips interfaces named veth*: the namespace's only address must be given.
+    iceAdditionalHostAddresses: ['10.200.0.1'],
+    iceUseIpv6: false,
+  });
+}
+
+/** Non-trickle ICE: the description is sent once every candidate is in it. */
+async function gathered(pc: RTCPeerConnection): Promise<string> {
+  if (pc.iceGatheringState !== 'complete') {
+    await pc.iceGatheringStateChange.watch((state) => state === 'complete', 10_000);
+  }
+  const sdp = pc.localDescription?.sdp;
+  if (!sdp) throw new Error('no local description');
+  return sdp;
+}
+
+type Participant = {
+  session: JanusSession;
+  feedId: string;
+  privateId: number;
+  peers: RTCPeerConnection[];
+  received: LossCounter[];
+};
+
+async function publish(
+  session: JanusSession,
+  handle: JanusHandle,
+  room: string,
+  display: string,
+  clock: MediaClock,
+): Promise<Participant> {
+  const { data } = await handle.message({ request: 'join', ptype: 'publisher', room, display });
+  const pc = newPeer();
+  const audio = new MediaStreamTrack({ kind: 'audio' });
+  const video = new MediaStreamTrack({ kind: 'video' });
+  pc.addTransceiver(audio, { direction: 'sendonly' });
+  pc.addTransceiver(video, { direction: 'sendonly' });
+  await pc.setLocalDescription(await pc.createOffer());
+  const offer: Jsep = { type: 'offer', sdp: await gathered(pc) };
+  const { jsep } = await handle.message({ request: 'configure', audio: true, video: true }, offer);
+  if (!jsep) throw new Error('publisher got no answer');
+  await pc.setRemoteDescription(jsep);
+  await handle.webrtcUp();
+  clock.feed(audio, video);
+  return {
+    session,
+    feedId: String(data.id),
+    privateId: Number(data.private_id),
+    peers: [pc],
+    received: [],
+  };
+}
+
+async function subscribe(me: Participant, room: string, feed: string): Promise<void> {
+  const handle = await me.session.attach();
+  const { jsep } = await handle.message({
+    request: 'join',
+    ptype: 'subscriber',
+    room,
+    streams: [{ feed }],
+    private_id: me.privateId,
+  });
+  if (!jsep) throw new Error('subscriber got no offer');
+  const pc = newPeer();
+  me.peers.push(pc);
+  const firstPackets: Promise<void>[] = [];
+  const tracksArrived = new Promise<void>((resolve) => {
+    pc.onTrack.subscribe((track) => {
+      const counter = new LossCounter();
+      me.received.push(counter);
+      firstPackets.push(
+        new Promise((arrived) =>
+          track.onReceiveRtp.subscribe((rtp) => {
+            counter.record(rtp.header.sequenceNumber);
+            arrived();
+          }),
+        ),
+      );
+      if (firstPackets.length === 2) resolve();
+    });
+  });
+  await pc.setRemoteDescription(jsep);
+  await pc.setLocalDescription(await pc.createAnswer());
+  await handle.message({ request: 'start' }, { type: 'answer', sdp: await gathered(pc) });
+  await tracksArrived;
+  await Promise.all(firstPackets);
+}
+
+/** A 1:1 call as the apps make it: one room, two publishers, each subscribed to the other. */
+export type Call = {
+  /** One counter per received stream (audio and video of each side). */
+  received: LossCounter[][];
+  sessions: JanusSession[];
+  close: () => Promise<void>;
+};
+
+/**
+ * Sets up one call in `room`: the room is created with the admin key, both sides join and
+ * publish, then each subscribes to the other; resolves once media flows on all four streams.
+ */
+export async function setUpCall(
+  open: () => Promise<JanusSession>,
+  adminKey: string,
+  room: string,
+  clock: MediaClock,
+): Promise<Call> {
+  const sessions = await Promise.all([open(), open()]);
+  const participants: Participant[] = [];
+  let roomHandle: JanusHandle | undefined;
+  const close = async () => {
+    for (const participant of participants) for (const pc of participant.peers) await pc.close();
+    await roomHandle?.message({ request: 'destroy', room }).catch(() => undefined);
+    await Promise.all(sessions.map((session) => session.destroy()));
+  };
+  try {
+    const handles = await Promise.all(sessions.map((session) => session.attach()));
+    roomHandle = handles[0] as JanusHandle;
+    await roomHandle.message({ request: 'create', room, admin_key: adminKey, publishers: 2 });
+    for (const [i, session] of sessions.entries()) {
+      participants.push(await publish(session, handles[i] as JanusHandle, room, `p${i}`, clock));
+    }
+    const [a, b] = participants as [Participant, Participant];
+    await Promise.all([subscribe(a, room, b.feedId), subscribe(b, room, a.feedId)]);
+    return { received: [a.received, b.received], sessions, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

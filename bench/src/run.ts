@@ -1,0 +1,128 @@
+// The measurements themselves, run by cli.ts inside scripts/isolated. Prints one table and
+// writes bench/results/<date>.json. Figures only: nothing here passes or fails on time.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { measureApiThroughput } from './api/throughput.ts';
+import { measureJanusCapacity } from './janus/capacity.ts';
+import { resultsDir } from './paths.ts';
+import { rssBytes } from './proc.ts';
+import { formatTable, mb, type Memory, type Row, type Section } from './report.ts';
+import { startBenchStack } from './stack.ts';
+import { measureBrandedPaint } from './web/branded-paint.ts';
+import { launchChromium } from './web/browser.ts';
+import { measurePageWeight } from './web/page-weight.ts';
+import { measureXmppCapacity } from './xmpp/capacity.ts';
+
+/** How long and how far each benchmark goes; `--quick` keeps the whole run under 3 minutes. */
+type Plan = {
+  paintRuns: number;
+  apiSeconds: number;
+  janusSteps: readonly number[];
+  janusSeconds: number;
+  xmppSteps: readonly number[];
+  xmppSeconds: number;
+};
+
+const QUICK: Plan = {
+  paintRuns: 5,
+  apiSeconds: 3,
+  janusSteps: [4, 8],
+  janusSeconds: 6,
+  xmppSteps: [200, 500],
+  xmppSeconds: 6,
+};
+const FULL: Plan = {
+  paintRuns: 20,
+  apiSeconds: 10,
+  janusSteps: [5, 10, 20, 30, 40, 50, 60, 80],
+  janusSeconds: 15,
+  xmppSteps: [500, 1000, 2000, 3000, 5000, 7500, 10_000],
+  xmppSeconds: 15,
+};
+
+const quick = process.argv.includes('--quick');
+const plan = quick ? QUICK : FULL;
+const log = (line: string) => console.log(`[bench] ${line}`);
+const startedAt = Date.now();
+const loadAverageAtStart = loadavg();
+const sections: Record<string, Section | { error: string }> = {};
+
+/** Runs one benchmark; a crash is reported in the table and the run goes on with the others. */
+async function run(name: string, measure: () => Promise<Section>): Promise<void> {
+  log(`${name}…`);
+  try {
+    sections[name] = await measure();
+  } catch (error) {
+    console.error(error);
+    sections[name] = { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const stack = await startBenchStack(log);
+const apiIdleRss = rssBytes(stack.apiPid);
+try {
+  const browser = await launchChromium();
+  try {
+    await run('pageWeight', () => measurePageWeight(browser, stack.url));
+    await run('brandedPaint', () => measureBrandedPaint(browser, stack.url, plan.paintRuns));
+  } finally {
+    await browser.close();
+  }
+  await run('apiThroughput', () => measureApiThroughput(stack.url, stack.apiPid, plan.apiSeconds));
+} finally {
+  await stack.stop();
+}
+// The capacity runs get servers of their own, with the rest of the stack stopped.
+await run('janusCapacity', () => measureJanusCapacity(plan.janusSteps, plan.janusSeconds, log));
+await run('xmppCapacity', () => measureXmppCapacity(plan.xmppSteps, plan.xmppSeconds, log));
+
+const rows: Row[] = [];
+const memory: Memory[] = [];
+for (const [name, section] of Object.entries(sections)) {
+  if ('error' in section) {
+    rows.push({ figure: name, measured: 'did not run', goal: '', note: section.error });
+    continue;
+  }
+  rows.push(...section.rows);
+  if (section.memory) memory.push(section.memory);
+}
+const throughput = sections.apiThroughput;
+if (throughput && 'data' in throughput) {
+  memory.unshift({
+    service: 'API',
+    idle: apiIdleRss,
+    loaded: Number(throughput.data.apiPeakRss),
+    load: 'autocannon, 50 connections',
+  });
+}
+for (const m of memory) {
+  rows.push({
+    figure: `Memory: ${m.service} (RSS)`,
+    measured: `${mb(m.idle)} idle → ${mb(m.loaded)}`,
+    goal: 'reported',
+    note: `under ${m.load}`,
+  });
+}
+
+const durationS = Math.round((Date.now() - startedAt) / 1000);
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGb: Math.round(totalmem() / 1024 ** 3),
+  node: process.version,
+  loadAverageAtStart,
+};
+console.log(`\n${formatTable(rows)}\n`);
+console.log(
+  `${quick ? 'Quick' : 'Full'} run, ${durationS} s, on ${machine.cores} × ${machine.cpu}, ` +
+    `${machine.memoryGb} GB; load average at start ${machine.loadAverageAtStart.map((l) => l.toFixed(1)).join(' ')}.`,
+);
+mkdirSync(resultsDir, { recursive: true });
+const file = join(resultsDir, `${new Date().toISOString().slice(0, 10)}.json`);
+writeFileSync(
+  file,
+  `${JSON.stringify({ date: new Date().toISOString(), mode: quick ? 'quick' : 'full', durationS, machine, plan, rows, memory, sections }, null, 2)}\n`,
+);
+log(`Wrote ${file}.`);
+process.exit(Object.values(sections).some((s) => 'error' in s) ? 1 : 0);

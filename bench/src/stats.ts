@@ -1,0 +1,20 @@
+/** Nearest-rank percentile (`p` in 0–100) of `values`; NaN when there are none. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1] as number;
+}
+
+/** The spread of a set of samples, as every figure reports it. */
+export type Summary = { n: number; p50: number; p95: number; p99: number; max: number };
+
+export function summarize(values: readonly number[]): Summary {
+  return {
+    n: values.length,
+    p50: percentile(values, 50),
+    p95: percentile(values, 95),
+    p99: percentile(values, 99),
+    max: values.length === 0 ? Number.NaN : Math.max(...values),
+  };
+}

@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { kb, type Section } from '../report.ts';
+import { repoRoot } from '../paths.ts';
+import { newGuestContext } from './browser.ts';
+
+/** The seeded company that is open around the clock (apps/api/src/db/seed.ts). */
+export const OPEN_COMPANY_ID = 12;
+
+/** Chunk names that give the call code away (janus.js, StanzaJS, WebRTC shims). */
+const CALL_CODE = /janus|stanza|webrtc|adapter/i;
+
+const gzipSize = (body: Buffer) => gzipSync(body).length;
+
+/** Waits until the guest page has left its loading stage and names the stage it settled on. */
+async function firstStage(page: Page): Promise<string> {
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid=guest-page]')?.getAttribute('data-stage') !== 'loading',
+    null,
+    { timeout: 30_000 },
+  );
+  return (await page.getByTestId('guest-page').getAttribute('data-stage')) ?? 'unknown';
+}
+
+/**
+ * Guest page weight before a call: every JS and CSS response of `/?company=12` until the page
+ * settles on its first stage and the network is idle, each gzipped here (level 6, what a
+ * server or CDN would send: ours serves uncompressed), and the call-code chunks among them.
+ */
+export async function measurePageWeight(browser: Browser, baseUrl: string): Promise<Section> {
+  const context = await newGuestContext(browser);
+  const page = await context.newPage();
+  const pending: Promise<{ name: string; raw: number; gz: number }>[] = [];
+  page.on('response', (response) => {
+    const type = response.request().resourceType();
+    if (type !== 'script' && type !== 'stylesheet') return;
+    pending.push(
+      response.body().then((body) => ({
+        name: basename(new URL(response.url()).pathname),
+        raw: body.length,
+        gz: gzipSize(body),
+      })),
+    );
+  });
+  await page.goto(`${baseUrl}/?company=${OPEN_COMPANY_ID}`);
+  const stage = await firstStage(page);
+  await page.waitForLoadState('networkidle');
+  const assets = await Promise.all(pending);
+  await context.close();
+
+  const loaded = new Set(assets.map((asset) => asset.name));
+  const distAssets = join(repoRoot, 'apps/guest/dist/assets');
+  const callChunks = readdirSync(distAssets)
+    .filter((name) => CALL_CODE.test(name) && /\.(js|css)$/.test(name))
+    .map((name) => ({
+      name,
+      gz: gzipSize(readFileSync(join(distAssets, name))),
+      loadedBeforeCall: loaded.has(name),
+    }));
+  const totalGz = assets.reduce((sum, asset) => sum + asset.gz, 0);
+  const callGzLoaded = callChunks
+    .filter((chunk) => chunk.loadedBeforeCall)
+    .reduce((sum, chunk) => sum + chunk.gz, 0);
+  const callNote =
+    callChunks.length === 0
+      ? 'no janus/stanza chunk in the build yet'
+      : `call chunks in the build: ${callChunks.map((c) => `${c.name} ${kb(c.gz)}`).join(', ')}`;
+  return {
+    rows: [
+      {
+        figure: 'Guest page weight (JS+CSS, gz)',
+        measured: kb(totalGz),
+        goal: '≤ 150 KB',
+        note: `${assets.length} files until stage "${stage}"`,
+      },
+      {
+        figure: 'Call code loaded before a call',
+        measured: kb(callGzLoaded),
+        goal: '0 (lazy)',
+        note: callNote,
+      },
+    ],
+    data: { stage, totalGz, assets, callChunks },
+  };
+}
