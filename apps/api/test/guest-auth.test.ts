@@ -100,6 +100,20 @@ describe('guest auth', () => {
       expect(response.statusCode).toBe(413);
       expect(response.json().error.code).toBe('body_too_large');
     });
+
+    it('limits registrations per address (429)', async () => {
+      const register = () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/guest-auth/register',
+          body: { username: newGuestUsername(), companyId: 5 },
+          remoteAddress: '10.20.30.40',
+        });
+      const statuses = [];
+      for (let i = 0; i < 31; i += 1) statuses.push((await register()).statusCode);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(30);
+      expect(statuses.at(-1)).toBe(429);
+    });
   });
 
   describe('POST /api/guest-auth/login', () => {

@@ -62,16 +62,26 @@ export function newGuestUsername(fingerprint = `fp${randomBytes(8).toString('hex
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/**
+ * A made-up client address, so the set-up logins of a test file never add up to the per-address
+ * rate limits that the tests of those limits exercise.
+ */
+const someAddress = () => `10.${[...randomBytes(3)].join('.')}`;
+
 /** Registers and logs in a guest of `companyId`; returns its username and access token. */
 export async function loginGuest(
   app: FastifyInstance,
   companyId: number,
   username = newGuestUsername(),
 ): Promise<{ username: string; token: string }> {
-  const body = { username, companyId };
-  const registered = await app.inject({ method: 'POST', url: '/api/guest-auth/register', body });
+  const request = {
+    method: 'POST',
+    body: { username, companyId },
+    remoteAddress: someAddress(),
+  } as const;
+  const registered = await app.inject({ ...request, url: '/api/guest-auth/register' });
   if (registered.statusCode !== 201) throw new Error(`register: ${registered.body}`);
-  const login = await app.inject({ method: 'POST', url: '/api/guest-auth/login', body });
+  const login = await app.inject({ ...request, url: '/api/guest-auth/login' });
   if (login.statusCode !== 200) throw new Error(`login: ${login.body}`);
   return { username, token: guestLoginSchema.parse(login.json().data).access_token };
 }
@@ -84,6 +94,7 @@ export async function loginStaff(app: FastifyInstance, email: string): Promise<s
     method: 'POST',
     url: '/api/auth/login',
     body: { email, password: login.password },
+    remoteAddress: someAddress(),
   });
   if (response.statusCode !== 200) throw new Error(`staff login: ${response.body}`);
   return staffLoginSchema.parse(response.json().data).access_token;
