@@ -144,7 +144,7 @@ const demoSettings: CompanySettingsInput = {
   thanksMsg: 'Thank you for calling Frontdesk Demo.',
   previewScreen: true,
   fontFamily: 'Inter, system-ui, sans-serif',
-  faviconUrl: '/brand/favicon.ico',
+  faviconUrl: '/brand/favicon.svg',
   waitingImageUrl: '/brand/waiting.svg',
   textColor: '#1f2933',
   categoryTextColor: '#ffffff',
