@@ -119,6 +119,13 @@ describe('uploads', () => {
       });
     });
 
+    it('refuses a second file (413)', async () => {
+      const image = file('image', 'a.png', 'image/png', png);
+      const response = await upload('image', [company(), image, image]);
+      expect(response.statusCode).toBe(413);
+      expect(response.json().error.code).toBe('too_many_files');
+    });
+
     it.each([
       ['no file', [company()], 'image'],
       [

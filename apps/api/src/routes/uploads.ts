@@ -23,39 +23,44 @@ const fileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'is not a file id')
 
 type ReceivedUpload = { companyId: string | undefined; fileName: string; content: Buffer };
 
+/** Turns the multipart reader's limit errors into refusals that say which limit. */
+function limitRefusal(request: FastifyRequest, type: UploadType, error: unknown): unknown {
+  const errors = request.server.multipartErrors;
+  if (error instanceof errors.RequestFileTooLargeError) {
+    const megabytes = UPLOAD_LIMIT_BYTES[type] / 1024 / 1024;
+    return new HttpError(413, 'file_too_large', `A ${type} may be at most ${megabytes} MB.`, {
+      [type]: 'is too large',
+    });
+  }
+  if (error instanceof errors.FilesLimitError) {
+    return new HttpError(413, 'too_many_files', 'Send one file per upload.');
+  }
+  if (error instanceof errors.FieldsLimitError || error instanceof errors.PartsLimitError) {
+    return new HttpError(413, 'too_many_fields', 'Send the file and companyId, nothing else.');
+  }
+  return error;
+}
+
 /** Reads the multipart body: one file under the field named as the type, plus `companyId`. */
 async function receiveUpload(request: FastifyRequest, type: UploadType): Promise<ReceivedUpload> {
-  const limit = UPLOAD_LIMIT_BYTES[type];
   let file: { fileName: string; content: Buffer } | undefined;
   let companyId: string | undefined;
-  const parts = request.parts({
-    limits: { fileSize: limit, files: 1, fields: 4, fieldSize: 1024 },
-  });
-  for await (const part of parts) {
-    if (part.type === 'field') {
-      if (part.fieldname === 'companyId') companyId = String(part.value);
-      continue;
-    }
-    if (part.fieldname !== type) {
-      throw new HttpError(400, 'invalid_request', `Send the file under the field "${type}".`, {
-        [part.fieldname]: `is not "${type}"`,
-      });
-    }
-    try {
-      file = { fileName: cleanFileName(part.filename, type), content: await part.toBuffer() };
-    } catch (error) {
-      if (error instanceof request.server.multipartErrors.RequestFileTooLargeError) {
-        throw new HttpError(
-          413,
-          'file_too_large',
-          `A ${type} may be at most ${limit / 1024 / 1024} MB.`,
-          {
-            [type]: 'is too large',
-          },
-        );
+  const limits = { fileSize: UPLOAD_LIMIT_BYTES[type], files: 1, fields: 4, fieldSize: 1024 };
+  try {
+    for await (const part of request.parts({ limits })) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'companyId') companyId = String(part.value);
+        continue;
       }
-      throw error;
+      if (part.fieldname !== type) {
+        throw new HttpError(400, 'invalid_request', `Send the file under the field "${type}".`, {
+          [part.fieldname]: `is not "${type}"`,
+        });
+      }
+      file = { fileName: cleanFileName(part.filename, type), content: await part.toBuffer() };
     }
+  } catch (error) {
+    throw limitRefusal(request, type, error);
   }
   if (!file) {
     throw new HttpError(400, 'invalid_request', `Send the file under the field "${type}".`, {
