@@ -4,6 +4,7 @@ export {
   createMediaSession,
   MediaSession,
   type EndReason,
+  type MediaDirection,
   type MediaSessionEvents,
   type MediaSessionOptions,
   type MediaState,

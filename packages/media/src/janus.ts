@@ -137,7 +137,8 @@ export class Gateway {
 export interface HandleEvents extends Record<string, unknown> {
   message: { data: PluginData; jsep: Jsep | undefined };
   remoteTrack: { track: MediaStreamTrack; mid: string; on: boolean; reason: string };
-  ice: 'connected' | 'failed' | 'disconnected' | 'closed';
+  /** The PeerConnection's iceConnectionState (janus.d.ts lists only four of its values). */
+  ice: RTCIceConnectionState;
   webrtc: boolean;
   cleanup: undefined;
 }

@@ -106,7 +106,7 @@ export interface MediaSessionEvents extends Record<string, unknown> {
   remoteStream: { janusId: string; display: string; stream: MediaStream | null };
   /** spec §8: ICE failed; the app sends a call-report update with these SDPs. */
   iceFailed: {
-    direction: 'publish' | 'subscribe';
+    direction: MediaDirection;
     localSdp: string | null;
     remoteSdp: string | null;
   };
@@ -127,6 +127,10 @@ interface Generation {
   /** Serialises subscriber renegotiations (offers arrive one at a time). */
   subscriberQueue: Promise<void>;
   feedTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Pending ICE restarts of PeerConnections that went `disconnected`. */
+  readonly iceTimers: Partial<Record<MediaDirection, ReturnType<typeof setTimeout>>>;
+  /** PeerConnections whose ICE is `disconnected` or `failed` right now. */
+  readonly iceDown: Partial<Record<MediaDirection, boolean>>;
 }
 
 const INITIAL_STATE: MediaState = {
@@ -143,8 +147,18 @@ const INITIAL_STATE: MediaState = {
   reconnects: 0,
 };
 
+/** Our two PeerConnections: the one we publish on and the one we receive on. */
+export type MediaDirection = 'publish' | 'subscribe';
+/** How long a PeerConnection may stay `disconnected` (a network change) before an ICE restart. */
+const ICE_DISCONNECTED_GRACE_MS = 3000;
+
 /** Set-up records stages and retries each step; recovery retries the whole generation. */
 type StepMode = 'setup' | 'recover';
+
+function stopTimers(generation: Generation): void {
+  clearTimeout(generation.feedTimer);
+  for (const timer of Object.values(generation.iceTimers)) clearTimeout(timer);
+}
 
 const isVideoroom = (data: PluginData, kind: string) => data.videoroom === kind;
 
@@ -331,11 +345,16 @@ export class MediaSession {
       publishers: new Map(),
       subscriberQueue: Promise.resolve(),
       feedTimer: undefined,
+      iceTimers: {},
+      iceDown: {},
     };
     gateway.events.on('lost', (error) => void this.recover(generation, error));
     publisher.events.on('message', ({ data }) => this.onPublisherEvent(generation, data));
-    publisher.events.on('ice', (state) => {
-      if (state === 'failed') void this.iceFailed(generation, 'publish');
+    publisher.events.on('ice', (state) => this.onIceState(generation, 'publish', state));
+    // Janus hung up our publisher (its ICE or DTLS gave up): only a fresh start brings it back.
+    publisher.events.on('webrtc', (up) => {
+      if (!up)
+        void this.recover(generation, new MediaError('webrtc', 'Janus hung up the publisher'));
     });
     await this.publish(generation, mode);
     this.addPublishers(generation, joined.publishers);
@@ -521,9 +540,7 @@ export class MediaSession {
   ): Promise<VideoroomHandle> {
     const handle = await this.step(null, () => generation.gateway.attach());
     handle.events.on('remoteTrack', (event) => this.onRemoteTrack(generation, event));
-    handle.events.on('ice', (state) => {
-      if (state === 'failed') void this.iceFailed(generation, 'subscribe');
-    });
+    handle.events.on('ice', (state) => this.onIceState(generation, 'subscribe', state));
     handle.events.on('message', ({ data, jsep }) => {
       this.mapStreams(generation, data.streams);
       if (jsep?.type === 'offer') {
@@ -786,11 +803,41 @@ export class MediaSession {
     if (changed && this.generation) this.publishFeedList(this.generation);
   }
 
-  /** spec §8: report the failed ICE with the SDPs, then try an ICE restart. */
-  private async iceFailed(
+  /**
+   * ICE `failed`: report it and restart ICE. `disconnected` often heals by itself (a lost
+   * packet burst); if it lasts, the network changed under us and an ICE restart finds the
+   * new path.
+   */
+  private onIceState(
     generation: Generation,
-    direction: 'publish' | 'subscribe',
-  ): Promise<void> {
+    direction: MediaDirection,
+    state: RTCIceConnectionState,
+  ): void {
+    clearTimeout(generation.iceTimers[direction]);
+    generation.iceDown[direction] = state === 'disconnected' || state === 'failed';
+    this.showIceHealth(generation);
+    if (state === 'failed') void this.iceFailed(generation, direction);
+    if (state === 'disconnected') {
+      generation.iceTimers[direction] = setTimeout(() => {
+        if (generation !== this.generation) return;
+        void this.restartIce(direction).catch((error: unknown) => this.fail(error));
+      }, ICE_DISCONNECTED_GRACE_MS);
+    }
+  }
+
+  /**
+   * While a PeerConnection has lost its path the call is `reconnecting` (the picture is
+   * frozen, the UI must say so); `connected` again once ICE is back on every path.
+   */
+  private showIceHealth(generation: Generation): void {
+    if (generation !== this.generation || this.recovering) return;
+    const down = generation.iceDown.publish === true || generation.iceDown.subscribe === true;
+    if (down && this.current.status === 'connected') this.update({ status: 'reconnecting' });
+    if (!down && this.current.status === 'reconnecting') this.update({ status: 'connected' });
+  }
+
+  /** spec §8: report the failed ICE with the SDPs, then try an ICE restart. */
+  private async iceFailed(generation: Generation, direction: MediaDirection): Promise<void> {
     if (generation !== this.generation) return;
     const handle = direction === 'publish' ? generation.publisher : await generation.subscriber;
     const sdp = handle?.sdp() ?? { local: null, remote: null };
@@ -802,7 +849,7 @@ export class MediaSession {
    * ICE restart: the publisher makes a new offer with fresh credentials; a subscriber asks
    * Janus for one (`configure` with `restart`), which the offer handler answers.
    */
-  async restartIce(direction: 'publish' | 'subscribe' | 'both' = 'both'): Promise<void> {
+  async restartIce(direction: MediaDirection | 'both' = 'both'): Promise<void> {
     const generation = this.generation;
     if (!generation) return;
     if (direction !== 'subscribe') await this.publish(generation, 'iceRestart');
@@ -844,7 +891,7 @@ export class MediaSession {
 
   /** Forgets a generation locally; the server side is gone or goes with the session. */
   private teardown(generation: Generation): void {
-    clearTimeout(generation.feedTimer);
+    stopTimers(generation);
     for (const feed of [...this.remote.keys()]) this.dropRemote(feed);
     this.update({
       feeds: [],
@@ -885,7 +932,7 @@ export class MediaSession {
     const generation = this.generation;
     this.generation = null;
     if (generation && reason !== 'left') this.teardown(generation);
-    else if (generation) clearTimeout(generation.feedTimer);
+    else if (generation) stopTimers(generation);
     for (const track of this.local?.getTracks() ?? []) track.stop();
     this.local = null;
     this.emitter.emit('localStream', null);
