@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callReportSchema, envelope, formatCallId, formatGuestUsername } from '@frontdesk/protocol';
 import { BLOCKED_FINGERPRINT, SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
-  bearer,
   buildTestApp,
+  callApi,
   loginActors,
   loginGuest,
   newGuestUsername,
@@ -28,12 +28,7 @@ describe('call reports', () => {
   afterAll(() => t.close());
 
   const send = (method: 'POST' | 'PUT', path: string, body: object, token?: string) =>
-    t.app.inject({
-      method,
-      url: `/api/${path}`,
-      body,
-      ...(token ? { headers: bearer(token) } : {}),
-    });
+    callApi(t.app, method, path, body, token);
   const add = (who: TestGuest, body: object = {}, token = who.token) =>
     send(
       'POST',

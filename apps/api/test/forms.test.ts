@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCallId } from '@frontdesk/protocol';
 import {
-  bearer,
   buildTestApp,
+  callApi,
   loginActors,
   loginGuest,
   type TestApp,
@@ -25,12 +25,7 @@ describe('forms', () => {
   afterAll(() => t.close());
 
   const post = (path: string, body: object, token?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/api/${path}`,
-      body,
-      ...(token ? { headers: bearer(token) } : {}),
-    });
+    callApi(t.app, 'POST', path, body, token);
   const submit = (who: TestGuest, body: object = {}, token = who.token) =>
     post(
       'form-submission',

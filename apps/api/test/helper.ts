@@ -62,6 +62,16 @@ export function newGuestUsername(fingerprint = `fp${randomBytes(8).toString('hex
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** A JSON call to `/api/<path>`, with the bearer token when one is given. */
+export const callApi = (
+  app: FastifyInstance,
+  method: 'POST' | 'PUT',
+  path: string,
+  body: object,
+  token?: string,
+) =>
+  app.inject({ method, url: `/api/${path}`, body, ...(token ? { headers: bearer(token) } : {}) });
+
 /**
  * A made-up client address, so the set-up logins of a test file never add up to the per-address
  * rate limits that the tests of those limits exercise.
