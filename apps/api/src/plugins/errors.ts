@@ -57,8 +57,9 @@ export function registerErrorHandler(app: FastifyInstance) {
         // instancePath is "/a/0/b" from the zod path; an empty one means the whole body or query.
         const path = issue.instancePath.slice(1).replaceAll('/', '.');
         if (issue.keyword === 'unrecognized_keys' && Array.isArray(issue.params.keys)) {
-          for (const key of issue.params.keys)
+          for (const key of issue.params.keys) {
             fields[path ? `${path}.${key}` : String(key)] ??= 'is not allowed';
+          }
           continue;
         }
         fields[path || (error.validationContext ?? 'body')] ??= issue.message ?? 'is invalid';
