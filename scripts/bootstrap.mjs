@@ -15,21 +15,25 @@ function checkNode() {
   }
 }
 
-/** Runs `npm ci` when node_modules is absent or older than package-lock.json. */
+/**
+ * Installs npm packages when node_modules is absent (`npm ci`) or older than package-lock.json
+ * (`npm install`, which updates in place rather than wiping a tree other processes may be using).
+ */
 function ensureNodeModules() {
   const lock = join(repoRoot, 'package-lock.json');
   const stamp = join(repoRoot, 'node_modules', '.frontdesk-lock-hash');
   const want = createHash('sha256').update(readFileSync(lock)).digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
   console.log('Installing npm packages…');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+  const command = existsSync(join(repoRoot, 'node_modules')) ? 'install' : 'ci';
+  const result = spawnSync('npm', [command, '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: repoRoot,
     stdio: 'inherit',
     // Playwright is used with Debian's Chromium; it must never download a browser.
     env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
   });
   if (result.status !== 0) {
-    console.error('npm ci failed: is the npm registry reachable? See the messages above.');
+    console.error(`npm ${command} failed: is the npm registry reachable? See the messages above.`);
     process.exit(result.status ?? 1);
   }
   writeFileSync(stamp, want);
