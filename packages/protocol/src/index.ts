@@ -15,3 +15,4 @@ export * from './monitoring.ts';
 export * from './stages.ts';
 export * from './media.ts';
 export * from './chat.ts';
+export * from './calls.ts';
