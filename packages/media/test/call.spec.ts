@@ -1,27 +1,8 @@
-import { expect, test, type Participant } from './fixtures.ts';
-
-/** Inbound counters grow between two reads: media is flowing now, not just once. */
-async function expectGrowingVideo(p: Participant): Promise<{ bytes: number; frames: number }> {
-  const first = await p.inbound();
-  await expect
-    .poll(async () => {
-      const next = await p.inbound();
-      return (
-        next.video !== null &&
-        first.video !== null &&
-        next.video.bytes > first.video.bytes &&
-        next.video.frames > first.video.frames
-      );
-    })
-    .toBe(true);
-  const last = await p.inbound();
-  return { bytes: last.video?.bytes ?? 0, frames: last.video?.frames ?? 0 };
-}
+import { expect, test } from './fixtures.ts';
 
 test("a video call: each side sees the other's frames", async ({ call }) => {
-  const { guest, agent, server } = call;
-  await guest.start({ server, callType: 'video' });
-  await agent.start({ server, callType: 'video' });
+  const { guest, agent } = call;
+  await call.start({ callType: 'video' });
 
   for (const [who, peer] of [
     [guest, 'agent'],
@@ -33,7 +14,7 @@ test("a video call: each side sees the other's frames", async ({ call }) => {
         (await who.remoteVideos()).find((v) => v.display === `remote-video-${peer}`),
       )
       .toMatchObject({ width: 640, height: 480, hasStream: true });
-    const figures = await expectGrowingVideo(who);
+    const figures = await who.framesGrow();
     await who.waitForState(
       (s) =>
         s.status === 'connected' &&
@@ -60,9 +41,8 @@ test("a video call: each side sees the other's frames", async ({ call }) => {
 });
 
 test('a voice call carries audio only', async ({ call }) => {
-  const { guest, agent, server } = call;
-  await guest.start({ server, callType: 'voice' });
-  await agent.start({ server, callType: 'voice' });
+  const { guest, agent } = call;
+  await call.start({ callType: 'voice' });
 
   for (const who of [guest, agent]) {
     await who.waitForState((s) => s.peerCall === 'Resumed' && s.feeds.length === 1);
@@ -82,13 +62,12 @@ test('a voice call carries audio only', async ({ call }) => {
 });
 
 test('a mute is seen by the peer: no more packets, and the feed reads muted', async ({ call }) => {
-  const { guest, agent, server } = call;
-  await guest.start({ server, callType: 'video' });
-  await agent.start({ server, callType: 'video' });
+  const { guest, agent } = call;
+  await call.start({ callType: 'video' });
   await agent.waitForState(
     (s) => s.feeds[0]?.audioMuted === false && s.feeds[0]?.videoMuted === false,
   );
-  await expectGrowingVideo(agent);
+  await agent.framesGrow();
 
   await guest.page.evaluate(() => window.harness.mute('audio', true));
   await agent.waitForState(
@@ -99,7 +78,7 @@ test('a mute is seen by the peer: no more packets, and the feed reads muted', as
   await expect
     .poll(async () => (await agent.inbound()).audio?.packets, { intervals: [1500] })
     .toBe(stalled);
-  await expectGrowingVideo(agent);
+  await agent.framesGrow();
   expect((await guest.state())?.local.audioMuted).toBe(true);
 
   await guest.page.evaluate(() => window.harness.mute('audio', false));
@@ -114,5 +93,5 @@ test('a mute is seen by the peer: no more packets, and the feed reads muted', as
   expect((await agent.state())?.peerCall).toBe('Resumed');
   await guest.page.evaluate(() => window.harness.mute('video', false));
   await agent.waitForState((s) => s.feeds[0]?.videoMuted === false && s.peerVideo === 'Resumed');
-  await expectGrowingVideo(agent);
+  await agent.framesGrow();
 });

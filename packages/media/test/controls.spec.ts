@@ -1,20 +1,13 @@
 import { expect, test, type Participant } from './fixtures.ts';
 
-async function framesGrow(p: Participant): Promise<void> {
-  const before = (await p.inbound()).video?.frames ?? 0;
-  await expect.poll(async () => (await p.inbound()).video?.frames ?? 0).toBeGreaterThan(before);
-}
-
 const offersMade = async (p: Participant) =>
   (await p.log()).filter((line) => line.startsWith('stage createOffer')).length;
 
 test('in-call controls: camera preset switch, ICE restart, hold, and live quality', async ({
   call,
 }) => {
-  const { guest, agent, server } = call;
-  await guest.start({ server, callType: 'video' });
-  await agent.start({ server, callType: 'video' });
-  await agent.waitForState((s) => s.peerVideo === 'Resumed');
+  const { guest, agent } = call;
+  await call.start({ callType: 'video' });
   expect(await guest.page.evaluate(() => window.harness.devices())).toMatchObject({
     cameras: expect.any(Number),
     microphones: expect.any(Number),
@@ -34,7 +27,7 @@ test('in-call controls: camera preset switch, ICE restart, hold, and live qualit
     .poll(async () => (await agent.remoteVideos())[0])
     .toMatchObject({ width: 320, height: 240 });
   expect(await offersMade(guest)).toBe(offers);
-  await framesGrow(agent);
+  await agent.framesGrow();
 
   // ICE restart on both PeerConnections: new ICE credentials, media keeps flowing.
   const before = await guest.page.evaluate(() => window.harness.iceUfrags());
@@ -45,8 +38,8 @@ test('in-call controls: camera preset switch, ICE restart, hold, and live qualit
       return after.every((ufrag, i) => ufrag !== null && ufrag !== before[i]);
     })
     .toBe(true);
-  await framesGrow(agent);
-  await framesGrow(guest);
+  await agent.framesGrow();
+  await guest.framesGrow();
 
   // Hold: the guest stops sending and receiving; the agent sees a muted peer still in the call.
   await guest.page.evaluate(() => window.harness.hold(true));
@@ -59,6 +52,6 @@ test('in-call controls: camera preset switch, ICE restart, hold, and live qualit
     .toBe(held);
   await guest.page.evaluate(() => window.harness.hold(false));
   await agent.waitForState((s) => s.feeds[0]?.videoMuted === false);
-  await framesGrow(guest);
-  await framesGrow(agent);
+  await guest.framesGrow();
+  await agent.framesGrow();
 });

@@ -91,6 +91,21 @@ export class Participant {
     return this.page.evaluate(() => window.harness.log());
   }
 
+  /** Inbound video counters grow between two reads: frames are arriving now, not just once. */
+  async framesGrow(): Promise<{ bytes: number; frames: number }> {
+    const first = (await this.inbound()).video;
+    await expect
+      .poll(async () => {
+        const next = (await this.inbound()).video;
+        return (
+          next !== null && next.bytes > (first?.bytes ?? 0) && next.frames > (first?.frames ?? 0)
+        );
+      })
+      .toBe(true);
+    const last = (await this.inbound()).video;
+    return { bytes: last?.bytes ?? 0, frames: last?.frames ?? 0 };
+  }
+
   /** Waits until the state matches, polling the page (no fixed sleeps). */
   async waitForState(
     predicate: (state: NonNullable<Awaited<ReturnType<Participant['state']>>>) => boolean,
@@ -108,11 +123,17 @@ export class Participant {
   }
 }
 
+type CallConfig = Omit<HarnessConfig, 'display' | 'server'>;
+
 interface Call {
   readonly room: string;
   readonly guest: Participant;
   readonly agent: Participant;
-  readonly server: string;
+  /**
+   * The guest joins, then the agent; resolves once each has the other's media. `perSide`
+   * adds one participant's own settings (e.g. its recording name).
+   */
+  start(config: CallConfig, perSide?: (who: Participant) => Partial<CallConfig>): Promise<void>;
 }
 
 async function participant(
@@ -199,7 +220,20 @@ export const test = base.extend<
     const access = { room: `call-${secret()}`, pin: `Pin${secret()}`, secret: secret() };
     const guest = await participant(browser, harnessUrl, 'guest', () => janus, access);
     const agent = await participant(browser, harnessUrl, 'agent', () => janus, access);
-    await use({ room: access.room, guest, agent, server: janus.running.wsUrl });
+    const server = janus.running.wsUrl;
+    await use({
+      room: access.room,
+      guest,
+      agent,
+      async start(config, perSide) {
+        for (const who of [guest, agent]) {
+          await who.start({ ...config, ...perSide?.(who), server });
+        }
+        for (const who of [guest, agent]) {
+          await who.waitForState((s) => s.feeds.length === 1 && s.peerCall === 'Resumed');
+        }
+      },
+    });
     for (const p of [guest, agent]) {
       await p.page.evaluate(() => window.harness.close()).catch(() => undefined);
       await p.page.context().close();

@@ -30,7 +30,7 @@ test('a recorded call gives playable files for each side and one merged file', a
   call,
   janus,
 }) => {
-  const { guest, agent, server } = call;
+  const { guest, agent } = call;
   const name = (username: string, role: 'guest' | 'agent') =>
     recordingFilename({
       companyId: 5,
@@ -40,9 +40,9 @@ test('a recorded call gives playable files for each side and one merged file', a
       timestamp: Date.now(),
     });
   const files = { guest: name('guest', 'guest'), agent: name('agent', 'agent') };
-  await guest.start({ server, callType: 'video', recordingFilename: files.guest });
-  await agent.start({ server, callType: 'video', recordingFilename: files.agent });
-  await agent.waitForState((s) => s.peerVideo === 'Resumed');
+  await call.start({ callType: 'video' }, (who) => ({
+    recordingFilename: who === guest ? files.guest : files.agent,
+  }));
   // Some seconds of media on the wire, measured by what the agent received.
   await expect
     .poll(async () => (await agent.inbound()).video?.frames ?? 0, { timeout: 15_000 })

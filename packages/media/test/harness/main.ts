@@ -23,7 +23,14 @@ declare global {
 
 export type HarnessConfig = Pick<
   MediaSessionOptions,
-  'server' | 'display' | 'callType' | 'recordingFilename' | 'reconnect' | 'video'
+  | 'server'
+  | 'display'
+  | 'callType'
+  | 'recordingFilename'
+  | 'reconnect'
+  | 'video'
+  | 'joinDelayMs'
+  | 'feedDelayMs'
 >;
 
 export interface InboundFigures {
