@@ -9,7 +9,6 @@ export {
   type MediaSessionOptions,
   type MediaState,
   type MediaStatus,
-  type RoomAccess,
 } from './session.ts';
 export { MediaError, type MediaErrorCode } from './errors.ts';
 export type { RetryPolicy } from './retry.ts';
@@ -21,3 +20,5 @@ export {
   type DeviceList,
   type MediaDevice,
 } from './devices.ts';
+export { closePreview, microphoneLevel, openPreview, type PreviewChoice } from './preview.ts';
+export { INITIAL_CALL_STATUS, nextCallStatus, type PeerDirectory } from './call-status.ts';

@@ -9,6 +9,7 @@ import {
   type MediaSetupStages,
   type PeerCallState,
   type RemoteFeed,
+  type RoomAccess,
   type StreamsReady,
 } from '@frontdesk/protocol';
 import { Emitter } from './emitter.ts';
@@ -33,20 +34,15 @@ import {
   type VideoOptions,
 } from './tracks.ts';
 
-/** Where the call's room is and how to enter it; the API creates it (never the browser). */
-export interface RoomAccess {
-  readonly room: string;
-  readonly pin: string;
-}
-
 export interface MediaSessionOptions {
   /** Janus URL(s): `ws(s)://…` or `http(s)://…/janus` (spec §5: required). */
   readonly server: string | string[];
   /** A fresh Janus token from the API; called again whenever the session is re-created. */
   readonly token: () => Promise<string>;
   /**
-   * spec §4 stage `createRoom`: asks the API for the call's room (creating it if needed).
-   * Called again after the Janus session is lost, as a restarted Janus has no rooms.
+   * spec §4 stage `createRoom`: asks the API for the call's room (creating it if needed) and,
+   * when the company records calls, this participant's recording name (spec §5, §7). Called
+   * again after the Janus session is lost, as a restarted Janus has no rooms.
    */
   readonly room: () => Promise<RoomAccess>;
   /** spec §7: display = the participant's username. */
@@ -54,8 +50,6 @@ export interface MediaSessionOptions {
   readonly callType: MediaCallType;
   readonly video?: VideoOptions;
   readonly audio?: AudioOptions;
-  /** spec §7: when the company records calls, the file name from `recordingFilename`. */
-  readonly recordingFilename?: string;
   readonly iceServers?: RTCIceServer[];
   /** Retries of each set-up step (spec §8: up to 20). */
   readonly retry?: RetryPolicy;
@@ -422,15 +416,14 @@ export class MediaSession {
     const body: PluginData = iceRestart
       ? { request: 'configure' }
       : { request: 'configure', audio: true, video: this.options.callType === 'video' };
-    if (this.options.recordingFilename && !iceRestart) {
-      // spec §5: recording applies only if the company records calls (the caller decides).
+    const recording = generation.access.recordingFilename;
+    if (recording && !iceRestart) {
+      // spec §5: recording applies only if the company records calls (the API decides).
       body.record = true;
       // After a recovery the recording goes on in a part of its own: a restarted Janus would
       // overwrite the first part, and a surviving old session may still be writing it.
       body.filename =
-        mode === 'recover'
-          ? `${this.options.recordingFilename}-part${this.current.reconnects + 2}`
-          : this.options.recordingFilename;
+        mode === 'recover' ? `${recording}-part${this.current.reconnects + 2}` : recording;
     }
     const { jsep } = await publisher.requestAsync(body, (data) => data.configured === 'ok', offer);
     if (!jsep) throw new MediaError('invalidJsep', 'Invalid JSEP');

@@ -156,7 +156,7 @@ async function participant(
       recordingsDir: janus().recordingsDir,
     });
     // The pin as the API hands it out, in mixed case: the adapter lowercases it (spec §5).
-    return { room: access.room, pin: access.pin.toUpperCase() };
+    return { room: access.room, pin: access.pin.toUpperCase(), recordingFilename: null };
   });
   await page.goto(harnessUrl);
   // The module script has run (a broken build shows here, not as an odd failure later).
@@ -190,7 +190,9 @@ export const test = base.extend<
         configFile: false,
         root: resolve(import.meta.dirname, 'harness'),
         logLevel: 'warn',
-        server: { host: '127.0.0.1', port: 0, fs: { allow: [repoRoot] } },
+        // No HMR and no watching: an edit or an npm install elsewhere in the tree must not
+        // reload a page in the middle of a call.
+        server: { host: '127.0.0.1', port: 0, fs: { allow: [repoRoot] }, hmr: false, watch: null },
         // Bundle the CommonJS-era and large dependencies up front, so the first page load does
         // not trigger Vite's re-optimisation reload in the middle of a test.
         optimizeDeps: { include: ['janus-gateway', 'webrtc-adapter', 'zod'] },

@@ -106,3 +106,18 @@ export function recordingFilename(parts: {
     .map(safe)
     .join('-');
 }
+
+/**
+ * The media part of spec §3 "Call status": what the store keeps, derived from the media
+ * session and the chat's directory of peers (peerJID, picture).
+ */
+export const callMediaStatusSchema = z.object({
+  peerCall: peerCallStateSchema,
+  peerVideo: peerCallStateSchema,
+  onHoldCount: z.number().int().nonnegative(),
+  peers: z.array(callPeerSchema),
+  mutedAudioJIDs: z.array(z.string()),
+  mutedVideoJIDs: z.array(z.string()),
+  streamsReady: streamsReadySchema,
+});
+export type CallMediaStatus = z.infer<typeof callMediaStatusSchema>;

@@ -1,6 +1,7 @@
 // Test page for @frontdesk/media: one participant per page, driven by Playwright through
 // `window.harness`. It renders what a user would see (local and remote <video>) so the specs
 // can assert on the elements themselves.
+import type { RoomAccess } from '@frontdesk/protocol';
 import {
   createMediaSession,
   listDevices,
@@ -17,21 +18,15 @@ declare global {
     /** Mints a Janus token, as the API will. */
     janusToken(): Promise<string>;
     /** Creates the call's room if missing, as the API will; returns its access. */
-    callRoom(): Promise<{ room: string; pin: string }>;
+    callRoom(): Promise<RoomAccess>;
   }
 }
 
+/** The session's options a spec chooses; the recording name stands for the API's choice. */
 export type HarnessConfig = Pick<
   MediaSessionOptions,
-  | 'server'
-  | 'display'
-  | 'callType'
-  | 'recordingFilename'
-  | 'reconnect'
-  | 'video'
-  | 'joinDelayMs'
-  | 'feedDelayMs'
->;
+  'server' | 'display' | 'callType' | 'reconnect' | 'video' | 'joinDelayMs' | 'feedDelayMs'
+> & { recordingFilename?: string };
 
 export interface InboundFigures {
   video: { bytes: number; frames: number; width: number; height: number } | null;
@@ -64,10 +59,14 @@ function remoteElement(janusId: string, display: string): HTMLVideoElement {
 const harness = {
   async start(config: HarnessConfig): Promise<void> {
     startedAt = performance.now();
+    const { recordingFilename, ...options } = config;
     session = createMediaSession({
-      ...config,
+      ...options,
       token: () => window.janusToken(),
-      room: () => window.callRoom(),
+      room: async () => ({
+        ...(await window.callRoom()),
+        recordingFilename: recordingFilename ?? null,
+      }),
       // The spec's delays are kept: the figures the specs print include them.
     });
     session.on('localStream', (stream) => {
