@@ -1,10 +1,13 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { browserCheckSlice } from '../features/browserCheck/browserCheckSlice.ts';
+import { callSlice } from '../features/call/callSlice.ts';
+import { chatRoomSlice } from '../features/chat/chatRoomSlice.ts';
 import { companySlice } from '../features/company/companySlice.ts';
 import { flowSlice } from '../features/flow/flowSlice.ts';
 import { geofenceSlice } from '../features/geofence/geofenceSlice.ts';
 import { guestAuthSlice } from '../features/guestAuth/guestAuthSlice.ts';
 import { reportSlice } from '../features/report/reportSlice.ts';
+import { listenerMiddleware } from './listener.ts';
 import type { PageParams } from './page-params.ts';
 import type { GuestServices } from './services.ts';
 import { pageSlice } from './pageSlice.ts';
@@ -17,6 +20,8 @@ const rootReducer = combineReducers({
   [browserCheckSlice.name]: browserCheckSlice.reducer,
   [geofenceSlice.name]: geofenceSlice.reducer,
   [reportSlice.name]: reportSlice.reducer,
+  [chatRoomSlice.name]: chatRoomSlice.reducer,
+  [callSlice.name]: callSlice.reducer,
 });
 export type RootState = ReturnType<typeof rootReducer>;
 
@@ -29,7 +34,8 @@ export function createStore(
   return configureStore({
     reducer: rootReducer,
     preloadedState: { ...preloaded, page: preloaded?.page ?? page },
-    middleware: (getDefault) => getDefault({ thunk: { extraArgument: services } }),
+    middleware: (getDefault) =>
+      getDefault({ thunk: { extraArgument: services } }).prepend(listenerMiddleware.middleware),
   });
 }
 

@@ -1,3 +1,4 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
 import { WelcomePage } from '../forms/WelcomePage.tsx';
@@ -5,11 +6,60 @@ import { NoticePage } from '../refusals/NoticePage.tsx';
 import { SchedulePage } from '../schedule/SchedulePage.tsx';
 import { SelectionPage } from '../selection/SelectionPage.tsx';
 
+// The call screens load with the call code (issue 6: not before the guest starts a call).
+const PreviewPage = lazy(() =>
+  import('../preview/PreviewPage.tsx').then((m) => ({ default: m.PreviewPage })),
+);
+const WaitingPage = lazy(() =>
+  import('../call/WaitingPage.tsx').then((m) => ({ default: m.WaitingPage })),
+);
+const CallPage = lazy(() => import('../call/CallPage.tsx').then((m) => ({ default: m.CallPage })));
+const RatingPage = lazy(() =>
+  import('../rating/RatingPage.tsx').then((m) => ({ default: m.RatingPage })),
+);
+
+function Loading({ testId }: { testId: string }) {
+  const t = useT();
+  return (
+    <div className="loading" role="status" data-testid={testId}>
+      <span className="spinner" aria-hidden="true" />
+      {t('loading')}
+    </div>
+  );
+}
+
+function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading testId="stage-loading-code" />}>{children}</Suspense>;
+}
+
 /** The screen of the current stage (spec §2). */
 export function StageView() {
   const stage = useAppSelector((state) => state.flow.stage);
-  const t = useT();
   switch (stage) {
+    case 'preview':
+      return (
+        <Lazy>
+          <PreviewPage />
+        </Lazy>
+      );
+    case 'waiting':
+      return (
+        <Lazy>
+          <WaitingPage />
+        </Lazy>
+      );
+    case 'ongoing':
+      return (
+        <Lazy>
+          <CallPage />
+        </Lazy>
+      );
+    case 'rating':
+      return (
+        <Lazy>
+          <RatingPage />
+        </Lazy>
+      );
     case 'welcome':
       return <WelcomePage />;
     case 'selection':
@@ -25,12 +75,7 @@ export function StageView() {
     case 'abandoned':
     case 'failed':
       return <NoticePage kind={stage} />;
-    default:
-      return (
-        <div className="loading" role="status" data-testid={`stage-${stage}`}>
-          <span className="spinner" aria-hidden="true" />
-          {t('loading')}
-        </div>
-      );
+    case 'loading':
+      return <Loading testId="stage-loading" />;
   }
 }

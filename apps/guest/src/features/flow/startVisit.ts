@@ -10,6 +10,7 @@ import {
 } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
 import { browserChecked } from '../browserCheck/browserCheckSlice.ts';
+import { roomsRegistered } from '../chat/chatRoomSlice.ts';
 import { companyLoaded } from '../company/companySlice.ts';
 import { geofenceChecked } from '../geofence/geofenceSlice.ts';
 import { guestSignedIn, locationFound, usernameComputed } from '../guestAuth/guestAuthSlice.ts';
@@ -58,10 +59,12 @@ export const startVisit = createAppThunk(
       const username = guestUsername(await extra.computeFingerprint(), extra.storage);
       dispatch(usernameComputed(username));
       // spec §8: a registration that is not 201 stops here; the client throws on any non-2xx.
-      await api('/guest-auth/register', envelope(guestRegistrationSchema), {
-        method: 'POST',
-        body: { username, companyId },
-      });
+      const { data: registration } = await api(
+        '/guest-auth/register',
+        envelope(guestRegistrationSchema),
+        { method: 'POST', body: { username, companyId } },
+      );
+      dispatch(roomsRegistered(registration.guestRooms));
       const { data: login } = await api('/guest-auth/login', envelope(guestLoginSchema), {
         method: 'POST',
         body: { username, companyId },

@@ -1,6 +1,7 @@
 import { callReportAddedSchema, envelope, formatCallId, type CallType } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
 import { stageReached } from '../flow/flowSlice.ts';
+import { joinQueue } from '../call/callFlow.ts';
 import { callSuffix } from '../guestAuth/identity.ts';
 import { callReportFailed, callReportInitialised } from './reportSlice.ts';
 
@@ -32,7 +33,9 @@ export const startCall = createAppThunk(
       dispatch(callReportInitialised({ callId, reportId: data.id, status: data.status }));
       if (data.status === 'outOfQuota') return void dispatch(stageReached('outOfQuota'));
       if (data.status === 'blocked') return void dispatch(stageReached('blocked'));
-      dispatch(stageReached('waiting'));
+      void dispatch(
+        joinQueue({ callId, callType: request.callType, categoryId: request.categoryId }),
+      );
     } catch (error) {
       dispatch(callReportFailed());
       throw error;

@@ -1,0 +1,129 @@
+import {
+  callBugBodySchema,
+  callReportSchema,
+  callStateSchema,
+  createdSchema,
+  envelope,
+  setupComplete,
+  type CallType,
+} from '@frontdesk/protocol';
+import { createAppThunk } from '../../app/hooks.ts';
+import type { RootState } from '../../app/store.ts';
+import { categoryChosen } from '../chat/chatRoomSlice.ts';
+import { consoleLog } from '../diagnostics/logBuffer.ts';
+import { stageReached } from '../flow/flowSlice.ts';
+import { callRequested, endConfirmToggled } from './callSlice.ts';
+import { closeCall, liveCall, openCall } from './connections.ts';
+
+/** What a call-bug report carries (spec §3 "Call-bug report fields"); nothing private. */
+function bugReport(state: RootState, callId: string) {
+  return callBugBodySchema.parse({
+    guest_log: consoleLog(),
+    guest_state: {
+      stage: state.flow.stage,
+      call: { ...state.call, chatMessages: state.call.chatMessages.length },
+      report: state.report,
+    },
+    guest_client_info: {
+      userAgent: navigator.userAgent,
+      language: navigator.language,
+      online: navigator.onLine,
+      screen: `${screen.width}x${screen.height}`,
+    },
+    call_id: callId,
+    ...(state.guestAuth.username ? { guest_id: state.guestAuth.username } : {}),
+  });
+}
+
+/**
+ * From a call report that the company accepted to the end of the call: join the queue and
+ * publish (docs/protocol.md step 2), wait while the agent takes, holds and resumes the call,
+ * and leave when either side ends it. Failures end in stage `failed`, with a call-bug report
+ * when the media set-up did not complete (spec §4).
+ */
+export const joinQueue = createAppThunk(
+  'call/joinQueue',
+  async (
+    request: { callId: string; callType: CallType; categoryId: number },
+    { dispatch, getState, extra },
+  ) => {
+    const ctx = { dispatch, getState, extra };
+    const token = getState().guestAuth.access_token ?? undefined;
+    dispatch(callRequested({ callType: request.callType, categoryId: request.categoryId }));
+    dispatch(categoryChosen(request.categoryId));
+    const room = getState().chatRoom.rooms.find(
+      (r) => r.kind === 'category' && r.categoryId === request.categoryId,
+    );
+    if (!room) throw new Error(`no chat room for category ${request.categoryId}`);
+    dispatch(stageReached('waiting'));
+    void extra
+      .api('/call-report/update-timestamp', envelope(callReportSchema), {
+        method: 'PUT',
+        token,
+        body: { call_id: request.callId, call_initiated_timestamp: true },
+      })
+      .catch(() => undefined);
+
+    let call;
+    try {
+      call = await openCall(
+        {
+          callId: request.callId,
+          callType: request.callType,
+          roomJid: room.jid,
+          roomPassword: room.password,
+        },
+        ctx,
+      );
+    } catch (error) {
+      console.error('call set-up failed', error);
+      const stages = getState().call;
+      if (
+        !setupComplete(liveCall()?.media.state.stages ?? {}) ||
+        stages.connection.media !== 'connected'
+      ) {
+        void extra
+          .api('/call-bug/by-guest', envelope(createdSchema), {
+            method: 'POST',
+            token,
+            body: bugReport(getState(), request.callId),
+          })
+          .catch(() => undefined);
+      }
+      await closeCall();
+      dispatch(stageReached('failed'));
+      return;
+    }
+    const how = await call.ended;
+    if (liveCall() !== call) return; // the guest hung up first (hangUp handled it)
+    await closeCall();
+    dispatch(
+      stageReached(how === 'agentLeft' && getState().call.callStarted ? 'rating' : 'failed'),
+    );
+  },
+);
+
+/**
+ * The guest hangs up: before an agent answered it is an abandoned call (stage `abandoned`),
+ * after it a completed one (stage `rating`). Both are reported to the API.
+ */
+export const hangUp = createAppThunk(
+  'call/hangUp',
+  async (_arg: undefined, { dispatch, getState, extra }) => {
+    const state = getState();
+    const callId = state.report.callID;
+    const answered = state.call.agent !== null;
+    dispatch(endConfirmToggled(false));
+    if (callId) {
+      await extra
+        .api(`/calls/${callId}/end`, envelope(callStateSchema), {
+          method: 'POST',
+          token: state.guestAuth.access_token ?? undefined,
+          body: { reason: answered ? 'completed' : 'abandoned' },
+        })
+        .catch((error: unknown) => console.warn('could not report the end of the call', error));
+    }
+    await closeCall();
+    dispatch(stageReached(answered ? 'rating' : 'abandoned'));
+  },
+);

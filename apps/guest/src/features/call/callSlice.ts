@@ -1,0 +1,217 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type {
+  CallPeer,
+  CallType,
+  PeerCallState,
+  RemoteFeed,
+  StreamsReady,
+} from '@frontdesk/protocol';
+import type { ChatMessageRecord, ChatStatus, DeliveryState, QueuePlace } from '@frontdesk/chat';
+// The conversation reducers come from their own entry: the chat package's main entry pulls in
+// StanzaJS, which the pre-call pages must not load (issue 6: call code loads when a call starts).
+import {
+  chatOpened,
+  deliveryChanged,
+  emptyConversation,
+  messageAdded,
+} from '@frontdesk/chat/conversation';
+import type { MediaState } from '@frontdesk/media';
+
+/**
+ * spec §3 "Call status state", plus what the call screens need to show: the chosen call type
+ * and category, the queue place, the agent who took the call, and the live status of the two
+ * connections. Streams stay in the adapters (features/call/connections.ts).
+ */
+export type CallState = {
+  callType: CallType;
+  categoryId: number | null;
+  queue: QueuePlace | null;
+  /** The agent's jabber username once it took the call. */
+  agent: string | null;
+  peerCall: PeerCallState;
+  peerVideo: PeerCallState;
+  OnHoldCount: number;
+  onHold: boolean;
+  pageVisible: boolean;
+  janusSessionEnded: boolean;
+  peers: CallPeer[];
+  feeds: RemoteFeed[];
+  callStarted: boolean;
+  callInitiated: boolean;
+  mutedVideoJIDs: string[];
+  mutedAudioJIDs: string[];
+  localAudioMuted: boolean;
+  localVideoMuted: boolean;
+  isChatOpen: boolean;
+  deviceConfigOpen: boolean;
+  deviceConfigChanged: boolean;
+  isZoomed: boolean;
+  isBackCam: boolean;
+  callVolume: number;
+  unreadMessages: number;
+  /** Newest first. */
+  chatMessages: ChatMessageRecord[];
+  streamsReady: StreamsReady;
+  notificationAllowed: boolean;
+  connection: {
+    chat: ChatStatus;
+    media: MediaState['status'];
+  };
+  quality: MediaState['quality'];
+  mediaError: string | null;
+  endConfirmOpen: boolean;
+};
+
+const initialState: CallState = {
+  callType: 'video',
+  categoryId: null,
+  queue: null,
+  agent: null,
+  peerCall: 'Paused',
+  peerVideo: 'Paused',
+  OnHoldCount: 0,
+  onHold: false,
+  pageVisible: true,
+  janusSessionEnded: false,
+  peers: [],
+  feeds: [],
+  callStarted: false,
+  callInitiated: false,
+  mutedVideoJIDs: [],
+  mutedAudioJIDs: [],
+  localAudioMuted: false,
+  localVideoMuted: false,
+  isChatOpen: false,
+  deviceConfigOpen: false,
+  deviceConfigChanged: false,
+  isZoomed: true,
+  isBackCam: false,
+  callVolume: 1,
+  ...emptyConversation,
+  streamsReady: { local: false, remote: false },
+  notificationAllowed: false,
+  connection: { chat: 'idle', media: 'idle' },
+  quality: { send: null, receive: null },
+  mediaError: null,
+  endConfirmOpen: false,
+};
+
+export const callSlice = createSlice({
+  name: 'call',
+  initialState,
+  reducers: {
+    callRequested(state, action: PayloadAction<{ callType: CallType; categoryId: number }>) {
+      state.callType = action.payload.callType;
+      state.categoryId = action.payload.categoryId;
+      state.callInitiated = true;
+    },
+    chatStatusChanged(state, action: PayloadAction<ChatStatus>) {
+      state.connection.chat = action.payload;
+    },
+    queuePlaceChanged(state, action: PayloadAction<QueuePlace | null>) {
+      state.queue = action.payload;
+    },
+    /** An agent published `InCall|<this guest>|<this call>` (docs/protocol.md step 4). */
+    agentAccepted(state, action: PayloadAction<string>) {
+      state.agent = action.payload;
+      state.queue = null;
+    },
+    mediaStateChanged(state, action: PayloadAction<MediaState>) {
+      const media = action.payload;
+      state.connection.media = media.status;
+      state.janusSessionEnded = media.status === 'ended';
+      state.feeds = [...media.feeds];
+      state.streamsReady = media.streamsReady;
+      state.peerVideo = media.peerVideo;
+      state.localAudioMuted = media.local.audioMuted;
+      state.localVideoMuted = media.local.videoMuted;
+      state.quality = media.quality;
+      state.mediaError = media.error?.message ?? null;
+      state.mutedAudioJIDs = media.feeds.filter((f) => f.audioMuted).map((f) => f.display);
+      state.mutedVideoJIDs = media.feeds.filter((f) => f.videoMuted).map((f) => f.display);
+      if (media.peerCall === 'Resumed' && state.peerCall === 'Paused') {
+        // spec §4: the first remote media means the call is on, with that peer recorded.
+        state.callStarted = true;
+        state.peers = media.feeds.map((feed) => ({
+          peerJID: state.agent ?? feed.display,
+          janusId: feed.janusId,
+          profileImageUrl: null,
+          username: feed.display,
+        }));
+      }
+      state.peerCall = media.peerCall;
+    },
+    /** spec §4: toggling to Paused (hold) raises the hold count and clears peers and mute lists. */
+    holdStarted(state) {
+      state.onHold = true;
+      state.OnHoldCount += 1;
+      state.peers = [];
+      state.mutedAudioJIDs = [];
+      state.mutedVideoJIDs = [];
+    },
+    holdEnded(state) {
+      state.onHold = false;
+    },
+    pageVisibilityChanged(state, action: PayloadAction<boolean>) {
+      state.pageVisible = action.payload;
+    },
+    chatMessageReceived(state, action: PayloadAction<ChatMessageRecord>) {
+      const next = messageAdded(state, action.payload, state.isChatOpen);
+      state.chatMessages = next.chatMessages;
+      state.unreadMessages = next.unreadMessages;
+    },
+    chatDeliveryChanged(state, action: PayloadAction<{ id: string; delivery: DeliveryState }>) {
+      state.chatMessages = deliveryChanged(
+        state,
+        action.payload.id,
+        action.payload.delivery,
+      ).chatMessages;
+    },
+    chatToggled(state) {
+      state.isChatOpen = !state.isChatOpen;
+      if (state.isChatOpen) state.unreadMessages = chatOpened(state).unreadMessages;
+    },
+    deviceConfigToggled(state) {
+      state.deviceConfigOpen = !state.deviceConfigOpen;
+    },
+    devicesChanged(state) {
+      state.deviceConfigChanged = true;
+    },
+    zoomToggled(state) {
+      state.isZoomed = !state.isZoomed;
+    },
+    backCameraToggled(state) {
+      state.isBackCam = !state.isBackCam;
+    },
+    callVolumeChanged(state, action: PayloadAction<number>) {
+      state.callVolume = Math.min(1, Math.max(0, action.payload));
+    },
+    endConfirmToggled(state, action: PayloadAction<boolean>) {
+      state.endConfirmOpen = action.payload;
+    },
+    notificationPermissionChanged(state, action: PayloadAction<boolean>) {
+      state.notificationAllowed = action.payload;
+    },
+  },
+});
+
+export const {
+  callRequested,
+  chatStatusChanged,
+  queuePlaceChanged,
+  agentAccepted,
+  mediaStateChanged,
+  holdStarted,
+  holdEnded,
+  pageVisibilityChanged,
+  chatMessageReceived,
+  chatDeliveryChanged,
+  chatToggled,
+  deviceConfigToggled,
+  devicesChanged,
+  zoomToggled,
+  backCameraToggled,
+  callVolumeChanged,
+  endConfirmToggled,
+  notificationPermissionChanged,
+} = callSlice.actions;

@@ -1,0 +1,231 @@
+import {
+  callReportSchema,
+  callReportUpdateBodySchema,
+  callStateSchema,
+  clientConfigSchema,
+  envelope,
+  guestPresenceState,
+  janusTokenSchema,
+  roomAccessSchema,
+  ROUND_ROBIN_PEER,
+  type CallType,
+} from '@frontdesk/protocol';
+import type { ChatSession, queuePlace, RoomSnapshot } from '@frontdesk/chat';
+import type { MediaSession } from '@frontdesk/media';
+import type { AppDispatch, RootState } from '../../app/store.ts';
+import type { GuestServices } from '../../app/services.ts';
+import { roomJoined } from '../chat/chatRoomSlice.ts';
+import {
+  agentAccepted,
+  chatDeliveryChanged,
+  chatMessageReceived,
+  chatStatusChanged,
+  holdEnded,
+  holdStarted,
+  mediaStateChanged,
+  queuePlaceChanged,
+} from './callSlice.ts';
+import { clearStreams, LOCAL_STREAM, streamChanged } from './streams.ts';
+
+/** What the thunks hand the live call: how to read state, dispatch, and reach the API. */
+type Context = { dispatch: AppDispatch; getState: () => RootState; extra: GuestServices };
+
+/** The call's live adapters (STYLE: live objects stay out of the store). One call at a time. */
+type LiveCall = {
+  chat: ChatSession;
+  media: MediaSession;
+  room: string;
+  nick: string;
+  callId: string;
+  unsubscribe: (() => void)[];
+  /** Resolves when the agent leaves the call (or the media ends for good). */
+  ended: Promise<'agentLeft' | 'mediaEnded'>;
+};
+
+let live: LiveCall | null = null;
+
+export const liveCall = () => live;
+
+/** Default estimate when the API has no history for the category yet (docs/protocol.md). */
+const DEFAULT_AVERAGE_WAIT_MS = 60_000;
+
+function androidMobile(): boolean {
+  return /Android.+Mobile/i.test(navigator.userAgent);
+}
+
+/** spec §4: the waiting guest's presence follows page visibility (the Away rule). */
+export function waitingPresence(state: RootState) {
+  return {
+    state: guestPresenceState({
+      pageHidden: !state.call.pageVisible,
+      androidMobile: androidMobile(),
+      notificationsAllowed: state.call.notificationAllowed,
+    }),
+    peer: ROUND_ROBIN_PEER,
+  };
+}
+
+/**
+ * What the category room says about this guest's call: its queue place while waiting, and the
+ * agent's presences that accept, hold and resume it (docs/protocol.md steps 3, 4 and 6).
+ */
+function followRoom(
+  snapshot: RoomSnapshot,
+  call: LiveCall,
+  queuePlaceOf: typeof queuePlace,
+  ctx: Context,
+) {
+  const { dispatch, getState } = ctx;
+  const state = getState();
+  const category = state.company.details?.categories.find((c) => c.id === state.call.categoryId);
+  const averageWaitMs = category?.averageWaitMs ?? DEFAULT_AVERAGE_WAIT_MS;
+  dispatch(queuePlaceChanged(queuePlaceOf(snapshot, call.nick, averageWaitMs) ?? null));
+
+  for (const occupant of snapshot.occupants) {
+    const status = occupant.status;
+    if (occupant.self || status?.peer !== call.nick || status.callId !== call.callId) continue;
+    if (status.state === 'InCall' && getState().call.agent === null) {
+      dispatch(agentAccepted(occupant.nick));
+      call.chat.setPresence(call.room, {
+        state: 'InCall',
+        peer: occupant.nick,
+        callId: call.callId,
+      });
+    } else if (status.state === 'CallOnHold' && !getState().call.onHold) {
+      dispatch(holdStarted());
+    } else if (status.state === 'CallResumed' && getState().call.onHold) {
+      dispatch(holdEnded());
+    }
+  }
+}
+
+/**
+ * Joins the queue of the chosen category and publishes into the call's Janus room
+ * (docs/protocol.md step 2). The chat and media code is loaded here, not before: the pre-call
+ * pages stay light.
+ */
+export async function openCall(
+  params: { callId: string; callType: CallType; roomJid: string; roomPassword: string },
+  ctx: Context,
+): Promise<LiveCall> {
+  const { dispatch, getState, extra } = ctx;
+  const { api } = extra;
+  const [chatModule, mediaModule, { data: config }] = await Promise.all([
+    import('@frontdesk/chat'),
+    import('@frontdesk/media'),
+    api('/config', envelope(clientConfigSchema)),
+  ]);
+  const auth = getState().guestAuth;
+  if (!auth.services || !auth.username || !auth.jabberusername || !auth.access_token) {
+    throw new Error('not signed in');
+  }
+  const token = auth.access_token;
+  const company = getState().company.details;
+
+  const chat = new chatModule.ChatSession({
+    url: config.xmppWebsocketUrl,
+    jid: auth.services.xmpp.jid,
+    token: auth.services.xmpp.password,
+    sender: 'GUEST',
+  });
+  const media = mediaModule.createMediaSession({
+    server: config.janusWebsocketUrl,
+    token: async () =>
+      (await api('/auth/janus-token', envelope(janusTokenSchema), { method: 'POST', token })).data
+        .janusToken,
+    room: async () =>
+      (
+        await api(`/calls/${params.callId}/room`, envelope(roomAccessSchema), {
+          method: 'POST',
+          token,
+        })
+      ).data,
+    display: auth.username,
+    callType: params.callType,
+    ...(company?.flipCamera ? { video: { camera: { facingMode: 'user' } } } : {}),
+    iceServers: [...config.iceServers],
+  });
+
+  let settle: (reason: 'agentLeft' | 'mediaEnded') => void = () => undefined;
+  const call: LiveCall = {
+    chat,
+    media,
+    room: params.roomJid,
+    nick: auth.jabberusername,
+    callId: params.callId,
+    unsubscribe: [],
+    ended: new Promise((resolve) => (settle = resolve)),
+  };
+  live = call;
+
+  call.unsubscribe.push(
+    chat.on('status', (status) => dispatch(chatStatusChanged(status))),
+    chat.on('message', (record) => dispatch(chatMessageReceived(record))),
+    chat.on('delivery', (update) => dispatch(chatDeliveryChanged(update))),
+    chat.on('room', (snapshot) => {
+      if (snapshot.jid !== call.room) return;
+      followRoom(snapshot, call, chatModule.queuePlace, ctx);
+      const agent = getState().call.agent;
+      // The agent left the room outside a hold: the call is over for this guest.
+      if (agent && !getState().call.onHold && !snapshot.occupants.some((o) => o.nick === agent))
+        settle('agentLeft');
+    }),
+    media.on('state', (state) => {
+      dispatch(mediaStateChanged(state));
+      if (state.status === 'ended') settle('mediaEnded');
+    }),
+    media.on('localStream', (stream) => streamChanged(LOCAL_STREAM, stream)),
+    media.on('remoteStream', ({ janusId, stream }) => streamChanged(janusId, stream)),
+    media.on('iceFailed', ({ localSdp, remoteSdp }) => {
+      // spec §8: ICE failure sends a report update with success false and the SDPs.
+      const body = callReportUpdateBodySchema.parse({
+        call_id: params.callId,
+        success: false,
+        ...(localSdp ? { guest_local_sdp: localSdp } : {}),
+        ...(remoteSdp ? { guest_remote_sdp: remoteSdp } : {}),
+      });
+      void api('/call-report/update', envelope(callReportSchema), {
+        method: 'PUT',
+        token,
+        body,
+      }).catch(() => undefined);
+    }),
+  );
+
+  await chat.connect();
+  const snapshot = await chat
+    .joinRoom(params.roomJid, {
+      nick: call.nick,
+      password: params.roomPassword,
+      status: waitingPresence(getState()),
+    })
+    .catch((error: unknown) => {
+      const known = chat.room(params.roomJid);
+      dispatch(
+        roomJoined({ jid: params.roomJid, auth: known?.auth ?? { status: false, tries: 1 } }),
+      );
+      throw error;
+    });
+  dispatch(roomJoined({ jid: params.roomJid, auth: snapshot.auth }));
+  await media.connect();
+  return call;
+}
+
+/** The guest's side of the call's state on the server (transfers, docs/protocol.md step 7). */
+export async function readCallState(callId: string, ctx: Context) {
+  const token = ctx.getState().guestAuth.access_token ?? undefined;
+  return (await ctx.extra.api(`/calls/${callId}`, envelope(callStateSchema), { token })).data;
+}
+
+/** Leaves the room, ends the media, closes the chat session (spec §4 "Ending a session"). */
+export async function closeCall(): Promise<void> {
+  const call = live;
+  if (!call) return;
+  live = null;
+  for (const off of call.unsubscribe) off();
+  await call.chat
+    .endCall(call.room, { endMedia: () => call.media.close() })
+    .catch(() => call.media.close());
+  await call.chat.close();
+  clearStreams();
+}

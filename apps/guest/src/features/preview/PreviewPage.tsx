@@ -1,0 +1,157 @@
+import { useEffect, useRef, useState } from 'react';
+import { healthSchema } from '@frontdesk/protocol';
+import { listDevices, playStream, type DeviceList } from '@frontdesk/media/devices';
+import { closePreview, microphoneLevel, openPreview } from '@frontdesk/media/preview';
+import { api } from '../../app/api.ts';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { useT } from '../../i18n/useT.ts';
+import { mediaAccessChecked } from '../browserCheck/browserCheckSlice.ts';
+import { stageReached } from '../flow/flowSlice.ts';
+
+/** A round trip to our service, to tell the guest whether the connection will carry a call. */
+async function measureConnection(): Promise<number> {
+  const started = performance.now();
+  await api('/health', healthSchema, { alsoAccept: [503] });
+  return Math.round(performance.now() - started);
+}
+
+const SLOW_CONNECTION_MS = 800;
+
+/**
+ * spec §2 stage "preview": the guest sees and hears itself before the call, picks its camera and
+ * microphone, and gets a connection test. spec §5: a refused camera is `disabledCamera`.
+ */
+export function PreviewPage() {
+  const t = useT();
+  const dispatch = useAppDispatch();
+  const company = useAppSelector((state) => state.company.details);
+  const withVideo = company?.callType !== 'voice';
+  const [devices, setDevices] = useState<DeviceList | null>(null);
+  const [cameraId, setCameraId] = useState<string | undefined>();
+  const [microphoneId, setMicrophoneId] = useState<string | undefined>();
+  const [stream, setStream] = useState<MediaStream | null>(null);
+  const [level, setLevel] = useState(0);
+  const [latency, setLatency] = useState<number | null>(null);
+  const video = useRef<HTMLVideoElement>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    let opened: MediaStream | null = null;
+    openPreview({
+      callType: withVideo ? 'video' : 'voice',
+      ...(cameraId ? { cameraId } : {}),
+      ...(microphoneId ? { microphoneId } : {}),
+    })
+      .then(async (previewStream) => {
+        opened = previewStream;
+        if (cancelled) return closePreview(previewStream);
+        dispatch(mediaAccessChecked(true));
+        setStream(previewStream);
+        setDevices(await listDevices());
+      })
+      .catch(() => {
+        if (cancelled) return;
+        dispatch(mediaAccessChecked(false));
+        dispatch(stageReached('unsupported'));
+      });
+    return () => {
+      cancelled = true;
+      closePreview(opened);
+    };
+  }, [withVideo, cameraId, microphoneId, dispatch]);
+
+  useEffect(() => {
+    if (video.current && stream) void playStream(video.current, stream);
+    if (!stream || stream.getAudioTracks().length === 0) return;
+    const meter = microphoneLevel(stream);
+    const timer = setInterval(() => setLevel(meter.read()), 150);
+    return () => {
+      clearInterval(timer);
+      meter.stop();
+    };
+  }, [stream]);
+
+  useEffect(() => {
+    measureConnection().then(setLatency, () => setLatency(Number.POSITIVE_INFINITY));
+  }, []);
+
+  const track = (kind: 'audio' | 'video') =>
+    stream
+      ?.getTracks()
+      .find((t) => t.kind === kind)
+      ?.getSettings().deviceId ?? '';
+
+  return (
+    <section className="card" data-testid="stage-preview" aria-labelledby="preview-title">
+      <h1 id="preview-title">{t('previewTitle')}</h1>
+      {withVideo ? (
+        <video
+          ref={video}
+          className="preview-video stream-self"
+          aria-label={t('yourCamera')}
+          autoPlay
+          playsInline
+          muted
+          data-testid="preview-video"
+        />
+      ) : (
+        <p>{t('previewNoVideo')}</p>
+      )}
+      <div className="field">
+        <span id="mic-level-label">{t('micLevel')}</span>
+        <meter
+          aria-labelledby="mic-level-label"
+          min={0}
+          max={1}
+          value={level}
+          data-testid="mic-level"
+        />
+      </div>
+      {withVideo && (
+        <div className="field">
+          <label htmlFor="preview-camera">{t('camera')}</label>
+          <select
+            id="preview-camera"
+            value={track('video')}
+            onChange={(e) => setCameraId(e.target.value)}
+          >
+            {devices?.cameras.map((d, i) => (
+              <option key={d.deviceId} value={d.deviceId}>
+                {d.label || `${t('camera')} ${i + 1}`}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor="preview-microphone">{t('microphone')}</label>
+        <select
+          id="preview-microphone"
+          value={track('audio')}
+          onChange={(e) => setMicrophoneId(e.target.value)}
+        >
+          {devices?.microphones.map((d, i) => (
+            <option key={d.deviceId} value={d.deviceId}>
+              {d.label || `${t('microphone')} ${i + 1}`}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p role="status" data-testid="connection-test">
+        {latency === null
+          ? t('previewTest')
+          : latency <= SLOW_CONNECTION_MS
+            ? t('previewConnectionOk')
+            : t('previewConnectionBad', { ms: Number.isFinite(latency) ? String(latency) : '∞' })}
+      </p>
+      <button
+        type="button"
+        className="button-primary"
+        disabled={!stream}
+        onClick={() => dispatch(stageReached('selection'))}
+      >
+        {t('continue')}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { RATING_SCALE_MAX, type Answers } from '@frontdesk/protocol';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { useT } from '../../i18n/useT.ts';
+import { FormFields } from '../forms/FormFields.tsx';
+import { RatingInput } from '../forms/RatingInput.tsx';
+import { SubmitButton } from '../forms/SubmitButton.tsx';
+import { validateAnswers, type FieldProblem } from '../forms/validate.ts';
+import { submitRating } from './submitRating.ts';
+
+function Thanks() {
+  const t = useT();
+  const company = useAppSelector((state) => state.company.details);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="card" data-testid="stage-thanks" aria-labelledby="thanks-title">
+      <h1 id="thanks-title" ref={heading} tabIndex={-1}>
+        {company?.ratingThanksMsg ?? t('ratingThanks')}
+      </h1>
+      <p>{company?.thanksMsg ?? t('thanks')}</p>
+    </section>
+  );
+}
+
+/**
+ * spec §2 stage "rating": stars or emojis (ratingStyle), the company's rating form when it asks
+ * for more (advanceRating), then thanks. Without a rating page the guest sees the thanks only.
+ */
+export function RatingPage() {
+  const t = useT();
+  const dispatch = useAppDispatch();
+  const company = useAppSelector((state) => state.company.details);
+  const [score, setScore] = useState<number | null>(null);
+  const [answers, setAnswers] = useState<Answers>({});
+  const [problems, setProblems] = useState<Record<string, FieldProblem>>({});
+  const [state, setState] = useState<'rating' | 'sending' | 'failed' | 'done'>(
+    company?.showRatingPage === false ? 'done' : 'rating',
+  );
+  if (!company) return null;
+  if (state === 'done') return <Thanks />;
+  const form = company.advanceRating ? company.ratingForm : null;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    let formAnswers: Answers | null = null;
+    let chosen = score;
+    if (form) {
+      const checked = validateAnswers(form.fields, answers);
+      if (checked.problems) return setProblems(checked.problems);
+      formAnswers = checked.valid;
+      // The form's own score field (if any) is the call's rating.
+      const scoreField = form.fields.find((f) => f.type === 'rating');
+      const fromForm = scoreField ? formAnswers[scoreField.name] : undefined;
+      if (typeof fromForm === 'number') chosen = fromForm;
+    }
+    if (chosen === null) return setProblems({ score: 'required' });
+    setProblems({});
+    setState('sending');
+    const result = await dispatch(submitRating({ score: chosen, answers: formAnswers }));
+    setState(submitRating.fulfilled.match(result) ? 'done' : 'failed');
+  }
+
+  return (
+    <section className="card" data-testid="stage-rating" aria-labelledby="rating-title">
+      <h1 id="rating-title">{company.ratingPageMsg ?? t('ratingTitle')}</h1>
+      {company.ratingPageImage && (
+        <img className="rating-image" src={company.ratingPageImage} alt="" />
+      )}
+      <form noValidate onSubmit={submit}>
+        {form ? (
+          <FormFields
+            idPrefix="rating"
+            fields={form.fields}
+            answers={answers}
+            problems={problems}
+            ratingStyle={company.ratingStyle}
+            onChange={(name, value) => setAnswers((previous) => ({ ...previous, [name]: value }))}
+          />
+        ) : (
+          <fieldset className="field">
+            <legend>{t('ratingLabel')}</legend>
+            <RatingInput
+              name="rating-score"
+              style={company.ratingStyle}
+              max={RATING_SCALE_MAX}
+              value={score}
+              onChange={setScore}
+            />
+            {problems.score && <p className="field-error">{t('ratingRequired')}</p>}
+          </fieldset>
+        )}
+        {state === 'failed' && (
+          <p role="alert" className="form-alert">
+            {t('submitFailed')}
+          </p>
+        )}
+        <SubmitButton busy={state === 'sending'} busyLabel={t('sending')}>
+          {company.ratingSubmitMsg ?? t('ratingSubmit')}
+        </SubmitButton>
+      </form>
+    </section>
+  );
+}
