@@ -70,25 +70,29 @@ export type MediaStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' |
 /** Why a call ended: we left, the room was destroyed (spec §4), we were kicked, or it failed. */
 export type EndReason = 'left' | 'roomDestroyed' | 'kicked' | 'failed';
 
-/** Everything the UI shows about the media, as plain data (safe to put in a store). */
+/**
+ * Everything the UI shows about the media, as plain data (safe to put in a store). Each change
+ * is a new object (never mutated), so a store may freeze it; no `readonly` so that Immer drafts
+ * accept it.
+ */
 export interface MediaState {
-  readonly status: MediaStatus;
-  readonly endReason: EndReason | null;
-  readonly error: { readonly code: MediaErrorCode; readonly message: string } | null;
-  readonly stages: MediaSetupStages;
-  readonly feeds: readonly RemoteFeed[];
-  readonly local: {
-    readonly audioMuted: boolean;
-    readonly videoMuted: boolean;
-    readonly onHold: boolean;
+  status: MediaStatus;
+  endReason: EndReason | null;
+  error: { code: MediaErrorCode; message: string } | null;
+  stages: MediaSetupStages;
+  feeds: RemoteFeed[];
+  local: {
+    audioMuted: boolean;
+    videoMuted: boolean;
+    onHold: boolean;
   };
-  readonly streamsReady: StreamsReady;
-  /** spec §4: first remote media ⇒ Resumed; Paused again while no peer media arrives. */
-  readonly peerCall: PeerCallState;
-  readonly peerVideo: PeerCallState;
-  readonly quality: { readonly send: LinkQuality | null; readonly receive: LinkQuality | null };
+  streamsReady: StreamsReady;
+  /** spec §4: first remote media ⇒ Resumed; Paused once the peer left or unpublished. */
+  peerCall: PeerCallState;
+  peerVideo: PeerCallState;
+  quality: { send: LinkQuality | null; receive: LinkQuality | null };
   /** How many times the session was re-created after it was lost. */
-  readonly reconnects: number;
+  reconnects: number;
 }
 
 export interface MediaSessionEvents extends Record<string, unknown> {
