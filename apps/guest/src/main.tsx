@@ -10,6 +10,8 @@ import { applyBranding } from './features/company/branding.ts';
 import { readLocation } from './features/geofence/location.ts';
 import { computeFingerprint } from './features/guestAuth/identity.ts';
 import { startVisit } from './features/flow/startVisit.ts';
+import { pageVisibilityChanged } from './features/call/callSlice.ts';
+import { captureConsole } from './features/diagnostics/logBuffer.ts';
 import './app/global.css';
 
 function localStorageOrUndefined(): Storage | undefined {
@@ -20,6 +22,8 @@ function localStorageOrUndefined(): Storage | undefined {
     return undefined;
   }
 }
+
+captureConsole();
 
 const store = createStore(readPageParams(window.location.search), {
   api,
@@ -34,6 +38,29 @@ const store = createStore(readPageParams(window.location.search), {
 
 // Started here rather than in an effect: once per page, before the first render.
 void store.dispatch(startVisit());
+
+// spec §4: the waiting guest's presence follows the page's visibility.
+document.addEventListener('visibilitychange', () =>
+  store.dispatch(pageVisibilityChanged(document.visibilityState === 'visible')),
+);
+// spec §7: the guest's exit is stamped even as the page closes (sendBeacon outlives it).
+window.addEventListener('pagehide', () => {
+  const { report, guestAuth } = store.getState();
+  if (!report.callID || !guestAuth.access_token) return;
+  navigator.sendBeacon(
+    '/api/call-report/update-timestamp',
+    new Blob(
+      [
+        JSON.stringify({
+          call_id: report.callID,
+          guest_exit_timestamp: true,
+          access_token: guestAuth.access_token,
+        }),
+      ],
+      { type: 'text/plain' },
+    ),
+  );
+});
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
