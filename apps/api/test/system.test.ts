@@ -50,6 +50,8 @@ describe('health and configuration', () => {
     expect(data.xmppWebsocketUrl).toBe('ws://frontdesk.example:8080/xmpp-websocket');
     expect(data.janusWebsocketUrl).toBe('ws://frontdesk.example:8080/janus-ws');
     expect(data.iceServers).toEqual([{ urls: 'stun:stun.example.org:3478' }]);
+    // No DSN configured: error reporting stays off in the browser.
+    expect(data.errorReporting).toBeNull();
   });
 
   it('answers unknown API paths with a JSON 404 naming the route', async () => {

@@ -12,6 +12,8 @@ import { computeFingerprint } from './features/guestAuth/identity.ts';
 import { startVisit } from './features/flow/startVisit.ts';
 import { pageVisibilityChanged } from './features/call/callSlice.ts';
 import { captureConsole } from './features/diagnostics/logBuffer.ts';
+import { startErrorReporting } from './features/diagnostics/errorReporting.ts';
+import { clientConfigSchema, envelope } from '@frontdesk/protocol';
 import './app/global.css';
 
 function localStorageOrUndefined(): Storage | undefined {
@@ -38,6 +40,10 @@ const store = createStore(readPageParams(window.location.search), {
 
 // Started here rather than in an effect: once per page, before the first render.
 void store.dispatch(startVisit());
+void api('/config', envelope(clientConfigSchema)).then(
+  ({ data }) => data.errorReporting && startErrorReporting(data.errorReporting),
+  () => undefined,
+);
 
 // spec §4: the waiting guest's presence follows the page's visibility.
 document.addEventListener('visibilitychange', () =>

@@ -55,6 +55,9 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
           xmppDomain: config.xmpp.domain,
           janusWebsocketUrl: `${wsOrigin}${JANUS_WEBSOCKET_PATH}`,
           iceServers: config.stunUrl ? [{ urls: config.stunUrl }] : [],
+          errorReporting: config.monitoring.dsn
+            ? { dsn: config.monitoring.dsn, tunnel: '/api/monitoring' }
+            : null,
         },
       };
     },
