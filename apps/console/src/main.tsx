@@ -1,12 +1,33 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
 import { App } from './app/App.tsx';
+import { api, uploadClient } from './app/api.ts';
+import { Connections } from './app/connections.ts';
+import type { ConsoleServices } from './app/services.ts';
+import { ServicesContext } from './app/servicesContext.ts';
+import { createStore } from './app/store.ts';
+import { browserRinger } from './features/queue/ringer.ts';
 import './app/global.css';
+
+const services: ConsoleServices = {
+  api,
+  upload: uploadClient,
+  loadChat: () => import('@frontdesk/chat'),
+  loadMedia: () => import('@frontdesk/media'),
+  connections: new Connections(),
+  ringer: browserRinger(),
+};
+const store = createStore(services);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <Provider store={store}>
+      <ServicesContext value={services}>
+        <App />
+      </ServicesContext>
+    </Provider>
   </StrictMode>,
 );

@@ -1,0 +1,10 @@
+import type { TypedStartListening } from '@reduxjs/toolkit';
+import { useDispatch, useSelector } from 'react-redux';
+import type { ConsoleServices } from './services.ts';
+import type { AppDispatch, RootState } from './store.ts';
+
+export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
+export const useAppSelector = useSelector.withTypes<RootState>();
+
+/** How features register their side effects: typed state, dispatch and services. */
+export type AppStartListening = TypedStartListening<RootState, AppDispatch, ConsoleServices>;

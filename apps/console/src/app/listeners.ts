@@ -1,0 +1,13 @@
+import { authListeners } from '../features/auth/authListeners.ts';
+import { callListeners } from '../features/call/callListeners.ts';
+import { chatListeners } from '../features/chat/chatListeners.ts';
+import { queueListeners } from '../features/queue/queueListeners.ts';
+import type { AppStartListening } from './hooks.ts';
+
+/** Every feature's side effects, registered on one store's listener middleware. */
+export function startListeners(startListening: AppStartListening): void {
+  authListeners(startListening);
+  queueListeners(startListening);
+  chatListeners(startListening);
+  callListeners(startListening);
+}

@@ -1,0 +1,23 @@
+import type * as ChatAdapter from '@frontdesk/chat';
+import type * as MediaAdapter from '@frontdesk/media';
+import type { ApiClient } from '@frontdesk/protocol';
+import type { Connections } from './connections.ts';
+
+/** How a new guest is announced (sound, desktop notification); tests pass their own. */
+export type Ringer = {
+  ring: (notice: { title: string; body: string }) => void;
+};
+
+/**
+ * Everything the console's listeners reach outside the store. The app passes the real ones;
+ * component tests pass their own, so no test needs a server it does not start.
+ */
+export type ConsoleServices = {
+  api: ApiClient;
+  upload: (form: FormData) => ApiClient;
+  /** The adapters load after sign-in (dynamic import): the login page stays small. */
+  loadChat: () => Promise<typeof ChatAdapter>;
+  loadMedia: () => Promise<typeof MediaAdapter>;
+  connections: Connections;
+  ringer: Ringer;
+};

@@ -1,0 +1,68 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { ClientConfig, CompanyDetails, StaffLogin } from '@frontdesk/protocol';
+
+/**
+ * Who is signed in and the workspace that comes with it: the company (its rooms and
+ * categories) and where the chat and media servers are.
+ */
+export type AuthState = {
+  status: 'signedOut' | 'signingIn' | 'loadingWorkspace' | 'ready';
+  error: string | null;
+  login: StaffLogin | null;
+  company: CompanyDetails | null;
+  config: ClientConfig | null;
+};
+
+const initialState: AuthState = {
+  status: 'signedOut',
+  error: null,
+  login: null,
+  company: null,
+  config: null,
+};
+
+export const authSlice = createSlice({
+  name: 'auth',
+  initialState,
+  reducers: {
+    // The credentials travel in the action only, for the sign-in listener; state never keeps them.
+    signInSubmitted: {
+      reducer(state) {
+        state.status = 'signingIn';
+        state.error = null;
+      },
+      prepare: (credentials: { email: string; password: string }) => ({ payload: credentials }),
+    },
+    signInSucceeded(state, action: PayloadAction<StaffLogin>) {
+      state.status = 'loadingWorkspace';
+      state.login = action.payload;
+    },
+    signInFailed(state, action: PayloadAction<string>) {
+      state.status = 'signedOut';
+      state.error = action.payload;
+    },
+    workspaceLoaded(
+      state,
+      action: PayloadAction<{ company: CompanyDetails; config: ClientConfig }>,
+    ) {
+      state.status = 'ready';
+      state.company = action.payload.company;
+      state.config = action.payload.config;
+    },
+    workspaceFailed(_state, action: PayloadAction<string>) {
+      return { ...initialState, error: action.payload };
+    },
+    signedOut() {
+      return initialState;
+    },
+  },
+});
+
+export const {
+  signInSubmitted,
+  signInSucceeded,
+  signInFailed,
+  workspaceLoaded,
+  workspaceFailed,
+  signedOut,
+} = authSlice.actions;

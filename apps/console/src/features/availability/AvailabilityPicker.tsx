@@ -1,0 +1,33 @@
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { t } from '../../i18n/messages.ts';
+import { selectInCall } from '../call/callSlice.ts';
+import { AVAILABILITIES, availabilityChosen, type Availability } from './availabilitySlice.ts';
+
+/** Available, away or busy; while a call is under way it reads "busy" and cannot change. */
+export function AvailabilityPicker() {
+  const dispatch = useAppDispatch();
+  const chosen = useAppSelector((state) => state.availability.chosen);
+  const inCall = useAppSelector(selectInCall);
+  if (inCall) {
+    return (
+      <p className="availability" data-availability="busy">
+        {t('busyInCall')}
+      </p>
+    );
+  }
+  return (
+    <label className="availability" data-availability={chosen}>
+      {t('availability')}
+      <select
+        value={chosen}
+        onChange={(event) => dispatch(availabilityChosen(event.target.value as Availability))}
+      >
+        {AVAILABILITIES.map((availability) => (
+          <option key={availability} value={availability}>
+            {t(`availability_${availability}`)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

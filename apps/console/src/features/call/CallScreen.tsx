@@ -1,0 +1,222 @@
+import { useEffect, useRef, useState } from 'react';
+import type { DeviceList } from '@frontdesk/media';
+import type { LinkQuality } from '@frontdesk/protocol';
+import { LOCAL_STREAM } from '../../app/connections.ts';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { useServices } from '../../app/servicesContext.ts';
+import { t } from '../../i18n/messages.ts';
+import {
+  callDismissed,
+  cameraChosen,
+  endClicked,
+  holdClicked,
+  microphoneChosen,
+  muteToggled,
+  notesEdited,
+  notesSubmitted,
+  resumeClicked,
+} from './callSlice.ts';
+import { MediaTile } from './MediaTile.tsx';
+import { TransferForm } from './TransferForm.tsx';
+
+/** The level in words, then the figures behind it for whoever wants them. */
+function describeQuality(quality: LinkQuality): string {
+  const figures = [`${Math.round(quality.kbps)} kbps`, `${quality.lossPercent.toFixed(1)} % loss`];
+  if (quality.rttMs !== null) figures.push(`${Math.round(quality.rttMs)} ms`);
+  return `${t(`quality_${quality.level}`)} (${figures.join(', ')})`;
+}
+
+function Quality({ label, quality }: { label: string; quality: LinkQuality | null }) {
+  return (
+    <div data-testid={`quality-${label}`} data-level={quality?.level ?? 'unknown'}>
+      <dt>{label}</dt>
+      <dd>{quality ? describeQuality(quality) : t('qualityUnknown')}</dd>
+    </div>
+  );
+}
+
+/** Camera and microphone pickers, listed once the call has media access (labels need it). */
+function Devices() {
+  const dispatch = useAppDispatch();
+  const { loadMedia } = useServices();
+  const ready = useAppSelector((state) => state.call.media?.streamsReady.local ?? false);
+  const [devices, setDevices] = useState<DeviceList | null>(null);
+  useEffect(() => {
+    if (!ready) return;
+    let live = true;
+    void loadMedia()
+      .then((media) => media.listDevices())
+      .then((list) => live && setDevices(list));
+    return () => {
+      live = false;
+    };
+  }, [ready, loadMedia]);
+  if (!devices) return null;
+  const picker = (label: string, list: DeviceList['cameras'], onPick: (id: string) => void) => (
+    <label>
+      {label}
+      <select
+        defaultValue=""
+        onChange={(event) => event.target.value && onPick(event.target.value)}
+      >
+        <option value="" />
+        {list.map((device, index) => (
+          <option key={device.deviceId} value={device.deviceId}>
+            {device.label || `${label} ${index + 1}`}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <div className="devices">
+      {picker(t('camera'), devices.cameras, (id) => dispatch(cameraChosen(id)))}
+      {picker(t('microphone'), devices.microphones, (id) => dispatch(microphoneChosen(id)))}
+    </div>
+  );
+}
+
+function Notes() {
+  const dispatch = useAppDispatch();
+  const { notes, notesStatus, notesError } = useAppSelector((state) => state.call);
+  return (
+    <form
+      className="notes"
+      onSubmit={(event) => {
+        event.preventDefault();
+        dispatch(notesSubmitted());
+      }}
+    >
+      <label>
+        {t('notes')}
+        <textarea
+          value={notes}
+          rows={4}
+          maxLength={10_000}
+          onChange={(event) => dispatch(notesEdited(event.target.value))}
+        />
+      </label>
+      <button type="submit" disabled={notesStatus === 'saving'}>
+        {notesStatus === 'saving' ? t('savingNotes') : t('saveNotes')}
+      </button>
+      {notesStatus === 'saved' && <p role="status">{t('notesSaved')}</p>}
+      {notesError && <p role="alert">{notesError}</p>}
+    </form>
+  );
+}
+
+/** The call with one guest: media, controls, notes; then how it ended. */
+export function CallScreen() {
+  const dispatch = useAppDispatch();
+  const { phase, call, media, onHold, pending, error, outcome } = useAppSelector(
+    (state) => state.call,
+  );
+  const [transferring, setTransferring] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // A new call takes the focus, so keyboard and screen-reader users land in it.
+  useEffect(() => heading.current?.focus(), [call?.callId, phase]);
+  if (!call) return null;
+
+  const title = t('inCallTitle', { guest: call.guestJabberUsername });
+  if (phase === 'ended') {
+    return (
+      <section aria-labelledby="call-title" data-testid="call-screen" data-phase={phase}>
+        <h2 id="call-title" tabIndex={-1} ref={heading}>
+          {title}
+        </h2>
+        <p role="status">{t(`outcome_${outcome ?? 'completed'}`)}</p>
+        <Notes />
+        <button type="button" onClick={() => dispatch(callDismissed())}>
+          {t('backToQueue')}
+        </button>
+      </section>
+    );
+  }
+
+  const feeds = media?.feeds ?? [];
+  const audioMuted = media?.local.audioMuted ?? false;
+  const videoMuted = media?.local.videoMuted ?? false;
+  return (
+    <section
+      aria-labelledby="call-title"
+      data-testid="call-screen"
+      data-phase={phase}
+      data-hold={onHold}
+    >
+      <header className="call-header">
+        <h2 id="call-title" tabIndex={-1} ref={heading}>
+          {title}
+        </h2>
+        {call.room.recordingFilename !== null && (
+          <p className="recording" data-testid="recording">
+            <span aria-hidden="true">●</span> {t('recording')}
+          </p>
+        )}
+      </header>
+      {phase === 'connecting' && !error && (
+        <p role="status" aria-live="polite">
+          {t('connectingMedia')}
+        </p>
+      )}
+      {media?.status === 'reconnecting' && <p role="status">{t('mediaReconnecting')}</p>}
+      {onHold && <p role="status">{t('onHold')}</p>}
+      {error && <p role="alert">{error}</p>}
+      <div className="tiles">
+        {feeds.map((feed) => (
+          <MediaTile
+            key={feed.janusId}
+            streamKey={feed.janusId}
+            label={t('guestVideo')}
+            testId="remote-video"
+          />
+        ))}
+        {feeds.length === 0 && phase === 'active' && <p>{t('waitingForGuestMedia')}</p>}
+        <MediaTile streamKey={LOCAL_STREAM} label={t('yourVideo')} muted testId="local-video" />
+      </div>
+      {feeds.some((feed) => feed.audioMuted) && <p>{t('guestMuted')}</p>}
+      <div className="controls" role="group" aria-label={title}>
+        <button
+          type="button"
+          aria-pressed={audioMuted}
+          onClick={() => dispatch(muteToggled('audio'))}
+        >
+          {audioMuted ? t('unmuteMicrophone') : t('muteMicrophone')}
+        </button>
+        {call.callType !== 'voice' && (
+          <button
+            type="button"
+            aria-pressed={videoMuted}
+            onClick={() => dispatch(muteToggled('video'))}
+          >
+            {videoMuted ? t('startCamera') : t('stopCamera')}
+          </button>
+        )}
+        <button
+          type="button"
+          disabled={pending !== null}
+          onClick={() => dispatch(onHold ? resumeClicked() : holdClicked())}
+        >
+          {onHold ? t('resume') : t('hold')}
+        </button>
+        <button type="button" disabled={pending !== null} onClick={() => setTransferring(true)}>
+          {t('transfer')}
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={pending !== null}
+          onClick={() => dispatch(endClicked())}
+        >
+          {pending === 'end' ? t('ending') : t('endCall')}
+        </button>
+      </div>
+      {transferring && <TransferForm onCancel={() => setTransferring(false)} />}
+      <Devices />
+      <dl className="quality" aria-label={t('quality')}>
+        <Quality label={t('qualitySend')} quality={media?.quality.send ?? null} />
+        <Quality label={t('qualityReceive')} quality={media?.quality.receive ?? null} />
+      </dl>
+      <Notes />
+    </section>
+  );
+}

@@ -1,0 +1,318 @@
+import { isAnyOf } from '@reduxjs/toolkit';
+import {
+  ApiRequestError,
+  claimedCallSchema,
+  envelope,
+  janusTokenSchema,
+  type PresenceStatus,
+} from '@frontdesk/protocol';
+import { z } from 'zod';
+import type { AppStartListening } from '../../app/hooks.ts';
+import { describeError } from '../../app/errors.ts';
+import { LOCAL_STREAM, type Connections } from '../../app/connections.ts';
+import { t } from '../../i18n/messages.ts';
+import { conversationOpened } from '../chat/chatSlice.ts';
+import {
+  acceptClicked,
+  claimFailed,
+  claimLost,
+  roomChanged,
+  selectServingAgent,
+} from '../queue/queueSlice.ts';
+import {
+  callActionFailed,
+  callClaimed,
+  callDismissed,
+  callEnded,
+  cameraChosen,
+  endClicked,
+  guestJoinedCall,
+  holdChanged,
+  holdClicked,
+  mediaFailed,
+  mediaStateChanged,
+  microphoneChosen,
+  muteToggled,
+  notesFailed,
+  notesSaved,
+  notesSubmitted,
+  resumeClicked,
+  transferSubmitted,
+} from './callSlice.ts';
+import type { RootState } from '../../app/store.ts';
+
+/** How long to wait for the winner's `InCall` presence to name who took a lost claim. */
+const WINNER_PRESENCE_MS = 3000;
+const anything = z.unknown();
+
+/** The call under way, with what every control needs; undefined when there is none. */
+function current(state: RootState) {
+  const { call, roomJid } = state.call;
+  const token = state.auth.login?.access_token;
+  return call && roomJid && token ? { call, roomJid, token } : undefined;
+}
+
+/** Publishes our call presence in the guest's category room (docs/protocol.md §Presence). */
+function announce(
+  connections: Connections,
+  roomJid: string,
+  state: PresenceStatus['state'],
+  guest: string,
+  callId: string,
+) {
+  connections.chat?.setPresence(roomJid, { state, peer: guest, callId });
+}
+
+/**
+ * Leaves and re-enters the category room: the only way the chat adapter offers to clear a
+ * room presence, so the agent no longer names the guest (docs/protocol.md step 8: empty presence).
+ */
+async function clearPresence(connections: Connections, roomJid: string, password: string) {
+  const chat = connections.chat;
+  if (!chat) return;
+  await chat.leaveRoom(roomJid);
+  await chat.joinRoom(roomJid, { nick: chat.username, password });
+}
+
+export function callListeners(startListening: AppStartListening): void {
+  // docs/protocol.md step 3: the API decides who takes the guest.
+  startListening({
+    actionCreator: acceptClicked,
+    effect: async (action, { dispatch, getState, condition, extra }) => {
+      const { nick, categoryId } = action.payload;
+      const state = getState();
+      const summary = state.queue.calls[nick];
+      const room = state.auth.login?.rooms.find((r) => r.categoryId === categoryId);
+      const token = state.auth.login?.access_token;
+      if (!summary || !room || !token) {
+        dispatch(claimFailed({ nick, message: t('detailsMissing') }));
+        return;
+      }
+      try {
+        const { data } = await extra.api('/calls/claim', envelope(claimedCallSchema), {
+          method: 'POST',
+          token,
+          body: { guestUsername: summary.guestUsername, categoryId },
+        });
+        dispatch(callClaimed({ call: data, roomJid: room.jid }));
+      } catch (error) {
+        if (error instanceof ApiRequestError && error.status === 409) {
+          // The winner announces itself in the room; name it once its presence arrives.
+          if (selectServingAgent(getState(), nick) === null) {
+            await condition(
+              (_, after) => selectServingAgent(after, nick) !== null,
+              WINNER_PRESENCE_MS,
+            );
+          }
+          dispatch(claimLost({ nick, agent: selectServingAgent(getState(), nick) }));
+        } else {
+          dispatch(claimFailed({ nick, message: describeError(error) }));
+        }
+      }
+    },
+  });
+
+  // The winner publishes InCall, opens the chat with the guest and joins the call's room.
+  startListening({
+    actionCreator: callClaimed,
+    effect: async (action, { dispatch, getState, extra }) => {
+      const { call, roomJid } = action.payload;
+      const { connections } = extra;
+      const state = getState();
+      const token = state.auth.login?.access_token;
+      const server = state.auth.config?.janusWebsocketUrl;
+      const chat = connections.chat;
+      if (!token || !server || !chat) return;
+      announce(connections, roomJid, 'InCall', call.guestJabberUsername, call.callId);
+      dispatch(conversationOpened(call.guestJabberUsername));
+      try {
+        const { createMediaSession, playStream } = await extra.loadMedia();
+        connections.play = playStream;
+        const media = createMediaSession({
+          server,
+          token: async () =>
+            (
+              await extra.api('/auth/janus-token', envelope(janusTokenSchema), {
+                method: 'POST',
+                token,
+              })
+            ).data.janusToken,
+          room: async () => call.room,
+          display: chat.username,
+          callType: call.callType ?? 'video',
+          ...(call.room.recordingFilename
+            ? { recordingFilename: call.room.recordingFilename }
+            : {}),
+          iceServers: [...chat.iceServers],
+        });
+        connections.media = media;
+        media.on('state', (mediaState) => dispatch(mediaStateChanged(mediaState)));
+        media.on('localStream', (stream) => connections.setStream(LOCAL_STREAM, stream));
+        media.on('remoteStream', ({ janusId, stream }) => connections.setStream(janusId, stream));
+        await media.connect();
+      } catch (error) {
+        dispatch(mediaFailed(t('mediaFailed', { reason: describeError(error) })));
+      }
+    },
+  });
+
+  // docs/protocol.md step 6: the presence tells the guest, the media stops flowing.
+  startListening({
+    matcher: isAnyOf(holdClicked, resumeClicked),
+    effect: async (action, { dispatch, getState, extra }) => {
+      const live = current(getState());
+      if (!live) return;
+      const onHold = holdClicked.match(action);
+      try {
+        const state = onHold ? 'CallOnHold' : 'CallResumed';
+        announce(
+          extra.connections,
+          live.roomJid,
+          state,
+          live.call.guestJabberUsername,
+          live.call.callId,
+        );
+        await extra.connections.media?.setOnHold(onHold);
+        dispatch(holdChanged(onHold));
+      } catch (error) {
+        dispatch(callActionFailed(t('actionFailed', { reason: describeError(error) })));
+      }
+    },
+  });
+
+  // docs/protocol.md step 7: the API records the target, the guest learns it on hold.
+  startListening({
+    actionCreator: transferSubmitted,
+    effect: async (action, { dispatch, getState, extra }) => {
+      const live = current(getState());
+      if (!live) return;
+      try {
+        await extra.api(`/calls/${encodeURIComponent(live.call.callId)}/transfer`, anything, {
+          method: 'POST',
+          token: live.token,
+          body: action.payload,
+        });
+        announce(
+          extra.connections,
+          live.roomJid,
+          'CallOnHold',
+          live.call.guestJabberUsername,
+          live.call.callId,
+        );
+        await extra.connections.closeMedia();
+        dispatch(callEnded('transferred'));
+      } catch (error) {
+        dispatch(callActionFailed(t('actionFailed', { reason: describeError(error) })));
+      }
+    },
+  });
+
+  // docs/protocol.md step 8.
+  startListening({
+    actionCreator: endClicked,
+    effect: async (_action, { dispatch, getState, extra }) => {
+      const live = current(getState());
+      if (!live) return;
+      try {
+        await extra.api(`/calls/${encodeURIComponent(live.call.callId)}/end`, anything, {
+          method: 'POST',
+          token: live.token,
+          body: { reason: 'completed' },
+        });
+      } catch (error) {
+        dispatch(callActionFailed(t('actionFailed', { reason: describeError(error) })));
+        return;
+      }
+      await finish(extra.connections, getState(), live.roomJid);
+      dispatch(callEnded('completed'));
+    },
+  });
+
+  // The guest's side of the call, as its presence in the category room tells it (step 4, 8).
+  startListening({
+    actionCreator: roomChanged,
+    effect: async (action, { dispatch, getState, extra }) => {
+      const state = getState();
+      const live = current(state);
+      const { snapshot } = action.payload;
+      if (!live || state.call.phase === 'ended' || snapshot.jid !== live.roomJid) return;
+      if (!snapshot.joined) return;
+      const guest = snapshot.occupants.find((o) => o.nick === live.call.guestJabberUsername);
+      const inThisCall = guest?.status?.callId === live.call.callId;
+      if (inThisCall && !state.call.guestJoined) dispatch(guestJoinedCall());
+      // Gone from the room, or (once it had joined) no longer naming the call: it hung up.
+      if (guest && (inThisCall || !state.call.guestJoined)) return;
+      await finish(extra.connections, state, live.roomJid);
+      dispatch(callEnded('guestLeft'));
+    },
+  });
+
+  // After a transfer the hold presence stayed for the guest to read; back at the queue it goes.
+  startListening({
+    actionCreator: callDismissed,
+    effect: async (_action, { getOriginalState, extra }) => {
+      const before = getOriginalState();
+      if (before.call.outcome !== 'transferred' || !before.call.roomJid) return;
+      const password = roomPassword(before, before.call.roomJid);
+      if (password) await clearPresence(extra.connections, before.call.roomJid, password);
+    },
+  });
+
+  startListening({
+    actionCreator: notesSubmitted,
+    effect: async (_action, { dispatch, getState, extra }) => {
+      const state = getState();
+      const live = current(state);
+      if (!live) return;
+      try {
+        await extra.api(`/calls/${encodeURIComponent(live.call.callId)}/notes`, anything, {
+          method: 'PUT',
+          token: live.token,
+          body: { notes: state.call.notes },
+        });
+        dispatch(notesSaved());
+      } catch (error) {
+        dispatch(notesFailed(t('notesFailed', { reason: describeError(error) })));
+      }
+    },
+  });
+
+  startListening({
+    actionCreator: muteToggled,
+    effect: async (action, { dispatch, getState, extra }) => {
+      const local = getState().call.media?.local;
+      if (!local) return;
+      const muted = action.payload === 'audio' ? local.audioMuted : local.videoMuted;
+      await extra.connections.media
+        ?.setMuted(action.payload, !muted)
+        .catch((error: unknown) =>
+          dispatch(callActionFailed(t('actionFailed', { reason: describeError(error) }))),
+        );
+    },
+  });
+
+  startListening({
+    matcher: isAnyOf(cameraChosen, microphoneChosen),
+    effect: async (action, { dispatch, extra }) => {
+      const media = extra.connections.media;
+      if (!media) return;
+      try {
+        if (cameraChosen.match(action)) await media.switchCamera({ deviceId: action.payload });
+        else if (microphoneChosen.match(action)) await media.switchMicrophone(action.payload);
+      } catch (error) {
+        dispatch(callActionFailed(t('actionFailed', { reason: describeError(error) })));
+      }
+    },
+  });
+}
+
+function roomPassword(state: RootState, roomJid: string): string | undefined {
+  return state.auth.login?.rooms.find((room) => room.jid === roomJid)?.password;
+}
+
+/** Both sides leave the Janus room and drop their call presence (docs/protocol.md step 8). */
+async function finish(connections: Connections, state: RootState, roomJid: string) {
+  await connections.closeMedia();
+  const password = roomPassword(state, roomJid);
+  if (password) await clearPresence(connections, roomJid, password);
+}

@@ -1,0 +1,142 @@
+import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { ClaimedCall } from '@frontdesk/protocol';
+import type { MediaState } from '@frontdesk/media';
+import type { RootState } from '../../app/store.ts';
+
+/** `claimed` until the media is up, `active` through holds, `ended` shows how it ended. */
+export type CallPhase = 'idle' | 'connecting' | 'active' | 'ended';
+/** The request under way from the call's controls; their buttons wait for it. */
+export type CallAction = 'hold' | 'resume' | 'transfer' | 'end';
+export type CallOutcome = 'completed' | 'guestLeft' | 'transferred';
+export type TransferTarget = { toAgentJabberUsername: string } | { toCategoryId: number };
+
+export type CallState = {
+  phase: CallPhase;
+  call: ClaimedCall | null;
+  /** The category room where the guest waited: our call presences go there. */
+  roomJid: string | null;
+  media: MediaState | null;
+  /** The guest's presence has named this call (docs/protocol.md step 4). */
+  guestJoined: boolean;
+  onHold: boolean;
+  pending: CallAction | null;
+  /** The last failure, in the agent's words. */
+  error: string | null;
+  outcome: CallOutcome | null;
+  notes: string;
+  notesStatus: 'idle' | 'saving' | 'saved' | 'failed';
+  notesError: string | null;
+};
+
+const initialState: CallState = {
+  phase: 'idle',
+  call: null,
+  roomJid: null,
+  media: null,
+  guestJoined: false,
+  onHold: false,
+  pending: null,
+  error: null,
+  outcome: null,
+  notes: '',
+  notesStatus: 'idle',
+  notesError: null,
+};
+
+export const callSlice = createSlice({
+  name: 'call',
+  initialState,
+  reducers: {
+    callClaimed(_state, action: PayloadAction<{ call: ClaimedCall; roomJid: string }>) {
+      return { ...initialState, phase: 'connecting', ...action.payload };
+    },
+    mediaStateChanged(state, action: PayloadAction<MediaState>) {
+      state.media = action.payload;
+      if (state.phase === 'connecting' && action.payload.status === 'connected') {
+        state.phase = 'active';
+      }
+    },
+    guestJoinedCall(state) {
+      state.guestJoined = true;
+    },
+    mediaFailed(state, action: PayloadAction<string>) {
+      state.error = action.payload;
+    },
+    holdClicked(state) {
+      state.pending = 'hold';
+    },
+    resumeClicked(state) {
+      state.pending = 'resume';
+    },
+    holdChanged(state, action: PayloadAction<boolean>) {
+      state.onHold = action.payload;
+      state.pending = null;
+      state.error = null;
+    },
+    transferSubmitted: {
+      reducer(state) {
+        state.pending = 'transfer';
+      },
+      prepare: (target: TransferTarget) => ({ payload: target }),
+    },
+    endClicked(state) {
+      state.pending = 'end';
+    },
+    callActionFailed(state, action: PayloadAction<string>) {
+      state.pending = null;
+      state.error = action.payload;
+    },
+    callEnded(state, action: PayloadAction<CallOutcome>) {
+      state.phase = 'ended';
+      state.pending = null;
+      state.outcome = action.payload;
+      state.onHold = false;
+    },
+    callDismissed() {
+      return initialState;
+    },
+    notesEdited(state, action: PayloadAction<string>) {
+      state.notes = action.payload;
+      state.notesStatus = 'idle';
+    },
+    notesSubmitted(state) {
+      state.notesStatus = 'saving';
+      state.notesError = null;
+    },
+    notesSaved(state) {
+      state.notesStatus = 'saved';
+    },
+    notesFailed(state, action: PayloadAction<string>) {
+      state.notesStatus = 'failed';
+      state.notesError = action.payload;
+    },
+  },
+});
+
+export const {
+  callClaimed,
+  mediaStateChanged,
+  guestJoinedCall,
+  mediaFailed,
+  holdClicked,
+  resumeClicked,
+  holdChanged,
+  transferSubmitted,
+  endClicked,
+  callActionFailed,
+  callEnded,
+  callDismissed,
+  notesEdited,
+  notesSubmitted,
+  notesSaved,
+  notesFailed,
+} = callSlice.actions;
+
+/** Control events that change nothing in the store: the media adapter answers with its state. */
+export const muteToggled = createAction<'audio' | 'video'>('call/muteToggled');
+export const cameraChosen = createAction<string>('call/cameraChosen');
+export const microphoneChosen = createAction<string>('call/microphoneChosen');
+
+/** A call is under way (claimed and not ended): the agent is busy. */
+export const selectInCall = (state: RootState) =>
+  state.call.phase === 'connecting' || state.call.phase === 'active';

@@ -1,0 +1,121 @@
+import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { ChatMessageRecord, DeliveryState } from '@frontdesk/chat';
+import {
+  chatOpened,
+  deliveryChanged,
+  emptyConversation,
+  messageAdded,
+  type Conversation,
+} from '@frontdesk/chat/conversation';
+import type { ChatStatus } from '@frontdesk/chat';
+import type { RootState } from '../../app/store.ts';
+
+export type ChatState = {
+  status: ChatStatus;
+  /** A failure that closed the chat (spec §8 wording), e.g. the console opened in another tab. */
+  error: string | null;
+  /** One conversation per guest, by the guest's jabber username. */
+  conversations: Record<string, Conversation>;
+  /** The guest whose conversation is on screen. */
+  openPeer: string | null;
+  /** The file being uploaded, or why the last one failed. */
+  upload: { name: string; error: string | null } | null;
+  /** Why the last message could not be sent. */
+  sendError: string | null;
+};
+
+const initialState: ChatState = {
+  status: 'idle',
+  error: null,
+  conversations: {},
+  openPeer: null,
+  upload: null,
+  sendError: null,
+};
+
+/** The other party of a message this agent sent or received (a carbon from another tab too). */
+const peerOf = (record: ChatMessageRecord) =>
+  record.direction === 'in' ? record.payload.from : record.payload.to;
+
+/**
+ * A file to send to `to`. A File is no plain data: the store keeps only its name, the upload
+ * listener takes the file from the action (the store is told to let this action through).
+ */
+export const fileChosen = createAction<{ to: string; file: File }>('chat/fileChosen');
+
+export const chatSlice = createSlice({
+  name: 'chat',
+  initialState,
+  reducers: {
+    chatStatusChanged(state, action: PayloadAction<ChatStatus>) {
+      state.status = action.payload;
+      if (action.payload === 'connected') state.error = null;
+    },
+    chatFailed(state, action: PayloadAction<string>) {
+      state.error = action.payload;
+    },
+    messageReceived(state, action: PayloadAction<ChatMessageRecord>) {
+      const peer = peerOf(action.payload);
+      state.conversations[peer] = messageAdded(
+        state.conversations[peer] ?? emptyConversation,
+        action.payload,
+        state.openPeer === peer,
+      );
+      if (action.payload.direction === 'out') state.sendError = null;
+    },
+    messageDeliveryChanged(state, action: PayloadAction<{ id: string; delivery: DeliveryState }>) {
+      for (const [peer, conversation] of Object.entries(state.conversations)) {
+        state.conversations[peer] = deliveryChanged(
+          conversation,
+          action.payload.id,
+          action.payload.delivery,
+        );
+      }
+    },
+    conversationOpened(state, action: PayloadAction<string>) {
+      state.openPeer = action.payload;
+      state.conversations[action.payload] = chatOpened(
+        state.conversations[action.payload] ?? emptyConversation,
+      );
+    },
+    conversationClosed(state) {
+      state.openPeer = null;
+    },
+    messageSubmitted: {
+      reducer(state) {
+        state.sendError = null;
+      },
+      prepare: (message: { to: string; text: string }) => ({ payload: message }),
+    },
+    sendFailed(state, action: PayloadAction<string>) {
+      state.sendError = action.payload;
+    },
+    uploadFinished(state) {
+      state.upload = null;
+    },
+    uploadFailed(state, action: PayloadAction<string>) {
+      if (state.upload) state.upload.error = action.payload;
+    },
+  },
+  extraReducers: (builder) => {
+    builder.addCase(fileChosen, (state, action) => {
+      state.upload = { name: action.payload.file.name, error: null };
+    });
+  },
+});
+
+export const {
+  chatStatusChanged,
+  chatFailed,
+  messageReceived,
+  messageDeliveryChanged,
+  conversationOpened,
+  conversationClosed,
+  messageSubmitted,
+  sendFailed,
+  uploadFinished,
+  uploadFailed,
+} = chatSlice.actions;
+
+export const selectConversation = (state: RootState, peer: string): Conversation =>
+  state.chat.conversations[peer] ?? emptyConversation;

@@ -1,0 +1,108 @@
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CallSummary } from '@frontdesk/protocol';
+import { fakeApi, refusal, renderWithState, signedIn } from '../../test/render.tsx';
+import type { RootState } from '../../app/store.ts';
+import { roomChanged } from './queueSlice.ts';
+import { QueuePanel } from './QueuePanel.tsx';
+
+afterEach(cleanup);
+
+const ROOM = 'clock-general@conference.frontdesk.localhost';
+const GUEST = 'g12-visitor-abc';
+const guestUsername = 'fingerprint0001_suffix000001';
+
+const summary: CallSummary = {
+  callId: `${guestUsername}--call00000001`,
+  reportId: 7,
+  guestUsername,
+  guestJabberUsername: GUEST,
+  categoryId: 40,
+  callType: 'voice',
+  agentJabberUsername: null,
+  createdAt: '2026-11-22T00:59:00.000Z',
+  answeredAt: null,
+  welcomeAnswers: { name: 'Grace Guest' },
+  previousCalls: 2,
+};
+
+function queueState(): Partial<RootState> {
+  const waitingSince = new Date(Date.now() - 75_000).toISOString();
+  return {
+    ...signedIn(),
+    queue: {
+      rooms: {
+        [ROOM]: {
+          jid: ROOM,
+          kind: 'category',
+          categoryId: 40,
+          joined: true,
+          error: null,
+          occupants: [
+            {
+              nick: GUEST,
+              status: { state: 'OpenCall', peer: 'roundRobin' },
+              waitingSince,
+              self: false,
+            },
+          ],
+          waiting: [{ nick: GUEST, peer: 'roundRobin', waitingSince, position: 1 }],
+        },
+      },
+      calls: { [GUEST]: summary },
+      callsError: null,
+      claim: null,
+    },
+  };
+}
+
+describe('queue', () => {
+  it('lists a waiting guest with its category, wait, call type, answers and history', () => {
+    renderWithState(<QueuePanel />, queueState());
+    const guest = screen.getByRole('listitem');
+    expect(within(guest).getByRole('heading').textContent).toBe('General #1');
+    expect(guest.textContent).toMatch(/waiting 1:1\d · Voice call · 2 previous calls/);
+    expect(within(guest).getByText('Your name').nextSibling?.textContent).toBe('Grace Guest');
+    expect(within(guest).getByRole('button', { name: 'Accept: General #1' })).toBeTruthy();
+  });
+
+  it('tells the agent who took the call when another agent won the claim', async () => {
+    const { api, requests } = fakeApi({ 'POST /calls/claim': refusal(409, 'already_claimed') });
+    const { store } = renderWithState(<QueuePanel />, queueState(), { api });
+    fireEvent.click(screen.getByRole('button', { name: 'Accept: General #1' }));
+    expect(screen.getByRole('button', { name: 'Accept: General #1' }).textContent).toBe(
+      'Accepting…',
+    );
+    expect(requests[0]?.body).toEqual({ guestUsername, categoryId: 40 });
+    // The winner's presence names the guest; the guest leaves the open-call set.
+    store.dispatch(
+      roomChanged({
+        snapshot: {
+          jid: ROOM,
+          nick: 'staff-1',
+          joined: true,
+          auth: { status: true, tries: 0 },
+          occupants: [
+            {
+              nick: GUEST,
+              status: { state: 'InCall', peer: 'staff-2', callId: summary.callId },
+              waitingSince: undefined,
+              self: false,
+            },
+            {
+              nick: 'staff-2',
+              status: { state: 'InCall', peer: GUEST, callId: summary.callId },
+              waitingSince: undefined,
+              self: false,
+            },
+          ],
+        },
+        waiting: [],
+      }),
+    );
+    const notice = await screen.findByTestId('claim-notice');
+    expect(notice.getAttribute('role')).toBe('alert');
+    expect(notice.textContent).toMatch(/^This call was taken by staff-2\./);
+    expect(screen.queryByRole('listitem')).toBeNull();
+  });
+});

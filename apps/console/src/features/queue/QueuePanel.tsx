@@ -1,0 +1,146 @@
+import type { WaitingGuest } from '@frontdesk/chat';
+import type { CallSummary, Form } from '@frontdesk/protocol';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { t } from '../../i18n/messages.ts';
+import { conversationOpened } from '../chat/chatSlice.ts';
+import { acceptClicked, claimNoticeDismissed, type ClaimAttempt } from './queueSlice.ts';
+import { elapsed, useNow } from './useNow.ts';
+
+function ClaimNotice({ claim }: { claim: ClaimAttempt }) {
+  const dispatch = useAppDispatch();
+  if (claim.status === 'claiming') return null;
+  const message =
+    claim.status === 'failed'
+      ? t('claimFailed', { reason: claim.message })
+      : claim.agent
+        ? t('takenBy', { agent: claim.agent })
+        : t('takenByAnother');
+  return (
+    <div role="alert" className="banner" data-testid="claim-notice" data-claim={claim.status}>
+      <p>{message}</p>
+      <button type="button" className="secondary" onClick={() => dispatch(claimNoticeDismissed())}>
+        {t('cancel')}
+      </button>
+    </div>
+  );
+}
+
+/** The welcome form's answers under the form's own labels. */
+function Answers({ summary, form }: { summary: CallSummary; form: Form | null }) {
+  const answers = Object.entries(summary.welcomeAnswers ?? {});
+  if (answers.length === 0) return null;
+  const labelOf = (name: string) =>
+    form?.fields.find((field) => field.name === name)?.label ?? name;
+  return (
+    <dl className="answers">
+      {answers.map(([name, value]) => (
+        <div key={name}>
+          <dt>{labelOf(name)}</dt>
+          <dd>{String(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function GuestRow(props: {
+  guest: WaitingGuest;
+  categoryId: number;
+  categoryName: string;
+  now: number;
+}) {
+  const { guest, categoryId, categoryName, now } = props;
+  const dispatch = useAppDispatch();
+  const summary = useAppSelector((state) => state.queue.calls[guest.nick]);
+  const form = useAppSelector((state) => state.auth.company?.welcomeForm ?? null);
+  const claiming = useAppSelector(
+    (state) => state.queue.claim?.status === 'claiming' && state.queue.claim.nick === guest.nick,
+  );
+  const unread = useAppSelector(
+    (state) => state.chat.conversations[guest.nick]?.unreadMessages ?? 0,
+  );
+  const name = `${categoryName} #${guest.position}`;
+  return (
+    <li className="guest card" data-testid="queue-guest" data-guest={guest.nick}>
+      <h3>{name}</h3>
+      <p>
+        {t('waitedFor', { time: elapsed(guest.waitingSince, now) })} ·{' '}
+        {summary?.callType ? t(`callType_${summary.callType}`) : t('callTypeUnknown')} ·{' '}
+        {summary
+          ? summary.previousCalls > 0
+            ? t('previousCalls', { count: String(summary.previousCalls) })
+            : t('firstCall')
+          : t('detailsMissing')}
+      </p>
+      {summary && <Answers summary={summary} form={form} />}
+      <div className="actions">
+        <button
+          type="button"
+          disabled={claiming || !summary}
+          aria-label={`${t('accept')}: ${name}`}
+          onClick={() => dispatch(acceptClicked({ nick: guest.nick, categoryId }))}
+        >
+          {claiming ? t('accepting') : t('accept')}
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          aria-label={`${t('chatWith')}: ${name}`}
+          onClick={() => dispatch(conversationOpened(guest.nick))}
+        >
+          {t('chatWith')}
+          {unread > 0 && <span className="badge">{unread}</span>}
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** The live queue of the agent's categories (issue 7), each guest with what the API knows. */
+export function QueuePanel() {
+  const rooms = useAppSelector((state) => state.queue.rooms);
+  const categories = useAppSelector((state) => state.auth.company?.categories ?? []);
+  const claim = useAppSelector((state) => state.queue.claim);
+  const callsError = useAppSelector((state) => state.queue.callsError);
+  const now = useNow();
+  const categoryRooms = Object.values(rooms).flatMap((room) =>
+    room.kind === 'category' && room.categoryId !== null
+      ? [{ ...room, categoryId: room.categoryId }]
+      : [],
+  );
+  const joining = categoryRooms.some((room) => !room.joined && !room.error);
+  const waiting = categoryRooms.flatMap((room) => room.waiting.map((guest) => ({ guest, room })));
+  return (
+    <section aria-labelledby="queue-title" data-testid="queue" data-waiting={waiting.length}>
+      <h2 id="queue-title">{t('queueTitle')}</h2>
+      {claim && <ClaimNotice claim={claim} />}
+      {callsError && <p role="alert">{callsError}</p>}
+      {categoryRooms
+        .filter((room) => room.error)
+        .map((room) => (
+          <p role="alert" key={room.jid}>
+            {room.error}
+          </p>
+        ))}
+      {joining && (
+        <p role="status" aria-live="polite">
+          {t('queueJoining')}
+        </p>
+      )}
+      <p role="status" aria-live="polite" className={waiting.length ? 'visually-hidden' : ''}>
+        {waiting.length ? t('waitingCount', { count: String(waiting.length) }) : t('queueEmpty')}
+      </p>
+      <ul className="queue">
+        {waiting.map(({ guest, room }) => (
+          <GuestRow
+            key={guest.nick}
+            guest={guest}
+            categoryId={room.categoryId}
+            categoryName={categories.find((c) => c.id === room.categoryId)?.name ?? ''}
+            now={now}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { Occupant, RoomSnapshot, WaitingGuest } from '@frontdesk/chat';
+import type { CallSummary } from '@frontdesk/protocol';
+import type { RootState } from '../../app/store.ts';
+import { callClaimed } from '../call/callSlice.ts';
+
+/** The company room (every agent, availability) or a category room (its guests and agents). */
+export type RoomKind = 'company' | 'category';
+
+export type RoomView = {
+  jid: string;
+  kind: RoomKind;
+  categoryId: number | null;
+  joined: boolean;
+  /** Why the last join failed, in the agent's words; null while all is well. */
+  error: string | null;
+  occupants: Occupant[];
+  /** The guests this agent may take, longest-waiting first (`agentQueue`). */
+  waiting: WaitingGuest[];
+};
+
+/** What became of this agent's last Accept. */
+export type ClaimAttempt =
+  | { nick: string; status: 'claiming' }
+  | { nick: string; status: 'lost'; agent: string | null }
+  | { nick: string; status: 'failed'; message: string };
+
+export type QueueState = {
+  rooms: Record<string, RoomView>;
+  /** What the API knows of each waiting guest's call, by the guest's jabber username. */
+  calls: Record<string, CallSummary>;
+  /** Why the call details could not be loaded; the queue itself still shows. */
+  callsError: string | null;
+  claim: ClaimAttempt | null;
+};
+
+const initialState: QueueState = { rooms: {}, calls: {}, callsError: null, claim: null };
+
+export const queueSlice = createSlice({
+  name: 'queue',
+  initialState,
+  reducers: {
+    /** The rooms this agent belongs in, before joining them. */
+    roomsAssigned(
+      state,
+      action: PayloadAction<{ jid: string; kind: RoomKind; categoryId: number | null }[]>,
+    ) {
+      state.rooms = Object.fromEntries(
+        action.payload.map((room) => [
+          room.jid,
+          { ...room, joined: false, error: null, occupants: [], waiting: [] },
+        ]),
+      );
+    },
+    roomChanged(state, action: PayloadAction<{ snapshot: RoomSnapshot; waiting: WaitingGuest[] }>) {
+      const { snapshot, waiting } = action.payload;
+      const room = state.rooms[snapshot.jid];
+      if (!room) return;
+      room.joined = snapshot.joined;
+      room.occupants = snapshot.occupants;
+      room.waiting = waiting;
+      if (snapshot.joined) room.error = null;
+    },
+    roomJoinFailed(state, action: PayloadAction<{ jid: string; message: string }>) {
+      const room = state.rooms[action.payload.jid];
+      if (room) room.error = action.payload.message;
+    },
+    /** `GET /api/calls?status=waiting`: the whole list, so calls that ended drop out. */
+    waitingCallsLoaded(state, action: PayloadAction<CallSummary[]>) {
+      state.calls = Object.fromEntries(
+        action.payload.map((call) => [call.guestJabberUsername, call]),
+      );
+      state.callsError = null;
+    },
+    waitingCallsFailed(state, action: PayloadAction<string>) {
+      state.callsError = action.payload;
+    },
+    acceptClicked(state, action: PayloadAction<{ nick: string; categoryId: number }>) {
+      state.claim = { nick: action.payload.nick, status: 'claiming' };
+    },
+    /** 409 `already_claimed`: another agent won (docs/protocol.md step 3). */
+    claimLost(state, action: PayloadAction<{ nick: string; agent: string | null }>) {
+      state.claim = { ...action.payload, status: 'lost' };
+    },
+    claimFailed(state, action: PayloadAction<{ nick: string; message: string }>) {
+      state.claim = { ...action.payload, status: 'failed' };
+    },
+    claimNoticeDismissed(state) {
+      state.claim = null;
+    },
+  },
+  extraReducers: (builder) => {
+    builder.addCase(callClaimed, (state) => {
+      state.claim = null;
+    });
+  },
+});
+
+export const {
+  roomsAssigned,
+  roomChanged,
+  roomJoinFailed,
+  waitingCallsLoaded,
+  waitingCallsFailed,
+  acceptClicked,
+  claimLost,
+  claimFailed,
+  claimNoticeDismissed,
+} = queueSlice.actions;
+
+const CALL_STATES = new Set(['InCall', 'CallOnHold', 'CallResumed']);
+
+/**
+ * The agent serving `guestNick`, as the category rooms tell it: an occupant whose presence
+ * names the guest in a call state (`InCall|<guest>|<callId>`, docs/protocol.md).
+ */
+export function selectServingAgent(state: RootState, guestNick: string): string | null {
+  for (const room of Object.values(state.queue.rooms)) {
+    if (room.kind !== 'category') continue;
+    const agent = room.occupants.find(
+      (occupant) =>
+        occupant.nick !== guestNick &&
+        occupant.status?.peer === guestNick &&
+        CALL_STATES.has(occupant.status.state),
+    );
+    if (agent) return agent.nick;
+  }
+  return null;
+}
+
+/** How many guests this agent could take now, across its categories (the tab title badge). */
+export const selectWaitingCount = (state: RootState) =>
+  Object.values(state.queue.rooms).reduce((count, room) => count + room.waiting.length, 0);

@@ -1,0 +1,134 @@
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { Provider } from 'react-redux';
+import {
+  ApiRequestError,
+  companyDetailsSchema,
+  type ApiClient,
+  type StaffLogin,
+} from '@frontdesk/protocol';
+import { Connections } from '../app/connections.ts';
+import type { ConsoleServices } from '../app/services.ts';
+import { ServicesContext } from '../app/servicesContext.ts';
+import { createStore, type RootState } from '../app/store.ts';
+
+/** Fails loudly: a component test that reaches it has left its subject. */
+const unreachable = (): never => {
+  throw new Error('a component test reached a service it did not set up');
+};
+
+/** One answer of the fake API: the response body, or a refusal. */
+export type FakeAnswer = { body: unknown } | { refuse: ApiRequestError };
+
+/**
+ * An API whose answers the test names by `METHOD path`; every request is recorded. The
+ * answer is parsed with the caller's schema, as the real client does.
+ */
+export function fakeApi(answers: Record<string, FakeAnswer>) {
+  const requests: { route: string; body: unknown }[] = [];
+  const api: ApiClient = async (path, schema, options = {}) => {
+    const route = `${options.method ?? 'GET'} ${path}`;
+    requests.push({ route, body: options.body });
+    const answer = answers[route];
+    if (!answer) throw new Error(`unexpected request ${route}`);
+    if ('refuse' in answer) throw answer.refuse;
+    return schema.parse(answer.body);
+  };
+  return { api, requests };
+}
+
+/** A success as the API wraps it (ARCHITECTURE: `{ data: … }`). */
+export const answer = (data: unknown) => ({ body: { data } });
+
+export const refusal = (status: number, code: string, message = code) =>
+  ({ refuse: new ApiRequestError(status, code, message) }) as const;
+
+/** A staff login as the API answers it for Ada, agent of company 12 with one category. */
+export const adaLogin: StaffLogin = {
+  access_token: 'token-ada',
+  user: { id: 1, email: 'ada@frontdesk.demo', name: 'Ada Agent', role: 'agent', companyId: 12 },
+  xmpp: { jid: 'staff-1@frontdesk.localhost', password: 'xmpp-token' },
+  janusToken: 'janus-token',
+  expiresAt: '2030-01-01T00:00:00.000Z',
+  rooms: [
+    {
+      jid: 'clock@conference.frontdesk.localhost',
+      kind: 'company',
+      categoryId: null,
+      password: 'pw',
+    },
+    {
+      jid: 'clock-general@conference.frontdesk.localhost',
+      kind: 'category',
+      categoryId: 40,
+      password: 'pw',
+    },
+  ],
+};
+
+/** Renders `ui` over a store that starts from `state`, with the services a test passes. */
+export function renderWithState(
+  ui: ReactElement,
+  state: Partial<RootState>,
+  services: Partial<ConsoleServices> = {},
+) {
+  const all: ConsoleServices = {
+    api: unreachable,
+    upload: unreachable,
+    loadChat: unreachable,
+    loadMedia: unreachable,
+    connections: new Connections(),
+    ringer: { ring: unreachable },
+    ...services,
+  };
+  const store = createStore(all, state);
+  return {
+    store,
+    services: all,
+    ...render(
+      <Provider store={store}>
+        <ServicesContext value={all}>{ui}</ServicesContext>
+      </Provider>,
+    ),
+  };
+}
+
+/** Company 12 as the API answers it: one category (40) and a welcome form. */
+export const clockCompany = companyDetailsSchema.parse({
+  id: 12,
+  name: 'Frontdesk Around the Clock',
+  activated: true,
+  conferenceName: 'clock',
+  host: 'conference.frontdesk.localhost',
+  schedule: null,
+  categories: [
+    { id: 40, name: 'General', roomName: 'clock-general' },
+    { id: 41, name: 'Billing', roomName: 'clock-billing' },
+  ],
+  welcomeForm: {
+    id: 4,
+    title: 'About you',
+    fields: [{ name: 'name', label: 'Your name', type: 'text', required: true, maxLength: 100 }],
+  },
+  welcomeFormTitle: null,
+  ratingForm: null,
+});
+
+/** The state of a signed-in agent whose workspace is loaded. */
+export function signedIn(): Pick<RootState, 'auth'> {
+  return {
+    auth: {
+      status: 'ready',
+      error: null,
+      login: adaLogin,
+      company: clockCompany,
+      config: {
+        apiBase: '/api',
+        xmppWebsocketUrl: 'ws://localhost/xmpp',
+        xmppDomain: 'frontdesk.localhost',
+        janusWebsocketUrl: 'ws://localhost/janus',
+        iceServers: [],
+      },
+    },
+  };
+}
