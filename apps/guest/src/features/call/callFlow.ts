@@ -4,15 +4,19 @@ import {
   callStateSchema,
   createdSchema,
   envelope,
+  formatCallId,
   setupComplete,
   type CallType,
 } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
-import type { RootState } from '../../app/store.ts';
+import type { GuestServices } from '../../app/services.ts';
+import type { AppDispatch, RootState } from '../../app/store.ts';
+import { callSuffix } from '../guestAuth/identity.ts';
+import { callReportChained } from '../report/reportSlice.ts';
 import { categoryChosen } from '../chat/chatRoomSlice.ts';
 import { consoleLog } from '../diagnostics/logBuffer.ts';
 import { stageReached } from '../flow/flowSlice.ts';
-import { callRequested, endConfirmToggled } from './callSlice.ts';
+import { callRequested, callTransferred, endConfirmToggled } from './callSlice.ts';
 import { closeCall, liveCall, openCall } from './connections.ts';
 
 /** What a call-bug report carries (spec §3 "Call-bug report fields"); nothing private. */
@@ -38,8 +42,8 @@ function bugReport(state: RootState, callId: string) {
 /**
  * From a call report that the company accepted to the end of the call: join the queue and
  * publish (docs/protocol.md step 2), wait while the agent takes, holds and resumes the call,
- * and leave when either side ends it. Failures end in stage `failed`, with a call-bug report
- * when the media set-up did not complete (spec §4).
+ * follow transfers (step 7), and leave when either side ends it. Failures end in stage
+ * `failed`, with a call-bug report when the media set-up did not complete (spec §4).
  */
 export const joinQueue = createAppThunk(
   'call/joinQueue',
@@ -50,12 +54,6 @@ export const joinQueue = createAppThunk(
     const ctx = { dispatch, getState, extra };
     const token = getState().guestAuth.access_token ?? undefined;
     dispatch(callRequested({ callType: request.callType, categoryId: request.categoryId }));
-    dispatch(categoryChosen(request.categoryId));
-    const room = getState().chatRoom.rooms.find(
-      (r) => r.kind === 'category' && r.categoryId === request.categoryId,
-    );
-    if (!room) throw new Error(`no chat room for category ${request.categoryId}`);
-    dispatch(stageReached('waiting'));
     void extra
       .api('/call-report/update-timestamp', envelope(callReportSchema), {
         method: 'PUT',
@@ -64,44 +62,80 @@ export const joinQueue = createAppThunk(
       })
       .catch(() => undefined);
 
-    let call;
-    try {
-      call = await openCall(
-        {
-          callId: request.callId,
-          callType: request.callType,
-          roomJid: room.jid,
-          roomPassword: room.password,
-        },
-        ctx,
+    let callId = request.callId;
+    for (;;) {
+      const categoryId = getState().call.categoryId ?? request.categoryId;
+      dispatch(categoryChosen(categoryId));
+      const room = getState().chatRoom.rooms.find(
+        (r) => r.kind === 'category' && r.categoryId === categoryId,
       );
-    } catch (error) {
-      console.error('call set-up failed', error);
-      const stages = getState().call;
-      if (
-        !setupComplete(liveCall()?.media.state.stages ?? {}) ||
-        stages.connection.media !== 'connected'
-      ) {
-        void extra
-          .api('/call-bug/by-guest', envelope(createdSchema), {
-            method: 'POST',
-            token,
-            body: bugReport(getState(), request.callId),
-          })
-          .catch(() => undefined);
+      if (!room) throw new Error(`no chat room for category ${categoryId}`);
+      dispatch(stageReached('waiting'));
+      let call;
+      try {
+        call = await openCall(
+          { callId, callType: request.callType, roomJid: room.jid, roomPassword: room.password },
+          ctx,
+        );
+      } catch (error) {
+        console.error('call set-up failed', error);
+        if (!setupComplete(liveCall()?.media.state.stages ?? {})) {
+          void extra
+            .api('/call-bug/by-guest', envelope(createdSchema), {
+              method: 'POST',
+              token,
+              body: bugReport(getState(), callId),
+            })
+            .catch(() => undefined);
+        }
+        await closeCall();
+        dispatch(stageReached('failed'));
+        return;
       }
+      const outcome = await call.ended;
+      if (liveCall() !== call) return; // the guest hung up first (hangUp handled it)
       await closeCall();
-      dispatch(stageReached('failed'));
-      return;
+      if (outcome.kind !== 'transfer') {
+        dispatch(
+          stageReached(
+            outcome.kind === 'agentLeft' && getState().call.callStarted ? 'rating' : 'failed',
+          ),
+        );
+        return;
+      }
+      callId = await chainCall(outcome, ctx);
     }
-    const how = await call.ended;
-    if (liveCall() !== call) return; // the guest hung up first (hangUp handled it)
-    await closeCall();
-    dispatch(
-      stageReached(how === 'agentLeft' && getState().call.callStarted ? 'rating' : 'failed'),
-    );
   },
 );
+
+/** spec §7 hold-call: a new call id continues the conversation (origin → current → new). */
+async function chainCall(
+  transfer: { toAgent: string | null; toCategoryId: number | null },
+  {
+    dispatch,
+    getState,
+    extra,
+  }: { dispatch: AppDispatch; getState: () => RootState; extra: GuestServices },
+): Promise<string> {
+  const { report, guestAuth } = getState();
+  if (!report.callID || !report.InitialCallID || !guestAuth.username)
+    throw new Error('no call to continue');
+  const newCallId = formatCallId(guestAuth.username, callSuffix());
+  const { data } = await extra.api('/call-report/hold-call', envelope(createdSchema), {
+    method: 'POST',
+    token: guestAuth.access_token ?? undefined,
+    body: {
+      origin_call_id: report.InitialCallID,
+      current_call_id: report.callID,
+      new_call_id: newCallId,
+      guest_username: guestAuth.username,
+      ...(transfer.toCategoryId ? { category_id: transfer.toCategoryId } : {}),
+    },
+  });
+  dispatch(callReportChained({ callId: newCallId, reportId: data.id }));
+  dispatch(callTransferred(transfer));
+  return newCallId;
+}
 
 /**
  * The guest hangs up: before an agent answered it is an abandoned call (stage `abandoned`),

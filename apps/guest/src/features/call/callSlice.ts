@@ -28,6 +28,8 @@ export type CallState = {
   queue: QueuePlace | null;
   /** The agent's jabber username once it took the call. */
   agent: string | null;
+  /** After a transfer to a named agent: the agent this guest now waits for (spec §4 peer). */
+  waitingFor: string | null;
   peerCall: PeerCallState;
   peerVideo: PeerCallState;
   OnHoldCount: number;
@@ -67,6 +69,7 @@ const initialState: CallState = {
   categoryId: null,
   queue: null,
   agent: null,
+  waitingFor: null,
   peerCall: 'Paused',
   peerVideo: 'Paused',
   OnHoldCount: 0,
@@ -152,6 +155,20 @@ export const callSlice = createSlice({
     holdEnded(state) {
       state.onHold = false;
     },
+    /** docs/protocol.md step 7: the call moves to another agent or category; wait again. */
+    callTransferred(
+      state,
+      action: PayloadAction<{ toAgent: string | null; toCategoryId: number | null }>,
+    ) {
+      state.agent = null;
+      state.waitingFor = action.payload.toAgent;
+      state.categoryId = action.payload.toCategoryId ?? state.categoryId;
+      state.onHold = false;
+      state.peerCall = 'Paused';
+      state.peerVideo = 'Paused';
+      state.feeds = [];
+      state.queue = null;
+    },
     pageVisibilityChanged(state, action: PayloadAction<boolean>) {
       state.pageVisible = action.payload;
     },
@@ -203,6 +220,7 @@ export const {
   mediaStateChanged,
   holdStarted,
   holdEnded,
+  callTransferred,
   pageVisibilityChanged,
   chatMessageReceived,
   chatDeliveryChanged,

@@ -38,9 +38,16 @@ type LiveCall = {
   nick: string;
   callId: string;
   unsubscribe: (() => void)[];
-  /** Resolves when the agent leaves the call (or the media ends for good). */
-  ended: Promise<'agentLeft' | 'mediaEnded'>;
+  /** Resolves when this part of the call is over: the agent left, the media ended, or a transfer. */
+  ended: Promise<CallOutcome>;
+  settle: (outcome: CallOutcome) => void;
 };
+
+/** How one leg of a call ends (docs/protocol.md steps 7 and 8). */
+export type CallOutcome =
+  | { kind: 'agentLeft' }
+  | { kind: 'mediaEnded' }
+  | { kind: 'transfer'; toAgent: string | null; toCategoryId: number | null };
 
 let live: LiveCall | null = null;
 
@@ -61,8 +68,21 @@ export function waitingPresence(state: RootState) {
       androidMobile: androidMobile(),
       notificationsAllowed: state.call.notificationAllowed,
     }),
-    peer: ROUND_ROBIN_PEER,
+    // spec §4: round-robin, or the agent the guest was transferred to.
+    peer: state.call.waitingFor ?? ROUND_ROBIN_PEER,
   };
+}
+
+/** On hold, the guest asks the API whether the agent is moving the call elsewhere (step 7). */
+async function checkTransfer(call: LiveCall, ctx: Context): Promise<void> {
+  const state = await readCallState(call.callId, ctx).catch(() => null);
+  if (state?.transfer) {
+    call.settle({
+      kind: 'transfer',
+      toAgent: state.transfer.toAgentJabberUsername,
+      toCategoryId: state.transfer.toCategoryId,
+    });
+  }
 }
 
 /**
@@ -93,6 +113,7 @@ function followRoom(
       });
     } else if (status.state === 'CallOnHold' && !getState().call.onHold) {
       dispatch(holdStarted());
+      void checkTransfer(call, ctx);
     } else if (status.state === 'CallResumed' && getState().call.onHold) {
       dispatch(holdEnded());
     }
@@ -146,7 +167,8 @@ export async function openCall(
     iceServers: [...config.iceServers],
   });
 
-  let settle: (reason: 'agentLeft' | 'mediaEnded') => void = () => undefined;
+  let settle: (outcome: CallOutcome) => void = () => undefined;
+  const ended = new Promise<CallOutcome>((resolve) => (settle = resolve));
   const call: LiveCall = {
     chat,
     media,
@@ -154,7 +176,8 @@ export async function openCall(
     nick: auth.jabberusername,
     callId: params.callId,
     unsubscribe: [],
-    ended: new Promise((resolve) => (settle = resolve)),
+    ended,
+    settle,
   };
   live = call;
 
@@ -168,11 +191,11 @@ export async function openCall(
       const agent = getState().call.agent;
       // The agent left the room outside a hold: the call is over for this guest.
       if (agent && !getState().call.onHold && !snapshot.occupants.some((o) => o.nick === agent))
-        settle('agentLeft');
+        settle({ kind: 'agentLeft' });
     }),
     media.on('state', (state) => {
       dispatch(mediaStateChanged(state));
-      if (state.status === 'ended') settle('mediaEnded');
+      if (state.status === 'ended') settle({ kind: 'mediaEnded' });
     }),
     media.on('localStream', (stream) => streamChanged(LOCAL_STREAM, stream)),
     media.on('remoteStream', ({ janusId, stream }) => streamChanged(janusId, stream)),

@@ -36,10 +36,15 @@ export const reportSlice = createSlice({
         isGuestBlocked: status === 'blocked',
       };
     },
+    /** spec §7 hold-call: the conversation continues under a new call id and report. */
+    callReportChained(state, action: PayloadAction<{ callId: string; reportId: number }>) {
+      state.callID = action.payload.callId;
+      state.reportId = action.payload.reportId;
+    },
     callReportFailed(state) {
       state.reportInit.isInitialized = true;
     },
   },
 });
 
-export const { callReportInitialised, callReportFailed } = reportSlice.actions;
+export const { callReportInitialised, callReportChained, callReportFailed } = reportSlice.actions;
