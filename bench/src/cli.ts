@@ -3,8 +3,12 @@
 // Janus can gather ICE candidates and no media packet uses the host's addresses.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { buildAppsIfStale } from '../../infra/src/build-apps.ts';
-import { ensureDebianPackages, RUNTIME_PACKAGES, TEST_PACKAGES } from '../../infra/src/debian.ts';
+import {
+  buildAppsIfStale,
+  ensureDebianPackages,
+  RUNTIME_PACKAGES,
+  TEST_PACKAGES,
+} from '@frontdesk/infra';
 import { repoRoot } from './paths.ts';
 
 const log = (line: string) => console.log(`[bench] ${line}`);

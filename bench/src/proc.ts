@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 /** Kernel clock ticks per second, the unit of the CPU times in /proc/<pid>/stat. */
 const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
@@ -31,25 +31,6 @@ function machineCpu(): { busy: number; total: number } {
   const idle = (values[3] ?? 0) + (values[4] ?? 0); // idle + iowait
   const total = values.reduce((sum, value) => sum + value, 0);
   return { busy: total - idle, total };
-}
-
-/**
- * The PID of a direct child of this process whose command line contains `needle`: the stack's
- * supervisor does not hand its children's PIDs out.
- */
-export function childPid(needle: string): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== process.pid) continue;
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) return Number(entry);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return undefined;
 }
 
 /** Samples a process's CPU use over a window: call `stop()` to get the share of one core. */

@@ -1,5 +1,12 @@
 export { startStack, type RunningStack, type StackOptions } from './stack.ts';
+export {
+  startDisposableStack,
+  machineDatabaseUrl,
+  type DisposableStack,
+} from './disposable-stack.ts';
 export { startEjabberd, type RunningEjabberd } from './ejabberd.ts';
 export { startJanus, type RunningJanus } from './janus.ts';
 export { mintJanusToken } from './janus-token.ts';
 export { freePort } from './process.ts';
+export { buildAppsIfStale } from './build-apps.ts';
+export { ensureDebianPackages, RUNTIME_PACKAGES, TEST_PACKAGES } from './debian.ts';

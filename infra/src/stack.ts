@@ -31,6 +31,8 @@ export type RunningStack = {
   url: string;
   databaseUrl: string;
   dataDir: string;
+  /** Process ids of the servers, for measurements (CPU, memory). */
+  pids: { api: number; janus: number; ejabberd: number };
   stop: () => Promise<void>;
 };
 
@@ -105,7 +107,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       async () => (await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) })).ok,
       { timeoutMs: 60_000, intervalMs: 100 },
     );
-    return { url, databaseUrl: database.url, dataDir: dir.root, stop };
+    return {
+      url,
+      databaseUrl: database.url,
+      dataDir: dir.root,
+      pids: { api: api.pid, janus: janus.pid, ejabberd: ejabberd.beamPid },
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
