@@ -47,8 +47,6 @@ const en = {
   accepting: 'Accepting…',
   chatWith: 'Chat',
   detailsMissing: 'Waiting for the call details…',
-  takenBy: 'This call was taken by {agent}.',
-  takenByAnother: 'This call was taken by another agent.',
   claimFailed: 'The call could not be accepted: {reason}',
   newGuestNotification: 'A guest is waiting in {category}',
   inCallTitle: 'Call with {guest}',

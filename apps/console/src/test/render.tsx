@@ -128,6 +128,7 @@ export function signedIn(): Pick<RootState, 'auth'> {
         xmppDomain: 'frontdesk.localhost',
         janusWebsocketUrl: 'ws://localhost/janus',
         iceServers: [],
+        errorReporting: null,
       },
     },
   };

@@ -1,6 +1,7 @@
 import { isAnyOf } from '@reduxjs/toolkit';
 import {
   ApiRequestError,
+  callStateSchema,
   claimedCallSchema,
   envelope,
   janusTokenSchema,
@@ -12,13 +13,7 @@ import { describeError } from '../../app/errors.ts';
 import { LOCAL_STREAM, type Connections } from '../../app/connections.ts';
 import { t } from '../../i18n/messages.ts';
 import { conversationOpened } from '../chat/chatSlice.ts';
-import {
-  acceptClicked,
-  claimFailed,
-  claimLost,
-  roomChanged,
-  selectServingAgent,
-} from '../queue/queueSlice.ts';
+import { acceptClicked, claimFailed, claimLost, roomChanged } from '../queue/queueSlice.ts';
 import {
   callActionFailed,
   callClaimed,
@@ -41,9 +36,8 @@ import {
 } from './callSlice.ts';
 import type { RootState } from '../../app/store.ts';
 
-/** How long to wait for the winner's `InCall` presence to name who took a lost claim. */
-const WINNER_PRESENCE_MS = 3000;
-const anything = z.unknown();
+/** `PUT /calls/:callId/notes` answers 204: no body at all. */
+const noContent = z.undefined();
 
 /** The call under way, with what every control needs; undefined when there is none. */
 function current(state: RootState) {
@@ -78,7 +72,7 @@ export function callListeners(startListening: AppStartListening): void {
   // docs/protocol.md step 3: the API decides who takes the guest.
   startListening({
     actionCreator: acceptClicked,
-    effect: async (action, { dispatch, getState, condition, extra }) => {
+    effect: async (action, { dispatch, getState, extra }) => {
       const { nick, categoryId } = action.payload;
       const state = getState();
       const summary = state.queue.calls[nick];
@@ -97,14 +91,8 @@ export function callListeners(startListening: AppStartListening): void {
         dispatch(callClaimed({ call: data, roomJid: room.jid }));
       } catch (error) {
         if (error instanceof ApiRequestError && error.status === 409) {
-          // The winner announces itself in the room; name it once its presence arrives.
-          if (selectServingAgent(getState(), nick) === null) {
-            await condition(
-              (_, after) => selectServingAgent(after, nick) !== null,
-              WINNER_PRESENCE_MS,
-            );
-          }
-          dispatch(claimLost({ nick, agent: selectServingAgent(getState(), nick) }));
+          // The API names the winner ("Bo Agent has taken this call.").
+          dispatch(claimLost({ nick, message: error.message }));
         } else {
           dispatch(claimFailed({ nick, message: describeError(error) }));
         }
@@ -187,11 +175,15 @@ export function callListeners(startListening: AppStartListening): void {
       const live = current(getState());
       if (!live) return;
       try {
-        await extra.api(`/calls/${encodeURIComponent(live.call.callId)}/transfer`, anything, {
-          method: 'POST',
-          token: live.token,
-          body: action.payload,
-        });
+        await extra.api(
+          `/calls/${encodeURIComponent(live.call.callId)}/transfer`,
+          envelope(callStateSchema),
+          {
+            method: 'POST',
+            token: live.token,
+            body: action.payload,
+          },
+        );
         announce(
           extra.connections,
           live.roomJid,
@@ -214,11 +206,15 @@ export function callListeners(startListening: AppStartListening): void {
       const live = current(getState());
       if (!live) return;
       try {
-        await extra.api(`/calls/${encodeURIComponent(live.call.callId)}/end`, anything, {
-          method: 'POST',
-          token: live.token,
-          body: { reason: 'completed' },
-        });
+        await extra.api(
+          `/calls/${encodeURIComponent(live.call.callId)}/end`,
+          envelope(callStateSchema),
+          {
+            method: 'POST',
+            token: live.token,
+            body: { reason: 'completed' },
+          },
+        );
       } catch (error) {
         dispatch(callActionFailed(t('actionFailed', { reason: describeError(error) })));
         return;
@@ -265,7 +261,7 @@ export function callListeners(startListening: AppStartListening): void {
       const live = current(state);
       if (!live) return;
       try {
-        await extra.api(`/calls/${encodeURIComponent(live.call.callId)}/notes`, anything, {
+        await extra.api(`/calls/${encodeURIComponent(live.call.callId)}/notes`, noContent, {
           method: 'PUT',
           token: live.token,
           body: { notes: state.call.notes },

@@ -67,7 +67,9 @@ describe('queue', () => {
   });
 
   it('tells the agent who took the call when another agent won the claim', async () => {
-    const { api, requests } = fakeApi({ 'POST /calls/claim': refusal(409, 'already_claimed') });
+    const { api, requests } = fakeApi({
+      'POST /calls/claim': refusal(409, 'already_claimed', 'Bo Agent has taken this call.'),
+    });
     const { store } = renderWithState(<QueuePanel />, queueState(), { api });
     fireEvent.click(screen.getByRole('button', { name: 'Accept: General #1' }));
     expect(screen.getByRole('button', { name: 'Accept: General #1' }).textContent).toBe(
@@ -102,7 +104,7 @@ describe('queue', () => {
     );
     const notice = await screen.findByTestId('claim-notice');
     expect(notice.getAttribute('role')).toBe('alert');
-    expect(notice.textContent).toMatch(/^This call was taken by staff-2\./);
+    expect(notice.textContent).toMatch(/^Bo Agent has taken this call\./);
     expect(screen.queryByRole('listitem')).toBeNull();
   });
 });

@@ -10,11 +10,7 @@ function ClaimNotice({ claim }: { claim: ClaimAttempt }) {
   const dispatch = useAppDispatch();
   if (claim.status === 'claiming') return null;
   const message =
-    claim.status === 'failed'
-      ? t('claimFailed', { reason: claim.message })
-      : claim.agent
-        ? t('takenBy', { agent: claim.agent })
-        : t('takenByAnother');
+    claim.status === 'failed' ? t('claimFailed', { reason: claim.message }) : claim.message;
   return (
     <div role="alert" className="banner" data-testid="claim-notice" data-claim={claim.status}>
       <p>{message}</p>

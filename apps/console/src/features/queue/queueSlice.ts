@@ -22,7 +22,7 @@ export type RoomView = {
 /** What became of this agent's last Accept. */
 export type ClaimAttempt =
   | { nick: string; status: 'claiming' }
-  | { nick: string; status: 'lost'; agent: string | null }
+  | { nick: string; status: 'lost'; message: string }
   | { nick: string; status: 'failed'; message: string };
 
 export type QueueState = {
@@ -79,7 +79,7 @@ export const queueSlice = createSlice({
       state.claim = { nick: action.payload.nick, status: 'claiming' };
     },
     /** 409 `already_claimed`: another agent won (docs/protocol.md step 3). */
-    claimLost(state, action: PayloadAction<{ nick: string; agent: string | null }>) {
+    claimLost(state, action: PayloadAction<{ nick: string; message: string }>) {
       state.claim = { ...action.payload, status: 'lost' };
     },
     claimFailed(state, action: PayloadAction<{ nick: string; message: string }>) {
@@ -107,26 +107,6 @@ export const {
   claimFailed,
   claimNoticeDismissed,
 } = queueSlice.actions;
-
-const CALL_STATES = new Set(['InCall', 'CallOnHold', 'CallResumed']);
-
-/**
- * The agent serving `guestNick`, as the category rooms tell it: an occupant whose presence
- * names the guest in a call state (`InCall|<guest>|<callId>`, docs/protocol.md).
- */
-export function selectServingAgent(state: RootState, guestNick: string): string | null {
-  for (const room of Object.values(state.queue.rooms)) {
-    if (room.kind !== 'category') continue;
-    const agent = room.occupants.find(
-      (occupant) =>
-        occupant.nick !== guestNick &&
-        occupant.status?.peer === guestNick &&
-        CALL_STATES.has(occupant.status.state),
-    );
-    if (agent) return agent.nick;
-  }
-  return null;
-}
 
 /** How many guests this agent could take now, across its categories (the tab title badge). */
 export const selectWaitingCount = (state: RootState) =>
