@@ -5,8 +5,7 @@ import { join, resolve } from 'node:path';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { createServer } from 'vite';
 // infra's package entry exports only the whole stack; these two modules are what we need.
-import { startJanus, type JanusOptions, type RunningJanus } from '../../../infra/src/janus.ts';
-import { mintJanusToken } from '../../../infra/src/janus-token.ts';
+import { mintJanusToken, startJanus, type JanusOptions, type RunningJanus } from '@frontdesk/infra';
 import { JanusRooms } from '../src/server/rooms.ts';
 import type { HarnessConfig } from './harness/main.ts';
 
