@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { expect, type Page } from '@playwright/test';
+import { ChatSession, type RoomSnapshot } from '@frontdesk/chat';
+import {
+  callReportAddedSchema,
+  clientConfigSchema,
+  envelope,
+  formatCallId,
+  formatGuestUsername,
+  guestLoginSchema,
+  guestRegistrationSchema,
+  ROUND_ROBIN_PEER,
+} from '@frontdesk/protocol';
+
+/** The seeded staff (apps/api/src/db/seed.ts DEMO_LOGINS): Ada and Bo serve company 5, Cy 12. */
+export const AGENT = {
+  ada: 'ada@frontdesk.demo',
+  bo: 'bo@frontdesk.demo',
+  cy: 'cy@frontdesk.demo',
+  admin: 'admin@frontdesk.demo',
+} as const;
+const DEMO_PASSWORD = 'frontdesk-demo';
+
+/** Signs an agent in at /console/ and waits until its chat is up and its rooms joined. */
+export async function signIn(page: Page, email: string) {
+  await page.goto('/console/');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
+  await expect(page.getByText('Joining your categories…')).toBeHidden();
+}
+
+/** One JSON request to the API from Node, parsed with its protocol schema. */
+async function call<T>(
+  path: string,
+  schema: { parse: (body: unknown) => T },
+  body: unknown,
+  token?: string,
+): Promise<T> {
+  const response = await fetch(`${process.env.FRONTDESK_URL}/api${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok)
+    throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return schema.parse(await response.json());
+}
+
+const token = () => randomBytes(8).toString('hex');
+
+/**
+ * A guest who waits in a category without a browser, as docs/protocol.md step 2 has the guest
+ * app do: registered and logged in at the API, a call report, and `OpenCall|roundRobin` in the
+ * category room through the chat adapter. What the agent's side needs, and nothing it does not
+ * (no camera), so the journeys about claiming do not depend on the guest app's screens.
+ */
+export async function waitingGuest(companyId: number, categoryId: number) {
+  const username = formatGuestUsername(`e2e${token()}`, token());
+  const registration = await call('/guest-auth/register', envelope(guestRegistrationSchema), {
+    username,
+    companyId,
+  });
+  const login = await call('/guest-auth/login', envelope(guestLoginSchema), {
+    username,
+    companyId,
+  });
+  const callId = formatCallId(username, token());
+  await call(
+    '/call-report/add',
+    envelope(callReportAddedSchema),
+    {
+      call_id: callId,
+      company: companyId,
+      source: 'site',
+      category_id: categoryId,
+      guest_username: username,
+    },
+    login.data.access_token,
+  );
+  const room = registration.data.guestRooms.find((r) => r.categoryId === categoryId);
+  if (!room) throw new Error(`company ${companyId} has no category ${categoryId}`);
+  const config = await call('/config', envelope(clientConfigSchema), undefined);
+  const chat = new ChatSession({
+    url: config.data.xmppWebsocketUrl,
+    jid: login.data.xmpp.jid,
+    token: login.data.xmpp.password,
+    sender: 'GUEST',
+    log: () => undefined,
+  });
+  await chat.connect();
+  const nick = login.data.jabberusername;
+  await chat.joinRoom(room.jid, {
+    nick,
+    password: room.password,
+    status: { state: 'OpenCall', peer: ROUND_ROBIN_PEER },
+  });
+  return {
+    nick,
+    callId,
+    chat,
+    /** The room as the guest sees it, once `match` holds. */
+    async roomWhen(match: (room: RoomSnapshot) => boolean): Promise<RoomSnapshot> {
+      const now = chat.room(room.jid);
+      if (now && match(now)) return now;
+      return new Promise((resolve) => {
+        const off = chat.on('room', (snapshot) => {
+          if (snapshot.jid === room.jid && match(snapshot)) {
+            off();
+            resolve(snapshot);
+          }
+        });
+      });
+    },
+    leave: () => chat.close(),
+  };
+}
