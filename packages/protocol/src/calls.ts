@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
 import { callTypeSchema } from './call-report.ts';
 import { jabberUsernameSchema } from './chat.ts';
+import { answersSchema } from './forms.ts';
 import { guestUsernameSchema } from './guest.ts';
-import { recordIdSchema } from './ids.ts';
+import { recordIdSchema, recordIdTextSchema } from './ids.ts';
 
 /**
  * A call's Janus room and how to enter it (docs/protocol.md). The API creates the room with its
@@ -17,8 +18,16 @@ export const roomAccessSchema = z.object({
 });
 export type RoomAccess = z.infer<typeof roomAccessSchema>;
 
-/** `POST /api/calls/:callId/room` and `/api/calls/claim` take the call id from the path. */
+/** The routes under `/api/calls/:callId` take the call id from the path. */
 export const callIdParamsSchema = z.strictObject({ callId: callIdSchema });
+
+/**
+ * `POST /api/calls/:callId/room?webview=true`: spec §7, a page opened with `webview=true` gets
+ * an H.264 room (the first participant to ask decides, as Janus keeps the room it made).
+ */
+export const callRoomQuerySchema = z.strictObject({
+  webview: z.enum(['true', 'false']).optional(),
+});
 
 /** `POST /api/auth/janus-token`: a fresh Janus token for whoever is logged in. */
 export const janusTokenSchema = z.object({ janusToken: z.string(), expiresAt: z.iso.datetime() });
@@ -31,22 +40,31 @@ export const claimCallBodySchema = z.strictObject({
   guestUsername: guestUsernameSchema,
   categoryId: recordIdSchema,
 });
+export type ClaimCallBody = z.infer<typeof claimCallBodySchema>;
 
-export const claimedCallSchema = z.object({
+/** A call and its guest, as the agent's side sees them. */
+const agentCallSchema = z.object({
   callId: callIdSchema,
   reportId: recordIdSchema,
   guestUsername: guestUsernameSchema,
   guestJabberUsername: jabberUsernameSchema,
   categoryId: recordIdSchema.nullable(),
   callType: callTypeSchema.nullable(),
-  room: roomAccessSchema,
 });
+
+export const claimedCallSchema = agentCallSchema.extend({ room: roomAccessSchema });
 export type ClaimedCall = z.infer<typeof claimedCallSchema>;
 
-/** `POST /api/calls/:callId/end`: who hung up, and whether anyone had answered. */
-export const endCallBodySchema = z.strictObject({
-  reason: z.enum(['completed', 'abandoned']),
-});
+/** How a call ended: `completed` after an agent had claimed it, `abandoned` before. */
+export const callEndReasonSchema = z.enum(['completed', 'abandoned']);
+export type CallEndReason = z.infer<typeof callEndReasonSchema>;
+
+/**
+ * `POST /api/calls/:callId/end`: how the caller saw the call end. The API records `completed`
+ * when an agent had claimed the call and `abandoned` when none had, whatever the body says (a
+ * claim can cross a guest's leaving); the answer's `status` is what was recorded.
+ */
+export const endCallBodySchema = z.strictObject({ reason: callEndReasonSchema });
 
 /**
  * `POST /api/calls/:callId/transfer` (the agent in the call): hand the guest to another agent or
@@ -57,6 +75,7 @@ export const transferBodySchema = z.union([
   z.strictObject({ toAgentJabberUsername: jabberUsernameSchema }),
   z.strictObject({ toCategoryId: recordIdSchema }),
 ]);
+export type TransferBody = z.infer<typeof transferBodySchema>;
 
 /** `GET /api/calls/:callId`: what either side may know of a call in progress. */
 export const callStateSchema = z.object({
@@ -74,3 +93,23 @@ export type CallState = z.infer<typeof callStateSchema>;
 
 /** `PUT /api/calls/:callId/notes` (the agent who took the call). */
 export const callNotesBodySchema = z.strictObject({ notes: z.string().max(10_000) });
+
+/** `GET /api/calls?status=waiting|answered&categoryId=` (agents and admins). */
+export const callListQuerySchema = z.strictObject({
+  status: z.enum(['waiting', 'answered']).default('waiting'),
+  categoryId: recordIdTextSchema.optional(),
+});
+export type CallListQuery = z.infer<typeof callListQuerySchema>;
+
+/** One open call as the console shows it beside a guest of its queue. */
+export const callSummarySchema = agentCallSchema.extend({
+  /** The agent who took it; `null` while it waits. */
+  agentJabberUsername: jabberUsernameSchema.nullable(),
+  createdAt: z.iso.datetime(),
+  answeredAt: z.iso.datetime().nullable(),
+  /** The guest's latest answers to the company's welcome form, if it filled one in. */
+  welcomeAnswers: answersSchema.nullable(),
+  /** How many calls the guest made before this one (a transferred call counts once). */
+  previousCalls: z.number().int().nonnegative(),
+});
+export type CallSummary = z.infer<typeof callSummarySchema>;

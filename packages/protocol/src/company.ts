@@ -119,11 +119,19 @@ export const scheduleSchema = z.object({
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
 
+/** The wait a category shows before any of its calls has been answered. */
+export const DEFAULT_AVERAGE_WAIT_MS = 60_000;
+
 export const categorySchema = z.object({
   id: recordIdSchema,
   name: z.string(),
   /** The category's chat room (a MUC localpart on `host`). */
   roomName: z.string(),
+  /**
+   * How long recent guests of the category waited for an agent: the mean over its last 20
+   * answered calls, or {@link DEFAULT_AVERAGE_WAIT_MS} before it has any (the queue estimate).
+   */
+  averageWaitMs: z.number().int().nonnegative().default(DEFAULT_AVERAGE_WAIT_MS),
 });
 export type Category = z.infer<typeof categorySchema>;
 

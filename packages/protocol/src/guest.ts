@@ -35,11 +35,20 @@ export const guestRegisterBodySchema = z.strictObject({
   companyId: recordIdSchema,
 });
 
-/** A chat room the guest may join: the company's room or one per category. */
+/**
+ * A chat room of the company: its own room or one per category. Guests get them at registration,
+ * agents and admins at login.
+ */
 export const guestRoomSchema = z.object({
   jid: z.string(),
   kind: z.enum(['company', 'category']),
   categoryId: recordIdSchema.nullable(),
+  /**
+   * The join password, shared by all rooms of the company and already lowercase (spec §5: send
+   * it lowercased). SECURITY: only the company's own guests and staff get it, never
+   * `GET /company/:id`.
+   */
+  password: z.string(),
 });
 export type GuestRoom = z.infer<typeof guestRoomSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { serviceCredentialsSchema } from './guest.ts';
+import { guestRoomSchema, serviceCredentialsSchema } from './guest.ts';
 import { recordIdSchema } from './ids.ts';
 
 /** Agents take calls; admins also manage their company (ARCHITECTURE: console). */
@@ -24,5 +24,7 @@ export type StaffMember = z.infer<typeof staffMemberSchema>;
 export const staffLoginSchema = serviceCredentialsSchema.extend({
   access_token: z.string(),
   user: staffMemberSchema,
+  /** The company's room and its category rooms, with their password (docs/protocol.md). */
+  rooms: z.array(guestRoomSchema),
 });
 export type StaffLogin = z.infer<typeof staffLoginSchema>;
