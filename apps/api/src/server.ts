@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemo } from './db/seed.ts';
+import { provisionChatRooms } from './xmpp/room-provisioning.ts';
 
 const config = loadConfig(process.env);
 const db = await openDatabase(config.databaseUrl, config.databaseSchema);
@@ -10,6 +11,13 @@ await migrateToLatest(db);
 if (process.env.SEED_DEMO === 'true') await seedDemo(db);
 
 const app = await buildApp({ config, db });
+// Before listening: a guest joining a room that does not exist yet would create it as an
+// instant room of its own. Here rather than in buildApp, so inject tests need no ejabberd.
+await provisionChatRooms(
+  db,
+  { adminApiUrl: config.xmpp.adminUrl, domain: config.xmpp.domain },
+  app.log,
+);
 
 let closing = false;
 async function shutdown(signal: string) {

@@ -41,6 +41,13 @@ describe('guest auth', () => {
         'frontdesk-demo-support@conference.frontdesk.localhost',
         'frontdesk-demo-billing@conference.frontdesk.localhost',
       ]);
+      const { room_password } = await t.app.db
+        .selectFrom('companies')
+        .select('room_password')
+        .where('id', '=', SEEDED_COMPANY.demo)
+        .executeTakeFirstOrThrow();
+      expect(room_password).toMatch(/^[a-z2-7]{26}$/);
+      expect(data.guestRooms.every((r) => r.password === room_password)).toBe(true);
     });
 
     it('is idempotent: the same username gets 201 and the same jabber username again', async () => {

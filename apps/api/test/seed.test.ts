@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newRoomPassword } from '@frontdesk/chat/server';
 import { DEMO_LOGINS, SEEDED_COMPANY, seedDemo } from '../src/db/seed.ts';
 import { buildTestApp, loginStaff, type TestApp } from './helper.ts';
 
@@ -46,6 +47,7 @@ describe('seedDemo', () => {
       .values({
         name: 'New Co',
         conference_name: 'new-co',
+        room_password: newRoomPassword(),
         monthly_call_quota: null,
         settings: '{}',
       })

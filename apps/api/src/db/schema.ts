@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type {
   Answers,
+  CallEndReason,
   CallReportStatus,
   CallSource,
   CallType,
@@ -43,6 +44,11 @@ export interface CompaniesTable {
   activated: ColumnType<boolean, boolean | undefined, boolean>;
   /** The company's chat room (spec §3 conferenceName), unique on the MUC service. */
   conference_name: string;
+  /**
+   * The join password of the company's chat rooms (`newRoomPassword()`, lowercase). SECURITY:
+   * handed only to the company's own guests and staff.
+   */
+  room_password: string;
   /** Calls a calendar month may start; `null` means no limit. */
   monthly_call_quota: number | null;
   /** The presentation fields of spec §3, validated by `companySettingsSchema`. */
@@ -143,6 +149,20 @@ export interface CallReportsTable {
   created_at: CreatedAt;
   call_initiated_at: Date | null;
   guest_exit_at: Date | null;
+  /** The agent or admin who claimed the call (docs/protocol.md step 3); set once. */
+  agent_id: number | null;
+  answered_at: Date | null;
+  ended_at: Date | null;
+  /** `completed` when the call had been claimed, `abandoned` when it had not. */
+  end_reason: CallEndReason | null;
+  notes: string | null;
+  /** Where the agent is handing the guest: another agent, or a category (at most one). */
+  transfer_to_staff_id: number | null;
+  transfer_to_category_id: number | null;
+  /** The Janus room's join pin and its admin secret, made when the room is first asked for. */
+  room_pin: string | null;
+  /** SECURITY: edits and destroys the room; never leaves the API. */
+  room_secret: string | null;
 }
 export type CallReportRow = Selectable<CallReportsTable>;
 

@@ -7,6 +7,7 @@ import {
   type OpeningHours,
   type StaffRole,
 } from '@frontdesk/protocol';
+import { newRoomPassword } from '@frontdesk/chat/server';
 import { hashPassword } from '../auth/password.ts';
 import type { Database, FormKind } from './schema.ts';
 
@@ -311,6 +312,7 @@ async function seedCompany(trx: Kysely<Database>, company: SeedCompany): Promise
       name: company.name,
       activated: company.activated,
       conference_name: company.conferenceName,
+      room_password: newRoomPassword(),
       monthly_call_quota: company.monthlyCallQuota,
       settings: JSON.stringify(company.settings),
     })

@@ -20,7 +20,7 @@ import {
 import { assertOwnUsername, authenticate, bearerSecurity } from '../plugins/auth.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
 import { RATE_LIMITS } from '../plugins/rate-limits.ts';
-import { guestRooms, userJid } from '../xmpp/addresses.ts';
+import { companyRooms, userJid } from '../xmpp/addresses.ts';
 
 /**
  * spec §7 "Guest auth service". SECURITY: a guest proves who it is by its username alone (spec
@@ -52,7 +52,7 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         data: {
           jabberusername: guest.jabberusername,
           username: guest.username,
-          guestRooms: guestRooms(company.conference_name, categories, config.xmpp.domain),
+          guestRooms: companyRooms(company, categories, config.xmpp.domain),
         },
       });
     },

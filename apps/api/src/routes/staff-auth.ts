@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { envelope, staffLoginBodySchema, staffLoginSchema } from '@frontdesk/protocol';
 import { issueCredentials } from '../auth/credentials.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { listCategories, requireCompany } from '../companies/company-repository.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
 import { RATE_LIMITS } from '../plugins/rate-limits.ts';
-import { staffJabberUsername, userJid } from '../xmpp/addresses.ts';
+import { companyRooms, staffJabberUsername, userJid } from '../xmpp/addresses.ts';
 
 /** Agents' and admins' login (ARCHITECTURE: the console). */
 export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -38,12 +39,16 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         // SECURITY: one answer for an unknown e-mail and a wrong password.
         throw new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong.');
       }
-      const credentials = await issueCredentials(
-        config,
-        { role: member.role, staffId: member.id, companyId: member.company_id },
-        userJid(staffJabberUsername(member.id), config.xmpp.domain),
-        new Date(),
-      );
+      const [credentials, company, categories] = await Promise.all([
+        issueCredentials(
+          config,
+          { role: member.role, staffId: member.id, companyId: member.company_id },
+          userJid(staffJabberUsername(member.id), config.xmpp.domain),
+          new Date(),
+        ),
+        requireCompany(db, member.company_id),
+        listCategories(db, member.company_id),
+      ]);
       return {
         data: {
           ...credentials,
@@ -54,6 +59,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
             role: member.role,
             companyId: member.company_id,
           },
+          rooms: companyRooms(company, categories, config.xmpp.domain),
         },
       };
     },

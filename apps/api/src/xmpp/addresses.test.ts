@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  companyRooms,
   guestJabberUsername,
-  guestRooms,
   roomJid,
   staffJabberUsername,
   userJid,
@@ -32,11 +32,22 @@ describe('XMPP addresses', () => {
     expect(guestJabberUsername(3, 'abcdefgh_12345678').startsWith('staff-')).toBe(false);
   });
 
-  it("lists the company's room first, then one room per category", () => {
-    const categories = [{ id: 1, name: 'Sales', roomName: 'demo-sales' }];
-    expect(guestRooms('demo', categories, 'example.org')).toEqual([
-      { jid: 'demo@conference.example.org', kind: 'company', categoryId: null },
-      { jid: 'demo-sales@conference.example.org', kind: 'category', categoryId: 1 },
+  it("lists the company's room first, then one room per category, all with its password", () => {
+    const company = { conference_name: 'demo', room_password: 'abcdefghijklmnop' };
+    const categories = [{ id: 1, roomName: 'demo-sales' }];
+    expect(companyRooms(company, categories, 'example.org')).toEqual([
+      {
+        jid: 'demo@conference.example.org',
+        kind: 'company',
+        categoryId: null,
+        password: 'abcdefghijklmnop',
+      },
+      {
+        jid: 'demo-sales@conference.example.org',
+        kind: 'category',
+        categoryId: 1,
+        password: 'abcdefghijklmnop',
+      },
     ]);
   });
 });

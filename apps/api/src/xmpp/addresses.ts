@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Category, GuestRoom } from '@frontdesk/protocol';
+import { recordIdSchema, type Category, type GuestRoom } from '@frontdesk/protocol';
 
 /** The MUC service of the XMPP domain, where company and category rooms live. */
 export function mucService(domain: string): string {
@@ -30,21 +30,30 @@ export function staffJabberUsername(staffId: number): string {
   return `staff-${staffId}`;
 }
 
+/** The staff id behind a jabber username from {@link staffJabberUsername}; else `undefined`. */
+export function staffIdOf(jabberUsername: string): number | undefined {
+  const match = /^staff-(\d{1,10})$/.exec(jabberUsername);
+  return recordIdSchema.safeParse(Number(match?.[1])).data;
+}
+
 /**
- * The rooms a guest of the company may join: the company's own room and one per category
- * (spec §3 chat state: companyMuc, selectedCategoryMuc). Passwords come with the chat work.
+ * The company's chat rooms: its own room and one per category (spec §3 chat state: companyMuc,
+ * selectedCategoryMuc), all behind the company's one room password. SECURITY: for the company's
+ * own guests (registration) and staff (login) only.
  */
-export function guestRooms(
-  conferenceName: string,
-  categories: readonly Category[],
+export function companyRooms(
+  company: { conference_name: string; room_password: string },
+  categories: readonly Pick<Category, 'id' | 'roomName'>[],
   domain: string,
 ): GuestRoom[] {
+  const password = company.room_password;
   return [
-    { jid: roomJid(conferenceName, domain), kind: 'company', categoryId: null },
+    { jid: roomJid(company.conference_name, domain), kind: 'company', categoryId: null, password },
     ...categories.map((c) => ({
       jid: roomJid(c.roomName, domain),
       kind: 'category' as const,
       categoryId: c.id,
+      password,
     })),
   ];
 }

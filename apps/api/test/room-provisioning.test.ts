@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startEjabberd, type RunningEjabberd } from '@frontdesk/infra';
+import { provisionChatRooms } from '../src/xmpp/room-provisioning.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+/** A logger that keeps what it is told, to see what provisioning reports. */
+function recordingLogger() {
+  const logger = {
+    debug: vi.fn(),
+    info: vi.fn(),
+    warn: vi.fn(),
+    error: vi.fn(),
+  };
+  return { logger, log: logger as unknown as FastifyBaseLogger };
+}
+
+describe('provisionChatRooms', () => {
+  let dir: string;
+  let xmpp: RunningEjabberd;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'frontdesk-api-rooms-'));
+    [xmpp, t] = await Promise.all([
+      startEjabberd({
+        dir,
+        jwtSecret: randomBytes(32),
+        turnSecret: randomBytes(16).toString('base64url'),
+      }),
+      buildTestApp(),
+    ]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await xmpp?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const roomOptions = async (name: string) => {
+    const response = await fetch(`${xmpp.adminApiUrl}/get_room_options`, {
+      method: 'POST',
+      body: JSON.stringify({ name, service: xmpp.mucService }),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as Record<string, string>;
+  };
+
+  it("creates every company's and category's room behind the company's password, idempotently", async () => {
+    const admin = { adminApiUrl: xmpp.adminApiUrl, domain: xmpp.domain };
+    const { logger, log } = recordingLogger();
+    expect(await provisionChatRooms(t.app.db, admin, log)).toBe(true);
+    const { room_password } = await t.app.db
+      .selectFrom('companies')
+      .select('room_password')
+      .where('id', '=', 5)
+      .executeTakeFirstOrThrow();
+    for (const name of ['frontdesk-demo', 'frontdesk-demo-support']) {
+      expect(await roomOptions(name)).toMatchObject({
+        password_protected: 'true',
+        password: room_password,
+        persistent: 'true',
+      });
+    }
+    // Another start changes nothing.
+    expect(await provisionChatRooms(t.app.db, admin, log)).toBe(true);
+    expect(logger.debug).toHaveBeenLastCalledWith(
+      expect.objectContaining({ outcome: 'unchanged' }),
+      'chat room provisioned',
+    );
+    // SECURITY: no password in any log line.
+    expect(JSON.stringify(Object.values(logger).map((fn) => fn.mock.calls))).not.toContain(
+      room_password,
+    );
+  });
+
+  it('tries again after a backoff, then logs what it could not provision and goes on', async () => {
+    const { logger, log } = recordingLogger();
+    const unreachable = { adminApiUrl: 'http://127.0.0.1:9/api', domain: xmpp.domain };
+    expect(await provisionChatRooms(t.app.db, unreachable, log, [1, 1])).toBe(false);
+    expect(logger.warn).toHaveBeenCalledTimes(2);
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ retryInMs: 1, rooms: expect.arrayContaining(['frontdesk-demo']) }),
+      'chat rooms could not be provisioned yet',
+    );
+    expect(logger.error).toHaveBeenCalledOnce();
+  });
+});
