@@ -1,7 +1,13 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyDetailsSchema, envelope } from '@frontdesk/protocol';
+import {
+  companyDetailsSchema,
+  DEFAULT_AVERAGE_WAIT_MS,
+  envelope,
+  formatCallId,
+} from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
-import { buildTestApp, type TestApp } from './helper.ts';
+import { buildTestApp, loginGuest, type TestApp } from './helper.ts';
 
 describe('GET /api/company/:id', () => {
   let t: TestApp;
@@ -82,9 +88,43 @@ describe('GET /api/company/:id', () => {
     expect(company?.schedule).toEqual({ timeZone: 'UTC', hours: [], openNow: false });
   });
 
-  it('never carries a secret', async () => {
+  it("never carries a secret, such as the chat rooms' password", async () => {
     const { response } = await details(SEEDED_COMPANY.demo);
     expect(response.body).not.toMatch(/password|secret|quota|pin/i);
+    const { room_password } = await t.app.db
+      .selectFrom('companies')
+      .select('room_password')
+      .where('id', '=', SEEDED_COMPANY.demo)
+      .executeTakeFirstOrThrow();
+    expect(response.body).not.toContain(room_password);
+  });
+
+  it("estimates each category's wait from its last 20 answered calls, 60 s before any", async () => {
+    const { username } = await loginGuest(t.app, SEEDED_COMPANY.demo);
+    const guest = await t.app.db
+      .selectFrom('guests')
+      .select('id')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
+    // Support's 21 answered calls, an hour apart: the oldest waited 10 minutes and falls out of
+    // the last 20, which waited 20 s and 40 s in turn.
+    const dayAgo = Date.now() - 86_400_000;
+    for (let i = 0; i < 21; i += 1) {
+      const callId = formatCallId(username, `w${i}`);
+      const created = new Date(dayAgo + i * 3_600_000);
+      const waitedMs = i === 0 ? 600_000 : i % 2 === 0 ? 20_000 : 40_000;
+      await sql`insert into call_reports
+        (company_id, guest_id, call_id, origin_call_id, category_id, source, status, created_at, answered_at)
+        values (5, ${guest.id}, ${callId}, ${callId}, 2, 'site', 'ok', ${created}, ${new Date(created.getTime() + waitedMs)})`.execute(
+        t.app.db,
+      );
+    }
+    const { company } = await details(SEEDED_COMPANY.demo);
+    expect(company?.categories.map((c) => [c.id, c.averageWaitMs])).toEqual([
+      [1, DEFAULT_AVERAGE_WAIT_MS],
+      [2, 30_000],
+      [3, DEFAULT_AVERAGE_WAIT_MS],
+    ]);
   });
 
   it('answers an unknown company with 404 naming it', async () => {
