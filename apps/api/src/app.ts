@@ -6,6 +6,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
+import { CallRooms } from './calls/call-rooms.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import {
@@ -19,6 +20,7 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { callBugRoutes } from './routes/call-bugs.ts';
 import { callReportRoutes } from './routes/call-reports.ts';
+import { callRoutes } from './routes/calls.ts';
 import { companyRoutes } from './routes/company.ts';
 import { formRoutes } from './routes/forms.ts';
 import { geofenceRoutes } from './routes/geofence.ts';
@@ -35,6 +37,7 @@ declare module 'fastify' {
     db: Kysely<Database>;
     fileStorage: FileStorage;
     envelopeSink: EnvelopeSink;
+    callRooms: CallRooms;
   }
 }
 
@@ -60,6 +63,8 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
       ? new HttpEnvelopeForwarder()
       : new DiskEnvelopeStore(join(config.dataDir, 'monitoring')),
   );
+  // Janus is reached only when a call asks for its room, so building the app needs no Janus.
+  app.decorate('callRooms', new CallRooms(config, db, app.log));
   registerErrorHandler(app);
 
   await registerRateLimits(app);
@@ -70,6 +75,7 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     guestAuthRoutes,
     staffAuthRoutes,
     callReportRoutes,
+    callRoutes,
     callBugRoutes,
     formRoutes,
     geofenceRoutes,

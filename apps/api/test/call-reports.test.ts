@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callReportSchema, envelope, formatCallId, formatGuestUsername } from '@frontdesk/protocol';
+import { callReportSchema, envelope, formatGuestUsername } from '@frontdesk/protocol';
 import { BLOCKED_FINGERPRINT, SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
   buildTestApp,
   callApi,
   loginActors,
   loginGuest,
+  newCallId,
   newGuestUsername,
   type TestApp,
   type TestGuest,
 } from './helper.ts';
-
-let suffixes = 0;
-const newCallId = (guest: TestGuest) => formatCallId(guest.username, `c${(suffixes += 1)}`);
 
 describe('call reports', () => {
   let t: TestApp;

@@ -14,12 +14,20 @@ describe('OpenAPI document', () => {
     const document = response.json();
     expect(document.openapi).toMatch(/^3\./);
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/auth/janus-token',
       '/api/auth/login',
       '/api/call-bug/by-guest',
       '/api/call-report/add',
       '/api/call-report/hold-call',
       '/api/call-report/update',
       '/api/call-report/update-timestamp',
+      '/api/calls',
+      '/api/calls/claim',
+      '/api/calls/{callId}',
+      '/api/calls/{callId}/end',
+      '/api/calls/{callId}/notes',
+      '/api/calls/{callId}/room',
+      '/api/calls/{callId}/transfer',
       '/api/company/{id}',
       '/api/config',
       '/api/files/{id}',

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import {
   DEFAULT_COMPANY_ID,
+  formatCallId,
   formatGuestUsername,
   guestLoginSchema,
   staffLoginSchema,
@@ -60,17 +61,27 @@ export function newGuestUsername(fingerprint = `fp${randomBytes(8).toString('hex
   return formatGuestUsername(fingerprint, randomBytes(8).toString('hex'));
 }
 
+let callSuffixes = 0;
+/** A call id of the guest's that no other test of the file uses (spec §3). */
+export const newCallId = (guest: { username: string }) =>
+  formatCallId(guest.username, `c${(callSuffixes += 1)}`);
+
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A JSON call to `/api/<path>`, with the bearer token when one is given. */
 export const callApi = (
   app: FastifyInstance,
-  method: 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT',
   path: string,
-  body: object,
+  body: object | undefined,
   token?: string,
 ) =>
-  app.inject({ method, url: `/api/${path}`, body, ...(token ? { headers: bearer(token) } : {}) });
+  app.inject({
+    method,
+    url: `/api/${path}`,
+    ...(body ? { body } : {}),
+    ...(token ? { headers: bearer(token) } : {}),
+  });
 
 /**
  * A made-up client address, so the set-up logins of a test file never add up to the per-address

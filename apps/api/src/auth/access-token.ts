@@ -17,6 +17,7 @@ const principalSchema = z.discriminatedUnion('role', [
 ]);
 export type Principal = z.infer<typeof principalSchema>;
 export type GuestPrincipal = Extract<Principal, { role: 'guest' }>;
+export type StaffPrincipal = Exclude<Principal, GuestPrincipal>;
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 

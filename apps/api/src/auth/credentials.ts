@@ -7,7 +7,19 @@ import { mintJanusToken, mintXmppToken } from './service-tokens.ts';
  * cannot swap the token of a live session and ejabberd re-checks it on reconnect (INFRA-NOTES
  * "Tokens"), so it must outlast the longest call plus the rating afterwards: 12 hours.
  */
-const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * A Janus token lasting as long as a login made at `now`: at login, and again from
+ * `POST /auth/janus-token` when the media layer re-creates its session.
+ */
+export function issueJanusToken(config: Config, now: Date) {
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  return {
+    janusToken: mintJanusToken(config.secrets.janusToken, expiresAt),
+    expiresAt: expiresAt.toISOString(),
+  };
+}
 
 /** The tokens one login hands out: our bearer token, the XMPP password and the Janus token. */
 export async function issueCredentials(
@@ -21,10 +33,5 @@ export async function issueCredentials(
     signAccessToken(config.secrets.apiToken, principal, expiresAt),
     mintXmppToken(config.secrets.xmppJwt, jid, expiresAt),
   ]);
-  return {
-    access_token,
-    xmpp: { jid, password: xmppPassword },
-    janusToken: mintJanusToken(config.secrets.janusToken, expiresAt),
-    expiresAt: expiresAt.toISOString(),
-  };
+  return { access_token, xmpp: { jid, password: xmppPassword }, ...issueJanusToken(config, now) };
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   parseCallId,
+  type CallEndReason,
   type CallReport,
   type CallReportAddBody,
   type CallReportChanges,
@@ -13,10 +14,14 @@ import { isBlocked } from '../guests/guest-repository.ts';
 import { assertOwnCompany, assertOwnUsername } from '../plugins/auth.ts';
 import { HttpError } from '../plugins/errors.ts';
 
-type ReportWithGuest = CallReportRow & { guest_username: string };
+/** A report with the names of its guest, which every answer about a call carries. */
+export type ReportWithGuest = CallReportRow & {
+  guest_username: string;
+  guest_jabberusername: string;
+};
 
 /** The answer shape of a report (field names of spec §3 "Call report fields"). */
-function toCallReport(row: ReportWithGuest): CallReport {
+function toCallReport(row: CallReportRow & { guest_username: string }): CallReport {
   return {
     id: row.id,
     call_id: row.call_id,
@@ -44,7 +49,7 @@ async function findReport(
     .selectFrom('call_reports')
     .innerJoin('guests', 'guests.id', 'call_reports.guest_id')
     .selectAll('call_reports')
-    .select('guests.username as guest_username')
+    .select(['guests.username as guest_username', 'guests.jabberusername as guest_jabberusername'])
     .where('call_reports.call_id', '=', callId)
     .executeTakeFirst();
 }
@@ -63,15 +68,21 @@ export function assertMayTouch(principal: Principal, report: CallReportRow): voi
   }
 }
 
+/** The report of `callId`, or 404. */
+export async function requireCall(db: Kysely<Database>, callId: string): Promise<ReportWithGuest> {
+  const report = await findReport(db, callId);
+  if (!report)
+    throw new HttpError(404, 'call_report_not_found', `There is no report of call ${callId}.`);
+  return report;
+}
+
 /** The report of `callId` that `principal` may touch, or 404/403. */
-async function requireReport(
+export async function requireReport(
   db: Kysely<Database>,
   principal: Principal,
   callId: string,
 ): Promise<ReportWithGuest> {
-  const report = await findReport(db, callId);
-  if (!report)
-    throw new HttpError(404, 'call_report_not_found', `There is no report of call ${callId}.`);
+  const report = await requireCall(db, callId);
   assertMayTouch(principal, report);
   return report;
 }
@@ -85,10 +96,12 @@ export function assertOwnCallId(principal: GuestPrincipal, callId: string, field
   }
 }
 
-async function assertCategoryOf(
+/** 400 naming `field` unless the category is the company's. */
+export async function assertCategoryOf(
   db: Kysely<Database>,
   companyId: number,
   categoryId: number | undefined,
+  field = 'category_id',
 ) {
   if (categoryId === undefined) return;
   const category = await db
@@ -102,9 +115,7 @@ async function assertCategoryOf(
       400,
       'unknown_category',
       `Company ${companyId} has no category ${categoryId}.`,
-      {
-        category_id: 'is not a category of the company',
-      },
+      { [field]: 'is not a category of the company' },
     );
   }
 }
@@ -191,9 +202,37 @@ export async function addCallReport(
 }
 
 /**
+ * Ends the report unless it has ended already, and answers it then: `completed` when an agent
+ * had claimed it, `abandoned` when none had. One statement, so a claim and an end that cross
+ * each other agree on the outcome.
+ */
+export async function endReport(
+  db: Kysely<Database>,
+  reportId: number,
+): Promise<CallReportRow | undefined> {
+  return db
+    .updateTable('call_reports')
+    .set((eb) => ({
+      ended_at: sql<Date>`now()`,
+      end_reason: eb
+        .case()
+        .when('agent_id', 'is', null)
+        .then(sql.lit<CallEndReason>('abandoned'))
+        .else(sql.lit<CallEndReason>('completed'))
+        .end(),
+    }))
+    .where('id', '=', reportId)
+    .where('ended_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
  * `call-report/hold-call` (spec §7): the conversation moves from the current call to a new one
- * (another agent or category). The new report joins the chain of its origin, so reports show
- * one conversation; asking again for the same move answers the same report.
+ * (another agent or category), and the current call ends. The new call waits unclaimed in the
+ * body's category, else the one the agent transferred it to, else the current one's. It joins
+ * the chain of its origin, so reports show one conversation; asking again for the same move
+ * answers the same report.
  */
 export async function holdCall(
   db: Kysely<Database>,
@@ -251,6 +290,7 @@ export async function holdCall(
         new_call_id: 'is already in use',
       });
     }
+    await endReport(trx, current.id);
     return trx
       .insertInto('call_reports')
       .values({
@@ -259,7 +299,7 @@ export async function holdCall(
         call_id: body.new_call_id,
         origin_call_id: origin.call_id,
         previous_call_id: current.call_id,
-        category_id: body.category_id ?? current.category_id,
+        category_id: body.category_id ?? current.transfer_to_category_id ?? current.category_id,
         source: current.source,
         status: 'ok',
       })

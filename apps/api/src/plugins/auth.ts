@@ -1,5 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { verifyAccessToken, type GuestPrincipal, type Principal } from '../auth/access-token.ts';
+import {
+  verifyAccessToken,
+  type GuestPrincipal,
+  type Principal,
+  type StaffPrincipal,
+} from '../auth/access-token.ts';
 import { HttpError } from './errors.ts';
 
 /** The OpenAPI marker for routes that need `Authorization: Bearer <access_token>`. */
@@ -46,6 +51,15 @@ export async function authenticateGuest(
   const principal = await authenticate(request, fallbackToken);
   if (principal.role !== 'guest') {
     throw new HttpError(403, 'guests_only', 'Only a guest may make this call.');
+  }
+  return principal;
+}
+
+/** A logged-in agent or admin, or 403 for guests. */
+export async function authenticateStaff(request: FastifyRequest): Promise<StaffPrincipal> {
+  const principal = await authenticate(request);
+  if (principal.role === 'guest') {
+    throw new HttpError(403, 'staff_only', 'Only an agent or an admin may make this call.');
   }
   return principal;
 }

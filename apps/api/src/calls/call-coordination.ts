@@ -1,0 +1,252 @@
+import { sql, type Kysely } from 'kysely';
+import type {
+  CallListQuery,
+  CallState,
+  CallSummary,
+  ClaimCallBody,
+  TransferBody,
+} from '@frontdesk/protocol';
+import type { Principal, StaffPrincipal } from '../auth/access-token.ts';
+import { SESSION_TTL_MS } from '../auth/credentials.ts';
+import type { CallReportRow, Database } from '../db/schema.ts';
+import { findGuest } from '../guests/guest-repository.ts';
+import { HttpError } from '../plugins/errors.ts';
+import { staffIdOf, staffJabberUsername } from '../xmpp/addresses.ts';
+import { assertCategoryOf, assertMayTouch, type ReportWithGuest } from './call-reports.ts';
+import type { RoomParticipant } from './call-rooms.ts';
+
+function statusOf(call: CallReportRow): CallState['status'] {
+  // A refused call (blocked, out of quota) never began: for both apps it is over.
+  if (call.status !== 'ok') return 'ended';
+  if (call.end_reason === 'abandoned') return 'abandoned';
+  if (call.ended_at) return 'ended';
+  return call.agent_id === null ? 'waiting' : 'answered';
+}
+
+/** What either side may know of a call (`GET /api/calls/:callId`, docs/protocol.md step 7). */
+export function toCallState(call: CallReportRow): CallState {
+  return {
+    callId: call.call_id,
+    status: statusOf(call),
+    agentJabberUsername: call.agent_id === null ? null : staffJabberUsername(call.agent_id),
+    transfer:
+      call.transfer_to_staff_id === null && call.transfer_to_category_id === null
+        ? null
+        : {
+            toAgentJabberUsername:
+              call.transfer_to_staff_id === null
+                ? null
+                : staffJabberUsername(call.transfer_to_staff_id),
+            toCategoryId: call.transfer_to_category_id,
+          },
+  };
+}
+
+/**
+ * SECURITY: only the two sides of a call act on it: the guest who owns it and the agent who
+ * claimed it. The rest of the company may read its state, never join or steer it.
+ */
+export function assertParticipant(principal: Principal, call: CallReportRow): void {
+  assertMayTouch(principal, call);
+  if (principal.role !== 'guest' && call.agent_id !== principal.staffId) {
+    throw new HttpError(
+      403,
+      'not_your_call',
+      `Only the agent who took call ${call.call_id} may do this.`,
+    );
+  }
+}
+
+/** The name a participant's recording carries: the guest's username or the agent's nick. */
+export function roomParticipant(principal: Principal): RoomParticipant {
+  return principal.role === 'guest'
+    ? { username: principal.username, role: 'guest' }
+    : { username: staffJabberUsername(principal.staffId), role: 'agent' };
+}
+
+/** The guest's latest live call of the category, claimed or not: older ones are left behind. */
+const latestOpenCall = (db: Kysely<Database>, guestId: number, categoryId: number) =>
+  db
+    .selectFrom('call_reports')
+    .select('id')
+    .where('guest_id', '=', guestId)
+    .where('category_id', '=', categoryId)
+    .where('status', '=', 'ok')
+    .where('ended_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1);
+
+/**
+ * `POST /api/calls/claim` (docs/protocol.md step 3): the agent takes the guest's open call. One
+ * conditional UPDATE decides, so of two agents claiming at once exactly one wins; the other gets
+ * 409 `already_claimed` naming the winner. Claiming again one's own call answers it again.
+ */
+export async function claimCall(
+  db: Kysely<Database>,
+  principal: StaffPrincipal,
+  { guestUsername, categoryId }: ClaimCallBody,
+): Promise<ReportWithGuest> {
+  await assertCategoryOf(db, principal.companyId, categoryId, 'categoryId');
+  // SECURITY: guests are looked up in the agent's own company only.
+  const guest = await findGuest(db, principal.companyId, guestUsername);
+  if (!guest) {
+    throw new HttpError(404, 'no_open_call', `Guest ${guestUsername} is not waiting for a call.`);
+  }
+  const withGuest = (row: CallReportRow): ReportWithGuest => ({
+    ...row,
+    guest_username: guest.username,
+    guest_jabberusername: guest.jabberusername,
+  });
+  const claimed = await db
+    .updateTable('call_reports')
+    .set({ agent_id: principal.staffId, answered_at: sql<Date>`now()` })
+    .where('id', '=', latestOpenCall(db, guest.id, categoryId))
+    .where('agent_id', 'is', null)
+    .where('ended_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  if (claimed) return withGuest(claimed);
+
+  const current = await db
+    .selectFrom('call_reports')
+    .leftJoin('staff', 'staff.id', 'call_reports.agent_id')
+    .selectAll('call_reports')
+    .select('staff.name as agent_name')
+    .where('call_reports.id', '=', latestOpenCall(db, guest.id, categoryId))
+    .executeTakeFirst();
+  if (!current || current.agent_id === null) {
+    throw new HttpError(
+      404,
+      'no_open_call',
+      `Guest ${guestUsername} has no open call in category ${categoryId}.`,
+    );
+  }
+  const { agent_name, ...row } = current;
+  if (row.agent_id === principal.staffId) return withGuest(row);
+  const taker = staffJabberUsername(current.agent_id);
+  throw new HttpError(409, 'already_claimed', `${agent_name ?? taker} has taken this call.`, {
+    guestUsername: `was taken by ${taker}`,
+  });
+}
+
+/**
+ * `POST /api/calls/:callId/transfer`: records where the agent hands the guest (another agent
+ * or a category of the company); the guest reads it from the call's state and moves with
+ * `call-report/hold-call`. Naming a new target replaces the previous one.
+ */
+export async function transferCall(
+  db: Kysely<Database>,
+  principal: StaffPrincipal,
+  call: CallReportRow,
+  target: TransferBody,
+): Promise<CallReportRow> {
+  let toStaffId: number | null = null;
+  let toCategoryId: number | null = null;
+  if ('toCategoryId' in target) {
+    await assertCategoryOf(db, principal.companyId, target.toCategoryId, 'toCategoryId');
+    toCategoryId = target.toCategoryId;
+  } else {
+    const staffId = staffIdOf(target.toAgentJabberUsername);
+    // SECURITY: only a colleague of the same company can receive the guest.
+    const colleague =
+      staffId === undefined || staffId === principal.staffId
+        ? undefined
+        : await db
+            .selectFrom('staff')
+            .select('id')
+            .where('id', '=', staffId)
+            .where('company_id', '=', principal.companyId)
+            .executeTakeFirst();
+    if (!colleague) {
+      throw new HttpError(400, 'unknown_agent', 'Transfer to another agent of your company.', {
+        toAgentJabberUsername: 'is not another agent of the company',
+      });
+    }
+    toStaffId = colleague.id;
+  }
+  const updated = await db
+    .updateTable('call_reports')
+    .set({ transfer_to_staff_id: toStaffId, transfer_to_category_id: toCategoryId })
+    .where('id', '=', call.id)
+    .where('ended_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) throw new HttpError(409, 'call_ended', `Call ${call.call_id} has ended.`);
+  return updated;
+}
+
+/** `PUT /api/calls/:callId/notes`: the agent's notes, also after the call (wrap-up). */
+export async function saveNotes(
+  db: Kysely<Database>,
+  call: CallReportRow,
+  notes: string,
+): Promise<void> {
+  await db.updateTable('call_reports').set({ notes }).where('id', '=', call.id).execute();
+}
+
+/**
+ * `GET /api/calls`: the company's open calls, waiting or answered, oldest first, with what the
+ * console shows beside each guest. A call older than a login cannot still be live (its guest's
+ * tokens have expired), so only those younger are listed.
+ */
+export async function listCalls(
+  db: Kysely<Database>,
+  companyId: number,
+  { status, categoryId }: CallListQuery,
+): Promise<CallSummary[]> {
+  let query = db
+    .selectFrom('call_reports as r')
+    .innerJoin('guests as g', 'g.id', 'r.guest_id')
+    .select((eb) => [
+      'r.call_id',
+      'r.id',
+      'r.category_id',
+      'r.call_type',
+      'r.agent_id',
+      'r.created_at',
+      'r.answered_at',
+      'g.username',
+      'g.jabberusername',
+      eb
+        .selectFrom('form_submissions as s')
+        .innerJoin('forms as f', 'f.id', 's.form_id')
+        .select('s.answers')
+        .whereRef('s.guest_id', '=', 'r.guest_id')
+        .where('f.kind', '=', 'welcome')
+        .orderBy('s.created_at', 'desc')
+        .orderBy('s.id', 'desc')
+        .limit(1)
+        .as('welcome_answers'),
+      // Earlier conversations: chain roots, so a transferred call counts once.
+      eb
+        .selectFrom('call_reports as p')
+        .select((count) => count.fn.countAll<number>().as('count'))
+        .whereRef('p.guest_id', '=', 'r.guest_id')
+        .where('p.status', '=', 'ok')
+        .whereRef('p.origin_call_id', '=', 'p.call_id')
+        .whereRef('p.call_id', '<>', 'r.origin_call_id')
+        .whereRef('p.created_at', '<', 'r.created_at')
+        .as('previous_calls'),
+    ])
+    .where('r.company_id', '=', companyId)
+    .where('r.status', '=', 'ok')
+    .where('r.ended_at', 'is', null)
+    .where('r.agent_id', status === 'waiting' ? 'is' : 'is not', null)
+    .where('r.created_at', '>', new Date(Date.now() - SESSION_TTL_MS));
+  if (categoryId !== undefined) query = query.where('r.category_id', '=', categoryId);
+  const rows = await query.orderBy('r.created_at').orderBy('r.id').limit(200).execute();
+  return rows.map((row) => ({
+    callId: row.call_id,
+    reportId: row.id,
+    guestUsername: row.username,
+    guestJabberUsername: row.jabberusername,
+    categoryId: row.category_id,
+    callType: row.call_type,
+    agentJabberUsername: row.agent_id === null ? null : staffJabberUsername(row.agent_id),
+    createdAt: row.created_at.toISOString(),
+    answeredAt: row.answered_at?.toISOString() ?? null,
+    welcomeAnswers: row.welcome_answers,
+    previousCalls: row.previous_calls ?? 0,
+  }));
+}

@@ -1,0 +1,214 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  callIdParamsSchema,
+  callListQuerySchema,
+  callNotesBodySchema,
+  callRoomQuerySchema,
+  callStateSchema,
+  callSummarySchema,
+  claimCallBodySchema,
+  claimedCallSchema,
+  endCallBodySchema,
+  envelope,
+  janusTokenSchema,
+  roomAccessSchema,
+  transferBodySchema,
+} from '@frontdesk/protocol';
+import { issueJanusToken } from '../auth/credentials.ts';
+import {
+  assertParticipant,
+  claimCall,
+  listCalls,
+  roomParticipant,
+  saveNotes,
+  toCallState,
+  transferCall,
+} from '../calls/call-coordination.ts';
+import { endReport, requireCall, requireReport } from '../calls/call-reports.ts';
+import { authenticate, authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
+import { errorResponses } from '../plugins/errors.ts';
+
+/** The call protocol between the guest and the agent who takes its call (docs/protocol.md). */
+export const callRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, callRooms } = app;
+
+  app.post(
+    '/auth/janus-token',
+    {
+      schema: {
+        tags: ['calls'],
+        summary: 'A fresh Janus token for whoever is logged in (as long-lived as a login)',
+        security: bearerSecurity,
+        response: { 200: envelope(janusTokenSchema), ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      await authenticate(request);
+      return { data: issueJanusToken(app.config, new Date()) };
+    },
+  );
+
+  app.post(
+    '/calls/claim',
+    {
+      schema: {
+        tags: ['calls'],
+        summary: "Take a waiting guest's call: one agent wins, the others get 409 already_claimed",
+        security: bearerSecurity,
+        body: claimCallBodySchema,
+        response: {
+          200: envelope(claimedCallSchema),
+          ...errorResponses(400, 401, 403, 404, 409, 502),
+        },
+      },
+    },
+    async (request) => {
+      const principal = await authenticateStaff(request);
+      const call = await claimCall(db, principal, request.body);
+      const room = await callRooms.open(call, roomParticipant(principal), { webview: false });
+      return {
+        data: {
+          callId: call.call_id,
+          reportId: call.id,
+          guestUsername: call.guest_username,
+          guestJabberUsername: call.guest_jabberusername,
+          categoryId: call.category_id,
+          callType: call.call_type,
+          room,
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/calls',
+    {
+      schema: {
+        tags: ['calls'],
+        summary: "The company's waiting or answered calls, with each guest's welcome answers",
+        security: bearerSecurity,
+        querystring: callListQuerySchema,
+        response: { 200: envelope(z.array(callSummarySchema)), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const principal = await authenticateStaff(request);
+      return { data: await listCalls(db, principal.companyId, request.query) };
+    },
+  );
+
+  app.get(
+    '/calls/:callId',
+    {
+      schema: {
+        tags: ['calls'],
+        summary: "A call's state: waiting, answered, ended or abandoned, and its transfer",
+        security: bearerSecurity,
+        params: callIdParamsSchema,
+        response: { 200: envelope(callStateSchema), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const principal = await authenticate(request);
+      return { data: toCallState(await requireReport(db, principal, request.params.callId)) };
+    },
+  );
+
+  app.post(
+    '/calls/:callId/room',
+    {
+      schema: {
+        tags: ['calls'],
+        summary: "Create the call's Janus room if need be; its id, pin and recording file name",
+        security: bearerSecurity,
+        params: callIdParamsSchema,
+        querystring: callRoomQuerySchema,
+        response: {
+          200: envelope(roomAccessSchema),
+          ...errorResponses(400, 401, 403, 404, 409, 502),
+        },
+      },
+    },
+    async (request) => {
+      const principal = await authenticate(request);
+      const call = await requireCall(db, request.params.callId);
+      assertParticipant(principal, call);
+      const room = await callRooms.open(call, roomParticipant(principal), {
+        webview: request.query.webview === 'true',
+      });
+      return { data: room };
+    },
+  );
+
+  app.post(
+    '/calls/:callId/end',
+    {
+      schema: {
+        tags: ['calls'],
+        summary: 'End the call (idempotent): completed once claimed, abandoned before',
+        security: bearerSecurity,
+        params: callIdParamsSchema,
+        body: endCallBodySchema,
+        response: { 200: envelope(callStateSchema), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const principal = await authenticate(request);
+      const call = await requireCall(db, request.params.callId);
+      assertParticipant(principal, call);
+      const ended = (await endReport(db, call.id)) ?? (await requireCall(db, call.call_id));
+      if (ended.end_reason !== request.body.reason) {
+        // A claim crossed the guest's leaving, or the reverse: the API's record stands.
+        request.log.info(
+          { callId: call.call_id, said: request.body.reason, recorded: ended.end_reason },
+          "call end reason differs from the caller's",
+        );
+      }
+      // Also on a repeated end: it frees a room left behind by a transfer.
+      await callRooms.close(ended);
+      return { data: toCallState(ended) };
+    },
+  );
+
+  app.post(
+    '/calls/:callId/transfer',
+    {
+      schema: {
+        tags: ['calls'],
+        summary: 'Hand the guest to another agent or category (the agent in the call)',
+        security: bearerSecurity,
+        params: callIdParamsSchema,
+        body: transferBodySchema,
+        response: { 200: envelope(callStateSchema), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const principal = await authenticateStaff(request);
+      const call = await requireCall(db, request.params.callId);
+      assertParticipant(principal, call);
+      return { data: toCallState(await transferCall(db, principal, call, request.body)) };
+    },
+  );
+
+  app.put(
+    '/calls/:callId/notes',
+    {
+      schema: {
+        tags: ['calls'],
+        summary: "Save the agent's notes on the call (also after it ended)",
+        security: bearerSecurity,
+        params: callIdParamsSchema,
+        body: callNotesBodySchema,
+        response: { 204: z.null(), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const principal = await authenticateStaff(request);
+      const call = await requireCall(db, request.params.callId);
+      assertParticipant(principal, call);
+      await saveNotes(db, call, request.body.notes);
+      return reply.code(204).send(null);
+    },
+  );
+};
