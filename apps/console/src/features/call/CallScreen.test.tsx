@@ -60,7 +60,7 @@ function liveConnections() {
 describe('call screen', () => {
   it('takes the focus and shows that the company records', () => {
     renderWithState(<CallScreen />, inCall());
-    const heading = screen.getByRole('heading', { name: 'Call with g12-visitor-abc' });
+    const heading = screen.getByRole('heading', { name: 'Call with Guest ABC' });
     expect(document.activeElement).toBe(heading);
     expect(screen.getByTestId('recording').textContent).toMatch(/Recording/);
   });

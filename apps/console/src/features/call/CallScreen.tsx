@@ -16,6 +16,7 @@ import {
   notesSubmitted,
   resumeClicked,
 } from './callSlice.ts';
+import { guestLabel } from '../chat/guestLabel.ts';
 import { MediaTile } from './MediaTile.tsx';
 import { TransferForm } from './TransferForm.tsx';
 
@@ -59,7 +60,7 @@ function Devices() {
         defaultValue=""
         onChange={(event) => event.target.value && onPick(event.target.value)}
       >
-        <option value="" />
+        <option value="">{t('changeDevice')}</option>
         {list.map((device, index) => (
           <option key={device.deviceId} value={device.deviceId}>
             {device.label || `${label} ${index + 1}`}
@@ -117,7 +118,7 @@ export function CallScreen() {
   useEffect(() => heading.current?.focus(), [call?.callId, phase]);
   if (!call) return null;
 
-  const title = t('inCallTitle', { guest: call.guestJabberUsername });
+  const title = t('inCallTitle', { guest: guestLabel(call.guestJabberUsername) });
   if (phase === 'ended') {
     return (
       <section aria-labelledby="call-title" data-testid="call-screen" data-phase={phase}>

@@ -9,6 +9,7 @@ import {
   messageSubmitted,
   selectConversation,
 } from './chatSlice.ts';
+import { guestLabel } from './guestLabel.ts';
 
 function MessageItem({ record }: { record: ChatMessageRecord }) {
   const { message } = record.payload;
@@ -58,22 +59,24 @@ export function ChatPanel() {
   return (
     <aside className="chat card" aria-labelledby={titleId} data-testid="chat-panel">
       <header>
-        <h2 id={titleId}>{t('chatTitle', { guest: peer })}</h2>
+        <h2 id={titleId}>{t('chatTitle', { guest: guestLabel(peer) })}</h2>
         <button type="button" className="secondary" onClick={() => dispatch(conversationClosed())}>
           {t('closeChat')}
         </button>
       </header>
-      <ol
+      <div
         className="messages"
         role="log"
         aria-live="polite"
-        aria-label={t('chatTitle', { guest: peer })}
+        aria-label={t('chatTitle', { guest: guestLabel(peer) })}
       >
-        {messages.length === 0 && <li>{t('chatEmpty')}</li>}
-        {messages.map((record) => (
-          <MessageItem key={record.id} record={record} />
-        ))}
-      </ol>
+        <ol>
+          {messages.length === 0 && <li>{t('chatEmpty')}</li>}
+          {messages.map((record) => (
+            <MessageItem key={record.id} record={record} />
+          ))}
+        </ol>
+      </div>
       {sendError && <p role="alert">{sendError}</p>}
       {upload && (
         <p role={upload.error ? 'alert' : 'status'}>

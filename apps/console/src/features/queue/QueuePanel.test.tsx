@@ -60,10 +60,12 @@ describe('queue', () => {
   it('lists a waiting guest with its category, wait, call type, answers and history', () => {
     renderWithState(<QueuePanel />, queueState());
     const guest = screen.getByRole('listitem');
-    expect(within(guest).getByRole('heading').textContent).toBe('General #1');
+    expect(within(guest).getByRole('heading').textContent).toBe('General #1 · Guest ABC');
     expect(guest.textContent).toMatch(/waiting 1:1\d · Voice call · 2 previous calls/);
     expect(within(guest).getByText('Your name').nextSibling?.textContent).toBe('Grace Guest');
-    expect(within(guest).getByRole('button', { name: 'Accept: General #1' })).toBeTruthy();
+    expect(
+      within(guest).getByRole('button', { name: 'Accept: General #1 · Guest ABC' }),
+    ).toBeTruthy();
   });
 
   it('tells the agent who took the call when another agent won the claim', async () => {
@@ -71,8 +73,8 @@ describe('queue', () => {
       'POST /calls/claim': refusal(409, 'already_claimed', 'Bo Agent has taken this call.'),
     });
     const { store } = renderWithState(<QueuePanel />, queueState(), { api });
-    fireEvent.click(screen.getByRole('button', { name: 'Accept: General #1' }));
-    expect(screen.getByRole('button', { name: 'Accept: General #1' }).textContent).toBe(
+    fireEvent.click(screen.getByRole('button', { name: 'Accept: General #1 · Guest ABC' }));
+    expect(screen.getByRole('button', { name: 'Accept: General #1 · Guest ABC' }).textContent).toBe(
       'Accepting…',
     );
     expect(requests[0]?.body).toEqual({ guestUsername, categoryId: 40 });

@@ -3,6 +3,7 @@ import type { CallSummary, Form } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { t } from '../../i18n/messages.ts';
 import { conversationOpened } from '../chat/chatSlice.ts';
+import { guestLabel } from '../chat/guestLabel.ts';
 import { acceptClicked, claimNoticeDismissed, type ClaimAttempt } from './queueSlice.ts';
 import { elapsed, useNow } from './useNow.ts';
 
@@ -55,7 +56,7 @@ function GuestRow(props: {
   const unread = useAppSelector(
     (state) => state.chat.conversations[guest.nick]?.unreadMessages ?? 0,
   );
-  const name = `${categoryName} #${guest.position}`;
+  const name = `${categoryName} #${guest.position} · ${guestLabel(guest.nick)}`;
   return (
     <li className="guest card" data-testid="queue-guest" data-guest={guest.nick}>
       <h3>{name}</h3>
