@@ -27,9 +27,14 @@ function describeQuality(quality: LinkQuality): string {
   return `${t(`quality_${quality.level}`)} (${figures.join(', ')})`;
 }
 
-function Quality({ label, quality }: { label: string; quality: LinkQuality | null }) {
+function Quality(props: {
+  direction: 'send' | 'receive';
+  label: string;
+  quality: LinkQuality | null;
+}) {
+  const { direction, label, quality } = props;
   return (
-    <div data-testid={`quality-${label}`} data-level={quality?.level ?? 'unknown'}>
+    <div data-testid={`quality-${direction}`} data-level={quality?.level ?? 'unknown'}>
       <dt>{label}</dt>
       <dd>{quality ? describeQuality(quality) : t('qualityUnknown')}</dd>
     </div>
@@ -214,8 +219,12 @@ export function CallScreen() {
       {transferring && <TransferForm onCancel={() => setTransferring(false)} />}
       <Devices />
       <dl className="quality" aria-label={t('quality')}>
-        <Quality label={t('qualitySend')} quality={media?.quality.send ?? null} />
-        <Quality label={t('qualityReceive')} quality={media?.quality.receive ?? null} />
+        <Quality direction="send" label={t('qualitySend')} quality={media?.quality.send ?? null} />
+        <Quality
+          direction="receive"
+          label={t('qualityReceive')}
+          quality={media?.quality.receive ?? null}
+        />
       </dl>
       <Notes />
     </section>

@@ -191,8 +191,8 @@ export function callListeners(startListening: AppStartListening): void {
           live.call.guestJabberUsername,
           live.call.callId,
         );
-        await extra.connections.closeMedia();
         dispatch(callEnded('transferred'));
+        await extra.connections.closeMedia();
       } catch (error) {
         dispatch(callActionFailed(t('actionFailed', { reason: describeError(error) })));
       }
@@ -219,8 +219,9 @@ export function callListeners(startListening: AppStartListening): void {
         dispatch(callActionFailed(t('actionFailed', { reason: describeError(error) })));
         return;
       }
-      await finish(extra.connections, getState(), live.roomJid);
+      // Ended first: the guest leaving the room in answer is then no news (see below).
       dispatch(callEnded('completed'));
+      await finish(extra.connections, getState(), live.roomJid);
     },
   });
 
@@ -231,15 +232,16 @@ export function callListeners(startListening: AppStartListening): void {
       const state = getState();
       const live = current(state);
       const { snapshot } = action.payload;
-      if (!live || state.call.phase === 'ended' || snapshot.jid !== live.roomJid) return;
+      if (!live || snapshot.jid !== live.roomJid) return;
+      if (state.call.phase === 'ended' || state.call.pending === 'end') return;
       if (!snapshot.joined) return;
       const guest = snapshot.occupants.find((o) => o.nick === live.call.guestJabberUsername);
       const inThisCall = guest?.status?.callId === live.call.callId;
       if (inThisCall && !state.call.guestJoined) dispatch(guestJoinedCall());
       // Gone from the room, or (once it had joined) no longer naming the call: it hung up.
       if (guest && (inThisCall || !state.call.guestJoined)) return;
-      await finish(extra.connections, state, live.roomJid);
       dispatch(callEnded('guestLeft'));
+      await finish(extra.connections, state, live.roomJid);
     },
   });
 
