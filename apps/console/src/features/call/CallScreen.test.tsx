@@ -7,6 +7,7 @@ import { Connections } from '../../app/connections.ts';
 import type { RootState } from '../../app/store.ts';
 import { fakeApi, refusal, renderWithState, signedIn } from '../../test/render.tsx';
 import { CallScreen } from './CallScreen.tsx';
+import { callSlice } from './callSlice.ts';
 
 afterEach(cleanup);
 
@@ -29,18 +30,11 @@ function inCall(): Partial<RootState> {
   return {
     ...signedIn(),
     call: {
+      ...callSlice.getInitialState(),
       phase: 'active',
       call,
       roomJid: ROOM,
-      media: null,
       guestJoined: true,
-      onHold: false,
-      pending: null,
-      error: null,
-      outcome: null,
-      notes: '',
-      notesStatus: 'idle',
-      notesError: null,
     },
   };
 }
