@@ -59,7 +59,6 @@ export class CallRooms {
     if (call.status !== 'ok') {
       throw new HttpError(409, 'call_refused', `Call ${call.call_id} was not let through.`);
     }
-    if (call.ended_at) throw new HttpError(409, 'call_ended', `Call ${call.call_id} has ended.`);
     // The first to ask makes the keys; coalesce keeps them when two ask at once.
     const keys = await this.db
       .updateTable('call_reports')
@@ -68,9 +67,11 @@ export class CallRooms {
         room_secret: eb.fn.coalesce('room_secret', eb.val(randomKey())),
       }))
       .where('id', '=', call.id)
+      .where('ended_at', 'is', null)
       .returning(['room_pin', 'room_secret'])
       .$narrowType<{ room_pin: string; room_secret: string }>()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    if (!keys) throw new HttpError(409, 'call_ended', `Call ${call.call_id} has ended.`);
     const company = await this.db
       .selectFrom('companies')
       .select('settings')
