@@ -1,10 +1,13 @@
-import { startDisposableStack } from '@frontdesk/infra';
+import { resolve } from 'node:path';
+import { buildAppsIfStale, startDisposableStack } from '@frontdesk/infra';
 
 /**
  * Starts the whole stack once for the run (fresh schema, temporary data folder) and hands its
  * URL and database to the journeys through the environment. Returns the teardown.
  */
 export default async function globalSetup() {
+  // A run started directly (not through npm test) must not test yesterday's build.
+  buildAppsIfStale(resolve(import.meta.dirname, '../..'), console.log);
   const stack = await startDisposableStack({
     name: 'e2e',
     logLevel: 'warn',

@@ -35,3 +35,42 @@ export async function inspectScreen(page: Page, name: string) {
     serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
   ).toEqual([]);
 }
+
+/**
+ * Waits until a `<video>` shows moving pictures: a decoded size and a frame count that keeps
+ * growing (what a person sees as live video, not only that an event fired).
+ */
+export async function expectMovingVideo(page: Page, testId: string) {
+  const video = page.getByTestId(testId);
+  await expect(video).toBeVisible();
+  const frames = () =>
+    video.evaluate((element: HTMLVideoElement) => ({
+      width: element.videoWidth,
+      height: element.videoHeight,
+      frames: element.getVideoPlaybackQuality().totalVideoFrames,
+    }));
+  await expect.poll(async () => (await frames()).width, { timeout: 15_000 }).toBeGreaterThan(0);
+  const before = await frames();
+  await expect
+    .poll(async () => (await frames()).frames, { timeout: 10_000 })
+    .toBeGreaterThan(before.frames + 5);
+  return before;
+}
+
+/** The guest's way from the welcome form of company 12 to the waiting stage (the demo twin). */
+export async function walkToWaiting(
+  page: Page,
+  options: { categoryTestId: string; callType: 'Video call' | 'Voice call'; name: string },
+) {
+  await openGuest(page, COMPANY.aroundTheClock, 'welcome');
+  await page.getByLabel(/Your name/).fill(options.name);
+  await page.getByLabel(/E-mail/).fill('guest@example.org');
+  await page.getByLabel(/What is it about/).selectOption('existing-order');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'preview');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByTestId(options.categoryTestId).click();
+  await page.getByLabel(options.callType).check();
+  await page.getByRole('button', { name: 'Start the call' }).click();
+  await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
+}

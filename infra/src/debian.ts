@@ -2,7 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 
 /** What `npm start` needs from Debian (spec servers, recordings); tests also need a browser. */
 export const RUNTIME_PACKAGES = ['postgresql', 'janus', 'janus-tools', 'ejabberd', 'ffmpeg'];
-export const TEST_PACKAGES = ['chromium', 'iproute2', 'util-linux'];
+// Emoji ratings and icons need a colour emoji font to be seen in the journeys' screenshots.
+export const TEST_PACKAGES = ['chromium', 'iproute2', 'util-linux', 'fonts-noto-color-emoji'];
 
 function installed(pkg: string): boolean {
   const result = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });

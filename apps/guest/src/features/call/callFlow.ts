@@ -96,11 +96,10 @@ export const joinQueue = createAppThunk(
       if (liveCall() !== call) return; // the guest hung up first (hangUp handled it)
       await closeCall();
       if (outcome.kind !== 'transfer') {
-        dispatch(
-          stageReached(
-            outcome.kind === 'agentLeft' && getState().call.callStarted ? 'rating' : 'failed',
-          ),
-        );
+        // The agent hanging up destroys the room (the API cleans up): that is a call completed.
+        // Only a media failure the adapter could not recover from is a failed call.
+        const completed = outcome.kind === 'agentLeft' || outcome.reason !== 'failed';
+        dispatch(stageReached(completed && getState().call.callStarted ? 'rating' : 'failed'));
         return;
       }
       callId = await chainCall(outcome, ctx);

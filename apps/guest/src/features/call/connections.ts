@@ -11,7 +11,7 @@ import {
   type CallType,
 } from '@frontdesk/protocol';
 import type { ChatSession, queuePlace, RoomSnapshot } from '@frontdesk/chat';
-import type { MediaSession } from '@frontdesk/media';
+import type { MediaSession, MediaState } from '@frontdesk/media';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import type { GuestServices } from '../../app/services.ts';
 import { roomJoined } from '../chat/chatRoomSlice.ts';
@@ -46,7 +46,7 @@ type LiveCall = {
 /** How one leg of a call ends (docs/protocol.md steps 7 and 8). */
 export type CallOutcome =
   | { kind: 'agentLeft' }
-  | { kind: 'mediaEnded' }
+  | { kind: 'mediaEnded'; reason: MediaState['endReason'] }
   | { kind: 'transfer'; toAgent: string | null; toCategoryId: number | null };
 
 let live: LiveCall | null = null;
@@ -195,7 +195,7 @@ export async function openCall(
     }),
     media.on('state', (state) => {
       dispatch(mediaStateChanged(state));
-      if (state.status === 'ended') settle({ kind: 'mediaEnded' });
+      if (state.status === 'ended') settle({ kind: 'mediaEnded', reason: state.endReason });
     }),
     media.on('localStream', (stream) => streamChanged(LOCAL_STREAM, stream)),
     media.on('remoteStream', ({ janusId, stream }) => streamChanged(janusId, stream)),

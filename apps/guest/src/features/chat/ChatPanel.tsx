@@ -146,7 +146,17 @@ export function ChatPanel() {
             </button>
             <label className="button-small chat-attach">
               <span className="visually-hidden">{t('attachFile')}</span>
-              <span aria-hidden="true">📎</span>
+              <svg
+                aria-hidden="true"
+                width="16"
+                height="16"
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
+                <path d="M21 11.5 12.5 20a5 5 0 0 1-7-7l9-9a3.5 3.5 0 0 1 5 5l-9 9a2 2 0 0 1-3-3l8-8" />
+              </svg>
               <input
                 ref={fileInput}
                 type="file"

@@ -1,0 +1,104 @@
+import { expect, test } from '../support/fixtures.ts';
+import { AGENT, signIn } from '../support/console.ts';
+import { queryRows } from '../support/db.ts';
+import { expectMovingVideo, inspectScreen, walkToWaiting } from '../support/guest.ts';
+
+/** A small PNG made on the spot: a file to send in the chat. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+test('journey 1: a whole video call, from the welcome form to the rating, stored', async ({
+  page: guest,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const agentContext = await browser.newContext();
+  const agent = await agentContext.newPage();
+  try {
+    await signIn(agent, AGENT.cy);
+    await walkToWaiting(guest, {
+      categoryTestId: 'category-11',
+      callType: 'Video call',
+      name: 'Vera Video',
+    });
+    await expect(guest.getByTestId('queue-position')).toHaveAttribute('data-position', '1');
+    await inspectScreen(guest, 'journey-guest-waiting');
+
+    const row = agent.getByTestId('queue-guest').filter({ hasText: 'Vera Video' });
+    await row.getByRole('button', { name: /^Accept/ }).click();
+
+    // Both see the other's moving video.
+    await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+    const guestSees = await expectMovingVideo(guest, 'remote-video');
+    expect(guestSees).toMatchObject({ width: 640, height: 480 });
+    await expectMovingVideo(agent, 'remote-video');
+
+    // Chat both ways, text and a file each way.
+    await guest.getByTestId('chat-toggle').click();
+    await guest.getByLabel('Message').fill('Hello from the guest');
+    await guest.getByRole('button', { name: 'Send' }).click();
+    const agentChat = agent.getByTestId('chat-panel');
+    await expect(
+      agentChat.getByTestId('chat-message').filter({ hasText: 'Hello from the guest' }),
+    ).toBeVisible();
+    await agentChat.getByLabel('Message').fill('Hello from the agent');
+    await agentChat.getByRole('button', { name: 'Send' }).click();
+    await expect(guest.getByTestId('chat-messages')).toContainText('Hello from the agent');
+    await guest
+      .getByTestId('chat-file')
+      .setInputFiles({ name: 'guest-photo.png', mimeType: 'image/png', buffer: PNG });
+    await expect(agentChat.getByRole('link', { name: 'guest-photo.png' })).toBeVisible();
+    await agentChat
+      .getByLabel('Attach a file')
+      .setInputFiles({ name: 'agent-note.png', mimeType: 'image/png', buffer: PNG });
+    await expect(guest.getByRole('link', { name: /agent-note\.png/ })).toBeVisible();
+    await inspectScreen(guest, 'journey-guest-call');
+
+    // The agent ends; the guest rates with stars and the rating form.
+    await agent.getByRole('button', { name: 'End call' }).click();
+    await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'rating');
+    await guest.getByRole('radio', { name: '4 / 5' }).check();
+    await guest.getByLabel(/Did we solve your problem/).selectOption('yes');
+    await guest.getByLabel(/Comments/).fill('Quick and friendly.');
+    await inspectScreen(guest, 'journey-guest-rating');
+    await guest.getByRole('button', { name: 'Send rating' }).click();
+    await expect(guest.getByTestId('stage-thanks')).toBeVisible();
+
+    // What the company's reports hold.
+    const [report] = await queryRows<{
+      id: number;
+      call_initiated_at: Date | null;
+      answered_at: Date | null;
+      ended_at: Date | null;
+      end_reason: string | null;
+      rating: number | null;
+    }>(
+      `select r.id, r.call_initiated_at, r.answered_at, r.ended_at, r.end_reason, r.rating
+         from call_reports r
+        where r.company_id = 12 and r.status = 'ok'
+        order by r.id desc limit 1`,
+    );
+    expect(report).toMatchObject({ end_reason: 'completed', rating: 4 });
+    expect(report?.call_initiated_at).toBeInstanceOf(Date);
+    expect(report?.answered_at).toBeInstanceOf(Date);
+    expect(report?.ended_at).toBeInstanceOf(Date);
+    const ratings = await queryRows<{ answers: unknown }>(
+      'select answers from rating_submissions where call_report_id = $1',
+      [report?.id],
+    );
+    expect(ratings[0]?.answers).toMatchObject({
+      score: 4,
+      resolved: 'yes',
+      comments: 'Quick and friendly.',
+    });
+    const welcome = await queryRows<{ answers: unknown }>(
+      `select s.answers from form_submissions s
+        where s.company_id = 12 order by s.id desc limit 1`,
+    );
+    expect(welcome[0]?.answers).toMatchObject({ name: 'Vera Video', topic: 'existing-order' });
+  } finally {
+    await agentContext.close();
+  }
+});
