@@ -69,9 +69,7 @@ test('an automated browser is refused as a bot', async ({ browser }) => {
   await context.close();
 });
 
-test('the welcome form keeps the guest until every required field is valid', async ({
-  page,
-}) => {
+test('the welcome form keeps the guest until every required field is valid', async ({ page }) => {
   await openGuest(page, COMPANY.aroundTheClock, 'welcome');
   await page.getByLabel(/Your name/).fill('Grace Guest');
   await page.getByLabel(/E-mail/).fill('grace@example.org');
