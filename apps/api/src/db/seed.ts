@@ -33,6 +33,8 @@ export const SEEDED_COMPANY = {
   geofenced: 11,
   /** The demo company's twin without a timetable: a call can be made at any hour (e2e). */
   aroundTheClock: 12,
+  /** Voice calls only (callType voice), rated with emojis; always open. */
+  voiceLine: 13,
 } as const;
 
 /** Register a guest whose username starts with this fingerprint at company 8 to be blocked. */
@@ -62,6 +64,9 @@ export const DEMO_LOGINS: readonly DemoLogin[] = [
   demoLogin('bo@frontdesk.demo', 'Bo Agent', 'agent', SEEDED_COMPANY.demo),
   demoLogin('admin@frontdesk.demo', 'Ann Admin', 'admin', SEEDED_COMPANY.demo),
   demoLogin('cy@frontdesk.demo', 'Cy Agent', 'agent', SEEDED_COMPANY.aroundTheClock),
+  demoLogin('di@frontdesk.demo', 'Di Agent', 'agent', SEEDED_COMPANY.aroundTheClock),
+  demoLogin('ali@frontdesk.demo', 'علي', 'agent', SEEDED_COMPANY.arabic),
+  demoLogin('dee@frontdesk.demo', 'Dee Agent', 'agent', SEEDED_COMPANY.voiceLine),
 ];
 
 type SeedForm = { id: number; kind: FormKind; title: string; fields: FormField[] };
@@ -302,6 +307,14 @@ const COMPANIES: SeedCompany[] = [
     zones: [],
     blockedFingerprints: [],
   },
+  simpleCompany(SEEDED_COMPANY.voiceLine, 'Frontdesk Voice Line', 'voice-line', 14, {
+    settings: {
+      welcomeMsg: 'Welcome to Frontdesk Voice Line. Talk to us, no camera needed.',
+      callType: 'voice',
+      ratingStyle: 'emojies',
+      ratingPageMsg: 'How did the call feel?',
+    },
+  }),
 ];
 
 async function seedCompany(trx: Kysely<Database>, company: SeedCompany): Promise<void> {

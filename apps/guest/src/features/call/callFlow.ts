@@ -131,6 +131,14 @@ async function chainCall(
       ...(transfer.toCategoryId ? { category_id: transfer.toCategoryId } : {}),
     },
   });
+  // The call left behind keeps its Janus room until someone ends it (apps/api README).
+  void extra
+    .api(`/calls/${report.callID}/end`, envelope(callStateSchema), {
+      method: 'POST',
+      token: guestAuth.access_token ?? undefined,
+      body: { reason: 'completed' },
+    })
+    .catch(() => undefined);
   dispatch(callReportChained({ callId: newCallId, reportId: data.id }));
   dispatch(callTransferred(transfer));
   return newCallId;
