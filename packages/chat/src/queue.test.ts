@@ -10,6 +10,7 @@ function guest(nick: string, text: Partial<Occupant> = {}): Occupant {
     nick,
     status: { state: 'OpenCall', peer: 'roundRobin' },
     waitingSince: undefined,
+    show: undefined,
     self: false,
     ...text,
   };

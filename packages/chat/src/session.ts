@@ -26,6 +26,7 @@ import type {
   ChatStatus,
   DeliveryState,
   Occupant,
+  PresenceShow,
   RoomAuth,
   RoomSnapshot,
 } from './types.ts';
@@ -58,6 +59,12 @@ export interface ChatSessionOptions {
   token: string;
   /** Who this session writes as (spec §7). */
   sender: ChatSender;
+  /**
+   * The XMPP resource, `CHAT_RESOURCE` by default (spec §9: one per user, a newer session
+   * replaces the older). An agent's tabs each pass their own so they stay connected side by
+   * side; carbons then show each tab what the others sent and received.
+   */
+  resource?: string;
   /** spec §9 join throttle; tests shorten it. */
   joinThrottleMs?: number;
   /** Failures that spec §8 says are logged only (subscribe, ICE discovery, carbons). */
@@ -137,6 +144,8 @@ export class ChatSession {
   readonly #deliveries = new Map<string, DeliveryState>();
   readonly #seen = new Set<string>();
   #status: ChatStatus = 'idle';
+  /** The `show` of every room presence (see {@link setAvailability}). */
+  #show: PresenceShow | undefined;
   #iceServers: RTCIceServer[] = [];
   /** Aborted when the current XMPP session drops: pending joins give up then. */
   #sessionLost = new AbortController();
@@ -156,7 +165,7 @@ export class ChatSession {
     this.#client = createClient({
       jid: this.jid,
       password: options.token,
-      resource: CHAT_RESOURCE,
+      resource: options.resource ?? CHAT_RESOURCE,
       // spec §9: reconnect by itself, at most 10 s apart, and never resume a stream (a
       // resumed session would keep a vanished guest "present" in rooms for minutes).
       autoReconnect: true,
@@ -291,6 +300,24 @@ export class ChatSession {
         ...this.#roomPresence(entry),
       });
       this.#publishState(status);
+    }
+  }
+
+  /**
+   * Sets this user's availability (XMPP `show`, `undefined` for plain available) and sends it
+   * with the current presence of every joined room; rooms joined later, and rejoins, carry it
+   * too, so occupants of every room see it.
+   */
+  setAvailability(show: PresenceShow | undefined): void {
+    if (show === this.#show) return;
+    this.#show = show;
+    if (this.#status !== 'connected') return;
+    for (const entry of this.#rooms.values()) {
+      if (!entry.joined) continue;
+      this.#client.sendPresence({
+        to: JID.createFull(entry.jid, entry.nick),
+        ...this.#roomPresence(entry),
+      });
     }
   }
 
@@ -528,8 +555,10 @@ export class ChatSession {
   }
 
   #roomPresence(entry: RoomEntry): Presence {
-    if (!entry.status) return {};
+    const show = this.#show ? { show: this.#show } : {};
+    if (!entry.status) return show;
     return {
+      ...show,
       status: formatPresenceStatus(entry.status),
       ...(isOpenCall(entry.status) && entry.waitingSince
         ? { frontdeskQueue: { since: new Date(entry.waitingSince) } }
@@ -546,6 +575,7 @@ export class ChatSession {
       nick,
       status,
       waitingSince: isOpenCall(status) ? validTime(presence.frontdeskQueue?.since) : undefined,
+      show: presence.show,
       self: presence.muc.statusCodes?.includes('110') ?? false,
     });
     if (entry.joined) this.#emit('room', snapshotOf(entry));

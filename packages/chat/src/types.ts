@@ -8,6 +8,13 @@ import type { ChatMessage, PresenceStatus } from '@frontdesk/protocol';
 /** `connecting` only before the first session; `reconnecting` after a drop (spec §9 backoff). */
 export type ChatStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'closed';
 
+/**
+ * XMPP presence `show` (RFC 6121): how available a user says it is. Agents send `chat`
+ * (available), `away` or `dnd` (busy) in their rooms (docs/protocol.md); `undefined` is plain
+ * available.
+ */
+export type PresenceShow = 'chat' | 'away' | 'dnd' | 'xa';
+
 /** One person in a room, as its latest presence shows it. */
 export interface Occupant {
   /** The room nick, which is the occupant's jabber username. */
@@ -16,6 +23,8 @@ export interface Occupant {
   status: PresenceStatus | undefined;
   /** When it entered the open-call set (spec §4), as it announced; only while it is there. */
   waitingSince: string | undefined;
+  /** Its availability; `undefined` when its presence carries no `show`. */
+  show: PresenceShow | undefined;
   /** This session's own occupant. */
   self: boolean;
 }

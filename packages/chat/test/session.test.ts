@@ -98,6 +98,32 @@ describe('connecting', () => {
     expect(await replaced).toMatchObject({ code: 'replaced' });
     await nextEvent(first, 'status', (status) => status === 'closed');
   });
+
+  it('keeps sessions of one user with their own resources side by side, in sync', async () => {
+    const guest = await connected(guestName(15));
+    const tabA = await connected('staff-9', { resource: 'web-a' });
+    const tabB = await connected('staff-9', { resource: 'web-b' });
+    const errors: unknown[] = [];
+    for (const tab of [tabA, tabB]) tab.on('error', (error) => errors.push(error));
+
+    const copied = nextEvent(tabB, 'message');
+    const atGuest = nextEvent(guest, 'message');
+    const sent = tabA.sendMessage(guest.username, 'typed in tab A');
+    // Carbons (XEP-0280): the other tab sees what this one sent, under the same id.
+    expect(await copied).toMatchObject({
+      id: sent.id,
+      direction: 'out',
+      payload: { from: tabA.username, to: guest.username, message: 'typed in tab A' },
+    });
+    await atGuest;
+
+    const inA = nextEvent(tabA, 'message', (r) => r.direction === 'in');
+    const inB = nextEvent(tabB, 'message', (r) => r.direction === 'in');
+    guest.sendMessage(tabA.username, 'seen by both tabs');
+    await Promise.all([inA, inB]);
+    expect([tabA.status, tabB.status]).toEqual(['connected', 'connected']);
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('rooms and presence', () => {
@@ -138,6 +164,49 @@ describe('rooms and presence', () => {
     guest.setPresence(acmeSales, { state: 'CallResumed', peer: agent.username, callId });
     await roomWhere(agent, acmeSales, (room) =>
       room.occupants.some((o) => o.nick === guest.username && o.status?.state === 'CallResumed'),
+    );
+  });
+
+  it('shows every occupant’s availability (XMPP show) to the others, in every room', async () => {
+    const agent = await connected('staff-10');
+    const colleague = await connected('staff-11');
+    for (const session of [agent, colleague]) {
+      await session.joinRoom(acmeSales, { nick: session.username, password: passwords.acme });
+    }
+    const showOf = (session: ChatSession, nick: string) =>
+      session.room(acmeSales)?.occupants.find((o) => o.nick === nick)?.show;
+    await roomWhere(colleague, acmeSales, (room) =>
+      room.occupants.some((o) => o.nick === agent.username),
+    );
+    expect(showOf(colleague, agent.username)).toBeUndefined();
+
+    agent.setAvailability('away');
+    await roomWhere(colleague, acmeSales, () => showOf(colleague, agent.username) === 'away');
+    colleague.setAvailability('dnd');
+    await roomWhere(agent, acmeSales, () => showOf(agent, colleague.username) === 'dnd');
+
+    // The show goes with the room presence: a new state keeps it, a room joined later gets it.
+    agent.setPresence(acmeSales, { state: 'TestNode' });
+    await roomWhere(colleague, acmeSales, (room) =>
+      room.occupants.some(
+        (o) => o.nick === agent.username && o.status?.state === 'TestNode' && o.show === 'away',
+      ),
+    );
+    for (const session of [agent, colleague]) {
+      await session.joinRoom(globexRoom, { nick: session.username, password: passwords.globex });
+    }
+    await roomWhere(colleague, globexRoom, (room) =>
+      room.occupants.some((o) => o.nick === agent.username && o.show === 'away'),
+    );
+
+    agent.setAvailability('chat');
+    await roomWhere(colleague, acmeSales, (room) =>
+      room.occupants.some(
+        (o) => o.nick === agent.username && o.show === 'chat' && o.status?.state === 'TestNode',
+      ),
+    );
+    await roomWhere(colleague, globexRoom, (room) =>
+      room.occupants.some((o) => o.nick === agent.username && o.show === 'chat'),
     );
   });
 
