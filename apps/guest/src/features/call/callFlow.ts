@@ -61,6 +61,12 @@ export const joinQueue = createAppThunk(
         body: { call_id: request.callId, call_initiated_timestamp: true },
       })
       .catch(() => undefined);
+    // The agent answers with the same kind of call: recorded before the guest shows in a queue.
+    await extra.api('/call-report/update', envelope(callReportSchema), {
+      method: 'PUT',
+      token,
+      body: { call_id: request.callId, call_type: request.callType },
+    });
 
     let callId = request.callId;
     for (;;) {
