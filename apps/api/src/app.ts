@@ -27,6 +27,7 @@ import { geofenceRoutes } from './routes/geofence.ts';
 import { guestAuthRoutes } from './routes/guest-auth.ts';
 import { monitoringRoutes } from './routes/monitoring.ts';
 import { staffAuthRoutes } from './routes/staff-auth.ts';
+import { staffRoutes } from './routes/staff.ts';
 import { systemRoutes } from './routes/system.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import { LocalFileStorage, type FileStorage } from './uploads/file-storage.ts';
@@ -74,6 +75,7 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     companyRoutes,
     guestAuthRoutes,
     staffAuthRoutes,
+    staffRoutes,
     callReportRoutes,
     callRoutes,
     callBugRoutes,

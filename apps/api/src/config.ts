@@ -40,6 +40,8 @@ export const envSchema = z.object({
   SENTRY_DSN: z.url().optional(),
   /** `true`: forward envelopes to the DSN's server; otherwise keep them in the data folder. */
   SENTRY_FORWARD: z.enum(['true', 'false']).default('false'),
+  /** Round robin: how long a waiting call stays offered to one agent before the next. */
+  ROUND_ROBIN_OFFER_MS: z.coerce.number().int().min(1000).default(20_000),
   GUEST_APP_DIR: z.string().optional(),
   CONSOLE_APP_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -57,6 +59,7 @@ export type Config = {
   stunUrl: string;
   secrets: { xmppJwt: string; janusToken: string; janusAdminKey: string; apiToken: string };
   monitoring: { dsn: string | undefined; forward: boolean };
+  roundRobinOfferMs: number;
   guestAppDir: string;
   consoleAppDir: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -95,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       apiToken: e.API_TOKEN_SECRET,
     },
     monitoring: { dsn: e.SENTRY_DSN, forward: e.SENTRY_FORWARD === 'true' },
+    roundRobinOfferMs: e.ROUND_ROBIN_OFFER_MS,
     guestAppDir: e.GUEST_APP_DIR ?? resolve(repoRoot, 'apps/guest/dist'),
     consoleAppDir: e.CONSOLE_APP_DIR ?? resolve(repoRoot, 'apps/console/dist'),
     logLevel: e.LOG_LEVEL,

@@ -40,6 +40,8 @@ describe('OpenAPI document', () => {
       '/api/health',
       '/api/monitoring',
       '/api/rating-form/submissions',
+      '/api/staff',
+      '/api/staff/me/availability',
       '/api/upload/{type}',
     ]);
     const register = document.paths['/api/guest-auth/register'].post;

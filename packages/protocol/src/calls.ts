@@ -111,5 +111,12 @@ export const callSummarySchema = agentCallSchema.extend({
   welcomeAnswers: answersSchema.nullable(),
   /** How many calls the guest made before this one (a transferred call counts once). */
   previousCalls: z.number().int().nonnegative(),
+  /**
+   * Round robin (docs/protocol.md step 3): the agent the call is offered to now and until when;
+   * `null` when the company does not use round robin or no agent is available.
+   */
+  offer: z
+    .object({ agentJabberUsername: jabberUsernameSchema, until: z.iso.datetime() })
+    .nullable(),
 });
 export type CallSummary = z.infer<typeof callSummarySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jabberUsernameSchema } from './chat.ts';
 import { guestRoomSchema, serviceCredentialsSchema } from './guest.ts';
 import { recordIdSchema } from './ids.ts';
 
@@ -28,3 +29,29 @@ export const staffLoginSchema = serviceCredentialsSchema.extend({
   rooms: z.array(guestRoomSchema),
 });
 export type StaffLogin = z.infer<typeof staffLoginSchema>;
+
+/** `GET /api/staff`: the caller's colleagues (and itself), as the console names them. */
+export const colleagueSchema = z.object({
+  id: recordIdSchema,
+  name: z.string(),
+  /** The XMPP nick in the company's rooms (`staff-<id>`). */
+  jabberUsername: jabberUsernameSchema,
+  role: staffRoleSchema,
+});
+export type Colleague = z.infer<typeof colleagueSchema>;
+
+/**
+ * What an agent says of itself (issue 7); busy while in a call. In the rooms it travels as XMPP
+ * `show` (docs/protocol.md); the API learns it from `PUT /api/staff/me/availability`.
+ */
+export const agentAvailabilitySchema = z.enum(['available', 'away', 'busy']);
+export type AgentAvailability = z.infer<typeof agentAvailabilitySchema>;
+
+/** `PUT /api/staff/me/availability`. */
+export const availabilityBodySchema = z.strictObject({ status: agentAvailabilitySchema });
+
+/**
+ * How often the console repeats its availability to the API. The API counts an agent available
+ * only for a few such periods after its last report, so a closed tab stops receiving offers.
+ */
+export const AVAILABILITY_REPORT_INTERVAL_MS = 60_000;

@@ -1,19 +1,23 @@
 import { sql, type Kysely } from 'kysely';
-import type {
-  CallListQuery,
-  CallState,
-  CallSummary,
-  ClaimCallBody,
-  TransferBody,
+import {
+  companySettingsSchema,
+  type CallListQuery,
+  type CallState,
+  type CallSummary,
+  type ClaimCallBody,
+  type TransferBody,
 } from '@frontdesk/protocol';
 import type { Principal, StaffPrincipal } from '../auth/access-token.ts';
 import { SESSION_TTL_MS } from '../auth/credentials.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
+import { requireCompany } from '../companies/company-repository.ts';
 import { findGuest } from '../guests/guest-repository.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { staffIdOf, staffJabberUsername } from '../xmpp/addresses.ts';
 import { assertCategoryOf, assertMayTouch, type ReportWithGuest } from './call-reports.ts';
 import type { RoomParticipant } from './call-rooms.ts';
+import { offerOf } from './round-robin.ts';
+import { availableStaffIds } from '../staff/staff-repository.ts';
 
 function statusOf(call: CallReportRow): CallState['status'] {
   // A refused call (blocked, out of quota) never began: for both apps it is over.
@@ -185,15 +189,24 @@ export async function saveNotes(
   await db.updateTable('call_reports').set({ notes }).where('id', '=', call.id).execute();
 }
 
+/** The agents a waiting call rotates among: none when the company does not use round robin. */
+async function roundRobinAgents(db: Kysely<Database>, companyId: number): Promise<number[]> {
+  const company = await requireCompany(db, companyId);
+  if (!companySettingsSchema.parse(company.settings).roundRobin) return [];
+  return availableStaffIds(db, companyId);
+}
+
 /**
  * `GET /api/calls`: the company's open calls, waiting or answered, oldest first, with what the
- * console shows beside each guest. A call older than a login cannot still be live (its guest's
- * tokens have expired), so only those younger are listed.
+ * console shows beside each guest and, for waiting calls, whom round robin offers each to now
+ * (turns of `offerMs`). A call older than a login cannot still be live (its guest's tokens have
+ * expired), so only those younger are listed.
  */
 export async function listCalls(
   db: Kysely<Database>,
   companyId: number,
   { status, categoryId }: CallListQuery,
+  offerMs: number,
 ): Promise<CallSummary[]> {
   let query = db
     .selectFrom('call_reports as r')
@@ -235,18 +248,29 @@ export async function listCalls(
     .where('r.agent_id', status === 'waiting' ? 'is' : 'is not', null)
     .where('r.created_at', '>', new Date(Date.now() - SESSION_TTL_MS));
   if (categoryId !== undefined) query = query.where('r.category_id', '=', categoryId);
-  const rows = await query.orderBy('r.created_at').orderBy('r.id').limit(200).execute();
-  return rows.map((row) => ({
-    callId: row.call_id,
-    reportId: row.id,
-    guestUsername: row.username,
-    guestJabberUsername: row.jabberusername,
-    categoryId: row.category_id,
-    callType: row.call_type,
-    agentJabberUsername: row.agent_id === null ? null : staffJabberUsername(row.agent_id),
-    createdAt: row.created_at.toISOString(),
-    answeredAt: row.answered_at?.toISOString() ?? null,
-    welcomeAnswers: row.welcome_answers,
-    previousCalls: row.previous_calls ?? 0,
-  }));
+  const [rows, available] = await Promise.all([
+    query.orderBy('r.created_at').orderBy('r.id').limit(200).execute(),
+    status === 'waiting' ? roundRobinAgents(db, companyId) : [],
+  ]);
+  const now = Date.now();
+  return rows.map((row) => {
+    const offer = offerOf({ id: row.id, createdAt: row.created_at }, available, offerMs, now);
+    return {
+      callId: row.call_id,
+      reportId: row.id,
+      guestUsername: row.username,
+      guestJabberUsername: row.jabberusername,
+      categoryId: row.category_id,
+      callType: row.call_type,
+      agentJabberUsername: row.agent_id === null ? null : staffJabberUsername(row.agent_id),
+      createdAt: row.created_at.toISOString(),
+      answeredAt: row.answered_at?.toISOString() ?? null,
+      welcomeAnswers: row.welcome_answers,
+      previousCalls: row.previous_calls ?? 0,
+      offer: offer && {
+        agentJabberUsername: staffJabberUsername(offer.staffId),
+        until: offer.until.toISOString(),
+      },
+    };
+  });
 }

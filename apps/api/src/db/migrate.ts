@@ -4,6 +4,7 @@ import * as companies from './migrations/0001-companies.ts';
 import * as people from './migrations/0002-people.ts';
 import * as calls from './migrations/0003-calls.ts';
 import * as callCoordination from './migrations/0004-call-coordination.ts';
+import * as staffAvailability from './migrations/0005-staff-availability.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002-people': people,
   '0003-calls': calls,
   '0004-call-coordination': callCoordination,
+  '0005-staff-availability': staffAvailability,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

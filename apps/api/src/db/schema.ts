@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type {
+  AgentAvailability,
   Answers,
   CallEndReason,
   CallReportStatus,
@@ -126,6 +127,10 @@ export interface StaffTable {
   role: StaffRole;
   /** `scrypt$N$r$p$salt$hash` (see auth/password.ts). */
   password_hash: string;
+  /** What the agent's console last reported (`PUT /api/staff/me/availability`). */
+  availability: ColumnType<AgentAvailability, AgentAvailability | undefined, AgentAvailability>;
+  /** When it reported it; `null` before any report. */
+  availability_at: Date | null;
   created_at: CreatedAt;
 }
 

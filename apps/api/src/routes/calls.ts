@@ -94,7 +94,9 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const principal = await authenticateStaff(request);
-      return { data: await listCalls(db, principal.companyId, request.query) };
+      return {
+        data: await listCalls(db, principal.companyId, request.query, app.config.roundRobinOfferMs),
+      };
     },
   );
 

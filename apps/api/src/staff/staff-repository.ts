@@ -1,0 +1,61 @@
+import { sql, type Kysely } from 'kysely';
+import {
+  AVAILABILITY_REPORT_INTERVAL_MS,
+  type AgentAvailability,
+  type Colleague,
+} from '@frontdesk/protocol';
+import type { Database } from '../db/schema.ts';
+import { staffJabberUsername } from '../xmpp/addresses.ts';
+
+/**
+ * A report counts this long: a few missed repeats (a slow network, a throttled background tab)
+ * are forgiven, a closed console is not offered calls for long.
+ */
+const AVAILABILITY_VALID_MS = 3 * AVAILABILITY_REPORT_INTERVAL_MS;
+
+/** `GET /api/staff`: the company's staff by id, as the console names them. */
+export async function listColleagues(
+  db: Kysely<Database>,
+  companyId: number,
+): Promise<Colleague[]> {
+  const rows = await db
+    .selectFrom('staff')
+    .select(['id', 'name', 'role'])
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ ...row, jabberUsername: staffJabberUsername(row.id) }));
+}
+
+/** `PUT /api/staff/me/availability`: stamped with the database's clock. */
+export async function reportAvailability(
+  db: Kysely<Database>,
+  staffId: number,
+  availability: AgentAvailability,
+): Promise<void> {
+  await db
+    .updateTable('staff')
+    .set({ availability, availability_at: sql<Date>`now()` })
+    .where('id', '=', staffId)
+    .execute();
+}
+
+/** The ids of the company's staff who reported themselves available lately, in id order. */
+export async function availableStaffIds(
+  db: Kysely<Database>,
+  companyId: number,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('staff')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('availability', '=', 'available')
+    .where(
+      'availability_at',
+      '>',
+      sql<Date>`now() - make_interval(secs => ${AVAILABILITY_VALID_MS / 1000})`,
+    )
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}

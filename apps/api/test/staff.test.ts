@@ -1,0 +1,176 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  callSummarySchema,
+  colleagueSchema,
+  envelope,
+  type AgentAvailability,
+} from '@frontdesk/protocol';
+import { SEEDED_COMPANY } from '../src/db/seed.ts';
+import {
+  buildTestApp,
+  callApi,
+  loginGuest,
+  loginStaff,
+  newCallId,
+  type TestApp,
+} from './helper.ts';
+
+/** The shortest turn the API accepts: the rotation tests wait through a few. */
+const OFFER_MS = 1000;
+const company = SEEDED_COMPANY.aroundTheClock;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the team (/api/staff) and round robin (offer on GET /api/calls)', () => {
+  let t: TestApp;
+  /** Cy and Di are the agents of company 12; Ada works for company 5. */
+  let cy: string;
+  let di: string;
+  let ada: string;
+  let cyNick: string;
+  let diNick: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ ROUND_ROBIN_OFFER_MS: String(OFFER_MS) });
+    [cy, di, ada] = await Promise.all(
+      ['cy@frontdesk.demo', 'di@frontdesk.demo', 'ada@frontdesk.demo'].map((email) =>
+        loginStaff(t.app, email),
+      ),
+    );
+    const staff = envelope(colleagueSchema.array()).parse(
+      (await callApi(t.app, 'GET', 'staff', undefined, cy)).json(),
+    ).data;
+    const nickOf = (name: string) => staff.find((s) => s.name === name)?.jabberUsername ?? '';
+    [cyNick, diNick] = [nickOf('Cy Agent'), nickOf('Di Agent')];
+  });
+  afterAll(() => t?.close());
+  beforeEach(async () => {
+    await sql`update staff set availability = 'away', availability_at = null`.execute(t.app.db);
+    await sql`update call_reports set ended_at = now(), end_reason = 'abandoned' where ended_at is null`.execute(
+      t.app.db,
+    );
+  });
+
+  const report = (token: string, status: AgentAvailability) =>
+    callApi(t.app, 'PUT', 'staff/me/availability', { status }, token);
+  /** A guest of company 12 waiting in Sales; answers its call id. */
+  const newWaitingCall = async () => {
+    const guest = await loginGuest(t.app, company);
+    const callId = newCallId(guest);
+    const added = await callApi(
+      t.app,
+      'POST',
+      'call-report/add',
+      { call_id: callId, company, source: 'site', category_id: 10 },
+      guest.token,
+    );
+    expect(added.statusCode).toBe(201);
+    return callId;
+  };
+  const offerOf = async (callId: string, token = cy) => {
+    const response = await callApi(t.app, 'GET', 'calls?status=waiting', undefined, token);
+    expect(response.statusCode).toBe(200);
+    const calls = envelope(callSummarySchema.array()).parse(response.json()).data;
+    return calls.find((call) => call.callId === callId)?.offer;
+  };
+
+  describe('GET /api/staff', () => {
+    it("lists the caller's company's staff with their nicks, and no one else's", async () => {
+      const response = await callApi(t.app, 'GET', 'staff', undefined, cy);
+      expect(response.statusCode).toBe(200);
+      const staff = envelope(colleagueSchema.array()).parse(response.json()).data;
+      expect(staff).toEqual([
+        { id: expect.any(Number), name: 'Cy Agent', jabberUsername: cyNick, role: 'agent' },
+        { id: expect.any(Number), name: 'Di Agent', jabberUsername: diNick, role: 'agent' },
+      ]);
+      expect(cyNick).toMatch(/^staff-\d+$/);
+      // SECURITY: no e-mail addresses, and only one's own company.
+      expect(response.body).not.toContain('@');
+      const fromAda = envelope(colleagueSchema.array()).parse(
+        (await callApi(t.app, 'GET', 'staff', undefined, ada)).json(),
+      ).data;
+      expect(fromAda.map((s) => s.name)).not.toContain('Cy Agent');
+    });
+
+    it('is for staff only', async () => {
+      const guest = await loginGuest(t.app, company);
+      expect((await callApi(t.app, 'GET', 'staff', undefined)).statusCode).toBe(401);
+      expect((await callApi(t.app, 'GET', 'staff', undefined, guest.token)).statusCode).toBe(403);
+      expect((await report(guest.token, 'available')).statusCode).toBe(403);
+    });
+  });
+
+  describe('PUT /api/staff/me/availability', () => {
+    it('answers 204 and refuses what is not a status (400)', async () => {
+      expect((await report(cy, 'busy')).statusCode).toBe(204);
+      const wrong = await callApi(t.app, 'PUT', 'staff/me/availability', { status: 'gone' }, cy);
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().error.fields).toHaveProperty('status');
+    });
+  });
+
+  describe('round robin', () => {
+    it('offers a waiting call to nobody while no agent is available', async () => {
+      const callId = await newWaitingCall();
+      expect(await offerOf(callId)).toBeNull();
+      await report(cy, 'busy');
+      await report(di, 'away');
+      expect(await offerOf(callId)).toBeNull();
+    });
+
+    it('offers the call to one available agent, then to the next after each turn', async () => {
+      await Promise.all([report(cy, 'available'), report(di, 'available')]);
+      const callId = await newWaitingCall();
+      const first = await offerOf(callId);
+      expect(first?.agentJabberUsername).toMatch(new RegExp(`^(${cyNick}|${diNick})$`));
+      // Every agent is told the same offer.
+      expect(await offerOf(callId, di)).toEqual(first);
+      const other = first?.agentJabberUsername === cyNick ? diNick : cyNick;
+      const until = Date.parse(first?.until ?? '');
+      expect(until - Date.now()).toBeLessThanOrEqual(OFFER_MS);
+
+      await sleep(until - Date.now() + 50);
+      const second = await offerOf(callId);
+      expect(second?.agentJabberUsername).toBe(other);
+      expect(Date.parse(second?.until ?? '')).toBe(until + OFFER_MS);
+
+      await sleep(OFFER_MS);
+      expect((await offerOf(callId))?.agentJabberUsername).toBe(first?.agentJabberUsername);
+    });
+
+    it('starts consecutive calls with different agents', async () => {
+      await Promise.all([report(cy, 'available'), report(di, 'available')]);
+      const [a, b] = [await newWaitingCall(), await newWaitingCall()];
+      const [offerA, offerB] = await Promise.all([offerOf(a), offerOf(b)]);
+      // The rotation starts at the call's report id, and these two are consecutive.
+      expect(offerA?.agentJabberUsername).not.toBe(offerB?.agentJabberUsername);
+    });
+
+    it('skips agents who are away, busy or have not reported lately', async () => {
+      await Promise.all([report(cy, 'available'), report(di, 'busy')]);
+      const callId = await newWaitingCall();
+      expect((await offerOf(callId))?.agentJabberUsername).toBe(cyNick);
+      await sleep(OFFER_MS + 50);
+      expect((await offerOf(callId))?.agentJabberUsername).toBe(cyNick);
+
+      // A console that stopped reporting (closed without signing out) is offered nothing.
+      await sql`update staff set availability_at = now() - interval '1 hour'`.execute(t.app.db);
+      expect(await offerOf(callId)).toBeNull();
+    });
+
+    it('offers nothing when the company does not use round robin', async () => {
+      await Promise.all([report(cy, 'available'), report(di, 'available')]);
+      const callId = await newWaitingCall();
+      await sql`update companies set settings = settings || '{"roundRobin": false}' where id = ${company}`.execute(
+        t.app.db,
+      );
+      try {
+        expect(await offerOf(callId)).toBeNull();
+      } finally {
+        await sql`update companies set settings = settings || '{"roundRobin": true}' where id = ${company}`.execute(
+          t.app.db,
+        );
+      }
+    });
+  });
+});
