@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import {
   callIdParamsSchema,
@@ -25,13 +27,20 @@ import {
   toCallState,
   transferCall,
 } from '../calls/call-coordination.ts';
+import { CallRecordings } from '../calls/call-recordings.ts';
 import { endReport, requireCall, requireReport } from '../calls/call-reports.ts';
-import { authenticate, authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
-import { errorResponses } from '../plugins/errors.ts';
+import {
+  assertOwnCompany,
+  authenticate,
+  authenticateStaff,
+  bearerSecurity,
+} from '../plugins/auth.ts';
+import { errorResponses, HttpError } from '../plugins/errors.ts';
 
 /** The call protocol between the guest and the agent who takes its call (docs/protocol.md). */
 export const callRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, callRooms } = app;
+  const recordings = new CallRecordings(join(app.config.dataDir, 'recordings'), app.log);
 
   app.post(
     '/auth/janus-token',
@@ -169,6 +178,7 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       // Also on a repeated end: it frees a room left behind by a transfer.
       await callRooms.close(ended);
+      if (ended.end_reason === 'completed') recordings.mergeLater(ended.company_id, ended.call_id);
       return { data: toCallState(ended) };
     },
   );
@@ -211,6 +221,37 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       assertParticipant(principal, call);
       await saveNotes(db, call, request.body.notes);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/calls/:callId/recording',
+    {
+      schema: {
+        tags: ['calls'],
+        summary: "The call's merged recording (MP4), for the company's staff",
+        // The body is the file itself, so there is no response schema.
+        description: 'The MP4, or 404 `no_recording` until the merge after the call is done.',
+        security: bearerSecurity,
+        params: callIdParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const principal = await authenticateStaff(request);
+      const call = await requireCall(db, request.params.callId);
+      // SECURITY: recordings are the company's; no guest and no other company reads them.
+      assertOwnCompany(principal, call.company_id);
+      const file = recordings.fileOf(call.company_id, call.call_id);
+      if (!file) {
+        throw new HttpError(404, 'no_recording', `Call ${call.call_id} has no recording (yet).`);
+      }
+      return reply
+        .type('video/mp4')
+        .header(
+          'content-disposition',
+          `attachment; filename="${call.company_id}-call-${call.id}.mp4"`,
+        )
+        .send(createReadStream(file));
     },
   );
 };
