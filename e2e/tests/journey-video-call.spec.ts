@@ -1,7 +1,36 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '../support/fixtures.ts';
 import { AGENT, signIn } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { expectMovingVideo, inspectScreen, walkToWaiting } from '../support/guest.ts';
+
+/** The merged recording as the company's staff download it (it is merged just after the call). */
+async function downloadRecording(callId: string): Promise<string> {
+  const login = await fetch(`${process.env.FRONTDESK_URL}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: AGENT.cy, password: 'frontdesk-demo' }),
+  });
+  const { data } = (await login.json()) as { data: { access_token: string } };
+  let response: Response | undefined;
+  await expect
+    .poll(
+      async () => {
+        response = await fetch(`${process.env.FRONTDESK_URL}/api/calls/${callId}/recording`, {
+          headers: { authorization: `Bearer ${data.access_token}` },
+        });
+        return response.status;
+      },
+      { timeout: 60_000, intervals: [1000] },
+    )
+    .toBe(200);
+  const file = join(mkdtempSync(join(tmpdir(), 'frontdesk-recording-')), 'call.mp4');
+  writeFileSync(file, Buffer.from(await (response as Response).arrayBuffer()));
+  return file;
+}
 
 /** A small PNG made on the spot: a file to send in the chat. */
 const PNG = Buffer.from(
@@ -9,7 +38,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-test('journey 1: a whole video call, from the welcome form to the rating, stored', async ({
+test('journeys 1 and 6: a whole recorded video call, from the welcome form to the rating and the recording', async ({
   page: guest,
   browser,
 }) => {
@@ -69,13 +98,14 @@ test('journey 1: a whole video call, from the welcome form to the rating, stored
     // What the company's reports hold.
     const [report] = await queryRows<{
       id: number;
+      call_id: string;
       call_initiated_at: Date | null;
       answered_at: Date | null;
       ended_at: Date | null;
       end_reason: string | null;
       rating: number | null;
     }>(
-      `select r.id, r.call_initiated_at, r.answered_at, r.ended_at, r.end_reason, r.rating
+      `select r.id, r.call_id, r.call_initiated_at, r.answered_at, r.ended_at, r.end_reason, r.rating
          from call_reports r
         where r.company_id = 12 and r.status = 'ok'
         order by r.id desc limit 1`,
@@ -98,6 +128,22 @@ test('journey 1: a whole video call, from the welcome form to the rating, stored
         where s.company_id = 12 order by s.id desc limit 1`,
     );
     expect(welcome[0]?.answers).toMatchObject({ name: 'Vera Video', topic: 'existing-order' });
+
+    // Journey 6: the company records calls, so one playable file of the call exists afterwards.
+    const film = await downloadRecording(String(report?.call_id));
+    const streams = execFileSync(
+      'ffprobe',
+      ['-v', 'error', '-show_entries', 'stream=codec_type:format=duration', '-of', 'json', film],
+      {
+        encoding: 'utf8',
+      },
+    );
+    const probed = JSON.parse(streams) as {
+      streams: { codec_type: string }[];
+      format: { duration: string };
+    };
+    expect(probed.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
+    expect(Number(probed.format.duration)).toBeGreaterThan(3);
   } finally {
     await agentContext.close();
   }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { mergeCallRecording } from '@frontdesk/media/server';
@@ -59,8 +59,10 @@ export class CallRecordings {
         names.map((name) => join(this.folder, name)),
       );
       if (participants.length === 0) return;
-      const output = join(this.folder, `${companyId}-${callId}.mp4`);
-      const { durationSeconds } = await mergeCallRecording({ participants, output });
+      // Written under another name and renamed when whole: a half-written film is never served.
+      const partial = join(this.folder, `${companyId}-${callId}.merging.mp4`);
+      const { durationSeconds } = await mergeCallRecording({ participants, output: partial });
+      await rename(partial, join(this.folder, `${companyId}-${callId}.mp4`));
       this.log.info({ callId, durationSeconds }, 'call recording merged');
     } catch (error) {
       this.log.error({ err: error, callId }, 'call recording could not be merged');
