@@ -1,4 +1,5 @@
 import { createApiClient } from '@frontdesk/protocol';
+import { z } from 'zod';
 
 /** The console's single REST client (served from the same origin as the API). */
 export const api = createApiClient('/api');
@@ -12,3 +13,6 @@ export type { ApiClient } from '@frontdesk/protocol';
 export function uploadClient(form: FormData) {
   return createApiClient('/api', (input, init) => fetch(input, { ...init, body: form }));
 }
+
+/** The answer of routes that answer 204: no body at all. */
+export const noContent = z.undefined();

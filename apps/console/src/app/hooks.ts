@@ -1,4 +1,4 @@
-import type { TypedStartListening } from '@reduxjs/toolkit';
+import type { ListenerEffectAPI, TypedStartListening } from '@reduxjs/toolkit';
 import { useDispatch, useSelector } from 'react-redux';
 import type { ConsoleServices } from './services.ts';
 import type { AppDispatch, RootState } from './store.ts';
@@ -8,3 +8,6 @@ export const useAppSelector = useSelector.withTypes<RootState>();
 
 /** How features register their side effects: typed state, dispatch and services. */
 export type AppStartListening = TypedStartListening<RootState, AppDispatch, ConsoleServices>;
+
+/** What a listener's effect receives, for helpers that effects share. */
+export type AppListenerApi = ListenerEffectAPI<RootState, AppDispatch, ConsoleServices>;

@@ -1,4 +1,5 @@
 import { authListeners } from '../features/auth/authListeners.ts';
+import { availabilityListeners } from '../features/availability/availabilityListeners.ts';
 import { callListeners } from '../features/call/callListeners.ts';
 import { chatListeners } from '../features/chat/chatListeners.ts';
 import { queueListeners } from '../features/queue/queueListeners.ts';
@@ -7,6 +8,7 @@ import type { AppStartListening } from './hooks.ts';
 /** Every feature's side effects, registered on one store's listener middleware. */
 export function startListeners(startListening: AppStartListening): void {
   authListeners(startListening);
+  availabilityListeners(startListening);
   queueListeners(startListening);
   chatListeners(startListening);
   callListeners(startListening);

@@ -44,6 +44,7 @@ const en = {
   firstCall: 'First call',
   location: 'Location: {place}',
   accept: 'Accept',
+  offeredToYou: 'Offered to you',
   accepting: 'Accepting…',
   chatWith: 'Chat',
   guestLabel: 'Guest {id}',

@@ -66,3 +66,7 @@ export const {
   workspaceFailed,
   signedOut,
 } = authSlice.actions;
+
+/** This agent's nick in the rooms: its JID's localpart (docs/protocol.md: `staff-<id>`). */
+export const selectMyNick = (state: { auth: AuthState }): string | undefined =>
+  state.auth.login?.xmpp.jid.split('@')[0];

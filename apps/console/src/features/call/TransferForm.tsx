@@ -1,27 +1,29 @@
+import { createSelector } from '@reduxjs/toolkit';
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import type { RootState } from '../../app/store.ts';
 import { t } from '../../i18n/messages.ts';
+import { availabilityOf } from '../availability/availabilitySlice.ts';
 import { transferSubmitted } from './callSlice.ts';
 
 /**
- * Agents who could take the guest: in the company room, not this one, and not in a call of
- * their own (a call presence in any category room).
+ * Agents who could take the guest: in the company room, not this one, and available by their
+ * `show` (busy in a call of their own), with their names when the API gave them.
  */
-function selectTransferAgents(state: RootState): string[] {
-  const rooms = Object.values(state.queue.rooms);
-  const company = rooms.find((room) => room.kind === 'company');
-  const busy = new Set(
-    rooms
-      .filter((room) => room.kind === 'category')
-      .flatMap((room) => room.occupants)
-      .filter((occupant) => occupant.status?.callId !== undefined)
-      .map((occupant) => occupant.nick),
-  );
-  return (company?.occupants ?? [])
-    .filter((occupant) => !occupant.self && !busy.has(occupant.nick))
-    .map((occupant) => occupant.nick);
-}
+const selectTransferAgents = createSelector(
+  [
+    (state: RootState) =>
+      Object.values(state.queue.rooms).find((room) => room.kind === 'company')?.occupants,
+    (state: RootState) => state.availability.colleagues,
+  ],
+  (occupants = [], colleagues) =>
+    occupants
+      .filter((occupant) => !occupant.self && availabilityOf(occupant.show) === 'available')
+      .map(({ nick }) => ({
+        nick,
+        name: colleagues.find((c) => c.jabberUsername === nick)?.name ?? nick,
+      })),
+);
 
 /** Transfer to another agent or to another category (docs/protocol.md step 7). */
 export function TransferForm({ onCancel }: { onCancel: () => void }) {
@@ -53,8 +55,8 @@ export function TransferForm({ onCancel }: { onCancel: () => void }) {
           <option value="" />
           <optgroup label={t('transferToAgent')}>
             {agents.map((agent) => (
-              <option key={agent} value={`agent:${agent}`}>
-                {agent}
+              <option key={agent.nick} value={`agent:${agent.nick}`}>
+                {agent.name}
               </option>
             ))}
           </optgroup>

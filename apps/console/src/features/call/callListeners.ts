@@ -7,7 +7,7 @@ import {
   janusTokenSchema,
   type PresenceStatus,
 } from '@frontdesk/protocol';
-import { z } from 'zod';
+import { noContent } from '../../app/api.ts';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { LOCAL_STREAM, type Connections } from '../../app/connections.ts';
@@ -35,9 +35,6 @@ import {
   transferSubmitted,
 } from './callSlice.ts';
 import type { RootState } from '../../app/store.ts';
-
-/** `PUT /calls/:callId/notes` answers 204: no body at all. */
-const noContent = z.undefined();
 
 /** The call under way, with what every control needs; undefined when there is none. */
 function current(state: RootState) {

@@ -24,9 +24,10 @@ const summary: CallSummary = {
   answeredAt: null,
   welcomeAnswers: { name: 'Grace Guest' },
   previousCalls: 2,
+  offer: null,
 };
 
-function queueState(): Partial<RootState> {
+function queueState(calls = { [GUEST]: summary }): Partial<RootState> {
   const waitingSince = new Date(Date.now() - 75_000).toISOString();
   return {
     ...signedIn(),
@@ -43,13 +44,14 @@ function queueState(): Partial<RootState> {
               nick: GUEST,
               status: { state: 'OpenCall', peer: 'roundRobin' },
               waitingSince,
+              show: undefined,
               self: false,
             },
           ],
           waiting: [{ nick: GUEST, peer: 'roundRobin', waitingSince, position: 1 }],
         },
       },
-      calls: { [GUEST]: summary },
+      calls,
       callsError: null,
       claim: null,
     },
@@ -66,6 +68,19 @@ describe('queue', () => {
     expect(
       within(guest).getByRole('button', { name: 'Accept: General #1 · Guest ABC' }),
     ).toBeTruthy();
+  });
+
+  it('marks a guest that round robin offers to this agent, and only that one', () => {
+    const until = new Date(Date.now() + 20_000).toISOString();
+    const offeredTo = (agentJabberUsername: string) =>
+      queueState({ [GUEST]: { ...summary, offer: { agentJabberUsername, until } } });
+    renderWithState(<QueuePanel />, offeredTo('staff-1'));
+    expect(screen.getByTestId('queue-guest').dataset.offered).toBe('true');
+    expect(screen.getByText('Offered to you')).toBeTruthy();
+    cleanup();
+    renderWithState(<QueuePanel />, offeredTo('staff-2'));
+    expect(screen.getByTestId('queue-guest').dataset.offered).toBe('false');
+    expect(screen.queryByText('Offered to you')).toBeNull();
   });
 
   it('tells the agent who took the call when another agent won the claim', async () => {
@@ -91,12 +106,14 @@ describe('queue', () => {
               nick: GUEST,
               status: { state: 'InCall', peer: 'staff-2', callId: summary.callId },
               waitingSince: undefined,
+              show: undefined,
               self: false,
             },
             {
               nick: 'staff-2',
               status: { state: 'InCall', peer: GUEST, callId: summary.callId },
               waitingSince: undefined,
+              show: undefined,
               self: false,
             },
           ],

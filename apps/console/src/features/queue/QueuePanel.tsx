@@ -2,6 +2,7 @@ import type { WaitingGuest } from '@frontdesk/chat';
 import type { CallSummary, Form } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { t } from '../../i18n/messages.ts';
+import { selectMyNick } from '../auth/authSlice.ts';
 import { conversationOpened } from '../chat/chatSlice.ts';
 import { guestLabel } from '../chat/guestLabel.ts';
 import { acceptClicked, claimNoticeDismissed, type ClaimAttempt } from './queueSlice.ts';
@@ -56,10 +57,20 @@ function GuestRow(props: {
   const unread = useAppSelector(
     (state) => state.chat.conversations[guest.nick]?.unreadMessages ?? 0,
   );
+  // Round robin: the API names the agent whose turn it is; anyone may still accept.
+  const offeredToMe = useAppSelector(
+    (state) => !!summary?.offer && summary.offer.agentJabberUsername === selectMyNick(state),
+  );
   const name = `${categoryName} #${guest.position} · ${guestLabel(guest.nick)}`;
   return (
-    <li className="guest card" data-testid="queue-guest" data-guest={guest.nick}>
+    <li
+      className={offeredToMe ? 'guest card offered' : 'guest card'}
+      data-testid="queue-guest"
+      data-guest={guest.nick}
+      data-offered={offeredToMe}
+    >
       <h3>{name}</h3>
+      {offeredToMe && <p className="offer">{t('offeredToYou')}</p>}
       <p>
         {t('waitedFor', { time: elapsed(guest.waitingSince, now) })} ·{' '}
         {summary?.callType ? t(`callType_${summary.callType}`) : t('callTypeUnknown')} ·{' '}

@@ -1,16 +1,18 @@
 import type { GuestInQueue } from '@frontdesk/chat';
 import type { AppStartListening } from '../../app/hooks.ts';
+import type { ConsoleServices } from '../../app/services.ts';
+import type { RootState } from '../../app/store.ts';
 import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
 import { workspaceLoaded } from '../auth/authSlice.ts';
-import { selectAvailability } from '../availability/availabilitySlice.ts';
+import { selectAvailability, SHOW_OF } from '../availability/availabilitySlice.ts';
 import {
   chatFailed,
   chatStatusChanged,
   messageDeliveryChanged,
   messageReceived,
 } from '../chat/chatSlice.ts';
-import { roomChanged, roomJoinFailed, roomsAssigned } from './queueSlice.ts';
+import { roomChanged, roomJoinFailed, roomsAssigned, waitingCallsLoaded } from './queueSlice.ts';
 import { waitingCallsListeners } from './waitingCalls.ts';
 
 /** The queue keeps a guest's announced start, not a stale "waited" figure: the UI ticks. */
@@ -20,6 +22,15 @@ const withoutWaited = ({ nick, peer, waitingSince, position }: GuestInQueue) => 
   waitingSince,
   position,
 });
+
+/** Announces a guest of the category (issue 7: a sound, a notification when allowed). */
+function ring(extra: ConsoleServices, state: RootState, categoryId: number | null | undefined) {
+  const category = state.auth.company?.categories.find((c) => c.id === categoryId);
+  extra.ringer.ring({
+    title: t('appTitle'),
+    body: t('newGuestNotification', { category: category?.name ?? '' }),
+  });
+}
 
 export function queueListeners(startListening: AppStartListening): void {
   // After sign-in: the chat session (lazy-loaded), then the company room and the category rooms.
@@ -38,7 +49,11 @@ export function queueListeners(startListening: AppStartListening): void {
         jid: login.xmpp.jid,
         token: login.xmpp.password,
         sender: 'AGENT',
+        // docs/protocol.md: a resource of its own per tab, so the agent's tabs do not replace
+        // each other (guests keep spec §9's one resource). Unique, not secret.
+        resource: `web-${Math.random().toString(36).slice(2, 10)}`,
       });
+      chat.setAvailability(SHOW_OF[selectAvailability(getState())]);
       extra.connections.chat = chat;
       chat.on('status', (status) => dispatch(chatStatusChanged(status)));
       chat.on('error', (error) => dispatch(chatFailed(describeError(error))));
@@ -70,22 +85,41 @@ export function queueListeners(startListening: AppStartListening): void {
     },
   });
 
-  // New guests ring (issue 7), unless the agent is away, busy or in a call.
+  // New guests ring (issue 7), unless the agent is away, busy or in a call; with round robin
+  // only the agent each is offered to (below).
   startListening({
     actionCreator: roomChanged,
     effect: (action, { getState, getOriginalState, extra }) => {
       const state = getState();
-      if (selectAvailability(state) !== 'available') return;
+      if (selectAvailability(state) !== 'available' || state.auth.company?.roundRobin) return;
       const jid = action.payload.snapshot.jid;
       const before = new Set(getOriginalState().queue.rooms[jid]?.waiting.map((g) => g.nick));
       const arrived = action.payload.waiting.filter((guest) => !before.has(guest.nick));
       if (arrived.length === 0) return;
-      const room = state.queue.rooms[jid];
-      const category = state.auth.company?.categories.find((c) => c.id === room?.categoryId);
-      extra.ringer.ring({
-        title: t('appTitle'),
-        body: t('newGuestNotification', { category: category?.name ?? '' }),
+      ring(extra, state, state.queue.rooms[jid]?.categoryId);
+    },
+  });
+
+  // Round robin (docs/protocol.md step 3): a call rings when it becomes offered to this agent,
+  // or, while the API knows no available agent (no offer), when it first shows.
+  startListening({
+    actionCreator: waitingCallsLoaded,
+    effect: (action, { getState, getOriginalState, extra }) => {
+      const state = getState();
+      const me = extra.connections.chat?.username;
+      if (selectAvailability(state) !== 'available' || !state.auth.company?.roundRobin) return;
+      const before = getOriginalState().queue.calls;
+      const mine = new Set(
+        Object.values(state.queue.rooms).flatMap((r) => r.waiting.map((g) => g.nick)),
+      );
+      const ringing = action.payload.filter((call) => {
+        if (!mine.has(call.guestJabberUsername)) return false;
+        const earlier = before[call.guestJabberUsername];
+        return call.offer
+          ? call.offer.agentJabberUsername === me && earlier?.offer?.agentJabberUsername !== me
+          : !earlier;
       });
+      if (ringing[0]) ring(extra, state, ringing[0].categoryId);
     },
   });
 
