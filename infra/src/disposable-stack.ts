@@ -41,7 +41,13 @@ export async function startDisposableStack(options: {
     log: options.log,
   });
   return {
-    ...stack,
+    url: stack.url,
+    databaseUrl: stack.databaseUrl,
+    dataDir: stack.dataDir,
+    get pids() {
+      return stack.pids;
+    },
+    restart: stack.restart,
     schema,
     stop: async () => {
       await stack.stop();

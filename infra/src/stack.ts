@@ -32,9 +32,28 @@ export type RunningStack = {
   databaseUrl: string;
   dataDir: string;
   /** Process ids of the servers, for measurements (CPU, memory). */
-  pids: { api: number; janus: number; ejabberd: number };
+  readonly pids: { api: number; janus: number; ejabberd: number };
+  /** Stops a server and starts it again on the same ports and state (the fault journeys). */
+  restart: (server: 'xmpp' | 'janus') => Promise<void>;
   stop: () => Promise<void>;
 };
+
+/** A server that can be stopped and started again in place, as a crash and a restart would. */
+class Restartable<T extends { stop(): Promise<void> }> {
+  constructor(
+    public current: T,
+    private readonly startAgain: (previous: T) => Promise<T>,
+  ) {}
+
+  async restart(): Promise<void> {
+    await this.current.stop();
+    this.current = await this.startAgain(this.current);
+  }
+
+  stop(): Promise<void> {
+    return this.current.stop();
+  }
+}
 
 /**
  * Starts PostgreSQL (unless given one), ejabberd, Janus and the API, each as a child process
@@ -56,23 +75,42 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ? { url: options.databaseUrl }
       : await startLocalPostgres(dir).then((pg) => (started.push(pg), pg));
 
+    const ejabberdOptions = {
+      dir: dir.ejabberd,
+      domain: options.xmppDomain,
+      jwtSecret: Buffer.from(secrets.xmppJwtSecret, 'base64url'),
+      turnSecret: secrets.turnSecret,
+    };
+    const janusOptions = {
+      dir: dir.janus,
+      tokenSecret: secrets.janusTokenSecret,
+      adminKey: secrets.janusAdminKey,
+      adminSecret: secrets.janusAdminSecret,
+      recordingsDir: dir.recordings,
+      rtpPortRange: options.janusRtpPorts,
+      ...(options.janusIceEnforceList ? { iceEnforceList: options.janusIceEnforceList } : {}),
+      ...(options.janusPublicIp ? { natPublicIp: options.janusPublicIp } : {}),
+    };
     const [ejabberd, janus] = await Promise.all([
-      startEjabberd({
-        dir: dir.ejabberd,
-        domain: options.xmppDomain,
-        jwtSecret: Buffer.from(secrets.xmppJwtSecret, 'base64url'),
-        turnSecret: secrets.turnSecret,
-      }).then((s) => (started.push(s), s)),
-      startJanus({
-        dir: dir.janus,
-        tokenSecret: secrets.janusTokenSecret,
-        adminKey: secrets.janusAdminKey,
-        adminSecret: secrets.janusAdminSecret,
-        recordingsDir: dir.recordings,
-        rtpPortRange: options.janusRtpPorts,
-        ...(options.janusIceEnforceList ? { iceEnforceList: options.janusIceEnforceList } : {}),
-        ...(options.janusPublicIp ? { natPublicIp: options.janusPublicIp } : {}),
-      }).then((s) => (started.push(s), s)),
+      startEjabberd(ejabberdOptions).then((first) => {
+        const server = new Restartable(first, (previous) =>
+          startEjabberd({
+            ...ejabberdOptions,
+            wsPort: previous.wsPort,
+            c2sPort: previous.c2sPort,
+            adminApiPort: Number(new URL(previous.adminApiUrl).port),
+          }),
+        );
+        started.push(server);
+        return server;
+      }),
+      startJanus(janusOptions).then((first) => {
+        const server = new Restartable(first, (previous) =>
+          startJanus({ ...janusOptions, httpPort: previous.httpPort, wsPort: previous.wsPort }),
+        );
+        started.push(server);
+        return server;
+      }),
     ]);
 
     const api = await startProcess({
@@ -88,11 +126,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         DATABASE_URL: database.url,
         ...(options.databaseSchema ? { DATABASE_SCHEMA: options.databaseSchema } : {}),
         FRONTDESK_DATA_DIR: dir.root,
-        XMPP_DOMAIN: ejabberd.domain,
-        XMPP_WEBSOCKET_UPSTREAM: ejabberd.wsUrl,
-        XMPP_ADMIN_URL: ejabberd.adminApiUrl,
-        JANUS_WEBSOCKET_UPSTREAM: janus.wsUrl,
-        JANUS_HTTP_URL: janus.httpUrl,
+        XMPP_DOMAIN: ejabberd.current.domain,
+        XMPP_WEBSOCKET_UPSTREAM: ejabberd.current.wsUrl,
+        XMPP_ADMIN_URL: ejabberd.current.adminApiUrl,
+        JANUS_WEBSOCKET_UPSTREAM: janus.current.wsUrl,
+        JANUS_HTTP_URL: janus.current.httpUrl,
         API_TOKEN_SECRET: secrets.apiTokenSecret,
         XMPP_JWT_SECRET: secrets.xmppJwtSecret,
         JANUS_TOKEN_SECRET: secrets.janusTokenSecret,
@@ -111,7 +149,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       url,
       databaseUrl: database.url,
       dataDir: dir.root,
-      pids: { api: api.pid, janus: janus.pid, ejabberd: ejabberd.beamPid },
+      get pids() {
+        return { api: api.pid, janus: janus.current.pid, ejabberd: ejabberd.current.beamPid };
+      },
+      restart: (server) => (server === 'xmpp' ? ejabberd : janus).restart(),
       stop,
     };
   } catch (error) {

@@ -1,5 +1,6 @@
 import { isAnyOf } from '@reduxjs/toolkit';
 import {
+  roomAccessSchema,
   ApiRequestError,
   callStateSchema,
   claimedCallSchema,
@@ -122,7 +123,16 @@ export function callListeners(startListening: AppStartListening): void {
                 token,
               })
             ).data.janusToken,
-          room: async () => call.room,
+          // Asked again after a lost Janus session: a restarted Janus has no rooms, and the API
+          // re-creates the call's room idempotently (the claim's answer is only the first).
+          room: async () =>
+            (
+              await extra.api(
+                `/calls/${encodeURIComponent(call.callId)}/room`,
+                envelope(roomAccessSchema),
+                { method: 'POST', token },
+              )
+            ).data,
           display: chat.username,
           callType: call.callType ?? 'video',
           ...(call.room.recordingFilename

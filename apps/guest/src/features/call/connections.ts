@@ -41,6 +41,7 @@ type LiveCall = {
   /** Resolves when this part of the call is over: the agent left, the media ended, or a transfer. */
   ended: Promise<CallOutcome>;
   settle: (outcome: CallOutcome) => void;
+  agentGoneTimer?: ReturnType<typeof setTimeout>;
 };
 
 /** How one leg of a call ends (docs/protocol.md steps 7 and 8). */
@@ -121,6 +122,35 @@ function followRoom(
 }
 
 /**
+ * An agent whose browser closed never hangs up; the room shows it gone. But so does a chat
+ * server restart, until both sides rejoin: only an absence that lasts while this session is in
+ * the room ends the call. (An agent's hang-up ends it at once, through the media room.)
+ */
+const AGENT_GONE_GRACE_MS = 15_000;
+
+function agentPresent(call: LiveCall, agent: string): boolean {
+  const room = call.chat.room(call.room);
+  return (
+    !room?.joined ||
+    call.chat.status !== 'connected' ||
+    room.occupants.some((o) => o.nick === agent)
+  );
+}
+
+function watchAgentPresence(call: LiveCall, { getState }: Context): void {
+  const agent = getState().call.agent;
+  if (!agent || getState().call.onHold || agentPresent(call, agent)) {
+    clearTimeout(call.agentGoneTimer);
+    call.agentGoneTimer = undefined;
+    return;
+  }
+  call.agentGoneTimer ??= setTimeout(() => {
+    call.agentGoneTimer = undefined;
+    if (!getState().call.onHold && !agentPresent(call, agent)) call.settle({ kind: 'agentLeft' });
+  }, AGENT_GONE_GRACE_MS);
+}
+
+/**
  * Joins the queue of the chosen category and publishes into the call's Janus room
  * (docs/protocol.md step 2). The chat and media code is loaded here, not before: the pre-call
  * pages stay light.
@@ -188,10 +218,7 @@ export async function openCall(
     chat.on('room', (snapshot) => {
       if (snapshot.jid !== call.room) return;
       followRoom(snapshot, call, chatModule.queuePlace, ctx);
-      const agent = getState().call.agent;
-      // The agent left the room outside a hold: the call is over for this guest.
-      if (agent && !getState().call.onHold && !snapshot.occupants.some((o) => o.nick === agent))
-        settle({ kind: 'agentLeft' });
+      watchAgentPresence(call, ctx);
     }),
     media.on('state', (state) => {
       dispatch(mediaStateChanged(state));
@@ -245,6 +272,7 @@ export async function closeCall(): Promise<void> {
   const call = live;
   if (!call) return;
   live = null;
+  clearTimeout(call.agentGoneTimer);
   for (const off of call.unsubscribe) off();
   await call.chat
     .endCall(call.room, { endMedia: () => call.media.close() })
