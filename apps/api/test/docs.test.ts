@@ -26,6 +26,7 @@ describe('OpenAPI document', () => {
       '/api/calls/{callId}',
       '/api/calls/{callId}/end',
       '/api/calls/{callId}/notes',
+      '/api/calls/{callId}/recording',
       '/api/calls/{callId}/room',
       '/api/calls/{callId}/transfer',
       '/api/company/{id}',
