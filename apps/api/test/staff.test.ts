@@ -32,11 +32,11 @@ describe('the team (/api/staff) and round robin (offer on GET /api/calls)', () =
 
   beforeAll(async () => {
     t = await buildTestApp({ ROUND_ROBIN_OFFER_MS: String(OFFER_MS) });
-    [cy, di, ada] = await Promise.all(
-      ['cy@frontdesk.demo', 'di@frontdesk.demo', 'ada@frontdesk.demo'].map((email) =>
-        loginStaff(t.app, email),
-      ),
-    );
+    [cy, di, ada] = await Promise.all([
+      loginStaff(t.app, 'cy@frontdesk.demo'),
+      loginStaff(t.app, 'di@frontdesk.demo'),
+      loginStaff(t.app, 'ada@frontdesk.demo'),
+    ]);
     const staff = envelope(colleagueSchema.array()).parse(
       (await callApi(t.app, 'GET', 'staff', undefined, cy)).json(),
     ).data;
