@@ -45,6 +45,23 @@ void api('/config', envelope(clientConfigSchema)).then(
   () => undefined,
 );
 
+// Embedded by the loader (service type Widget): tell the host page each stage, and only it.
+const { parentOrigin } = store.getState().page;
+if (parentOrigin && window.parent !== window) {
+  let stage = store.getState().flow.stage;
+  store.subscribe(() => {
+    const next = store.getState().flow.stage;
+    if (next === stage) return;
+    stage = next;
+    window.parent.postMessage({ type: 'frontdesk:stage', stage }, parentOrigin);
+  });
+  // Escape closes the host page's panel, unless a dialog of ours is open to take it.
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || document.querySelector('[role="alertdialog"]')) return;
+    window.parent.postMessage({ type: 'frontdesk:close' }, parentOrigin);
+  });
+}
+
 // spec §4: the waiting guest's presence follows the page's visibility.
 document.addEventListener('visibilitychange', () =>
   store.dispatch(pageVisibilityChanged(document.visibilityState === 'visible')),

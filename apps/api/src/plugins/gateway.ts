@@ -94,6 +94,8 @@ export async function registerApps(app: FastifyInstance, config: Config) {
           'cache-control',
           path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
         );
+        // The embed loader is a module script on companies' own sites: a cross-origin load.
+        if (path.endsWith('/embed.js')) res.header('access-control-allow-origin', '*');
       },
     });
   }

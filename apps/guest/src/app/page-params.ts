@@ -11,7 +11,18 @@ export type PageParams = {
   serviceType: ServiceType;
   /** spec §7: a native app's webview asks for H.264 (`?webview=true`). */
   webview: boolean;
+  /** Inside the embed loader's iframe: the host page's origin, the only one told our events. */
+  parentOrigin: string | null;
 };
+
+function originOf(value: string | null): string | null {
+  try {
+    const url = new URL(value ?? '');
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Reads `?company=`, `?service=` and `?webview=`; anything unreadable falls back to the default. */
 export function readPageParams(search: string): PageParams {
@@ -22,5 +33,6 @@ export function readPageParams(search: string): PageParams {
     companyId: company.success ? company.data : DEFAULT_COMPANY_ID,
     serviceType: service.success ? service.data : 'Talk',
     webview: query.get('webview') === 'true',
+    parentOrigin: originOf(query.get('parent')),
   };
 }

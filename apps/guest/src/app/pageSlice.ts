@@ -6,6 +6,7 @@ const initialState: PageParams = {
   companyId: DEFAULT_COMPANY_ID,
   serviceType: 'Talk',
   webview: false,
+  parentOrigin: null,
 };
 
 /** What the page's address said about this visit; fixed for the page's life. */

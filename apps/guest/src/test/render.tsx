@@ -43,7 +43,7 @@ const offlineServices: GuestServices = {
 /** Renders `ui` over a store that starts from `state`. */
 export function renderWithState(ui: ReactElement, state: Partial<RootState>) {
   const store = createStore(
-    { companyId: 5, serviceType: 'Talk', webview: false },
+    { companyId: 5, serviceType: 'Talk', webview: false, parentOrigin: null },
     offlineServices,
     state,
   );

@@ -5,6 +5,8 @@ import { useT } from '../../i18n/useT.ts';
 /** The branded frame around every stage: the company's logo and site, and the powered-by line. */
 export function Shell({ children }: { children: ReactNode }) {
   const company = useAppSelector((state) => state.company.details);
+  // Inside the company's own site (service type Widget) a link back to it would lead nowhere new.
+  const embedded = useAppSelector((state) => state.page.serviceType === 'Widget');
   const t = useT();
   return (
     <div className="shell">
@@ -15,7 +17,7 @@ export function Shell({ children }: { children: ReactNode }) {
           ) : (
             <span className="shell-name">{company.name}</span>
           )}
-          {company.websiteUrl && (
+          {company.websiteUrl && !embedded && (
             <a className="shell-website" href={company.websiteUrl} rel="noopener">
               {t('visitWebsite', { site: company.websiteTitle ?? company.name })}
             </a>
