@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { ChatSession, type RoomSnapshot } from '@frontdesk/chat';
 import {
   callReportAddedSchema,
@@ -29,6 +29,13 @@ export async function signIn(page: Page, email: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
   await expect(page.getByText('Joining your categories…')).toBeHidden();
+}
+
+/** An agent signed in at the console in a browser context of its own (close it with its context). */
+export async function agentPage(browser: Browser, email: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, email);
+  return page;
 }
 
 /** One JSON request to the API from Node, parsed with its protocol schema. */

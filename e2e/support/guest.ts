@@ -2,20 +2,12 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { resolve } from 'node:path';
 import type { GuestStage } from '@frontdesk/protocol';
+import { SEEDED_COMPANY } from '@frontdesk/api/seed';
 
 const screenshots = resolve(import.meta.dirname, '../../artifacts/screenshots');
 
-/** The seeded companies (apps/api/src/db/seed.ts SEEDED_COMPANY), one per journey. */
-export const COMPANY = {
-  demo: 5,
-  inactive: 6,
-  outOfQuota: 7,
-  blockList: 8,
-  alwaysClosed: 9,
-  arabic: 10,
-  geofenced: 11,
-  aroundTheClock: 12,
-} as const;
+/** The seeded companies (apps/api/src/db/seed.ts), one per journey. */
+export const COMPANY = SEEDED_COMPANY;
 
 /** Opens the guest page of a company and waits until the visit settles on `stage`. */
 export async function openGuest(page: Page, companyId: number, stage: GuestStage) {

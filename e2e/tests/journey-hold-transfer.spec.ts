@@ -1,15 +1,8 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
-import { AGENT, signIn } from '../support/console.ts';
+import { AGENT, agentPage } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { expectMovingVideo, walkToWaiting } from '../support/guest.ts';
-
-async function agentPage(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signIn(page, email);
-  return page;
-}
 
 async function accept(agent: Page, guestName: string) {
   await agent

@@ -1,14 +1,8 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
-import { signIn } from '../support/console.ts';
+import { agentPage } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { inspectScreen, openGuest } from '../support/guest.ts';
-
-async function agentPage(browser: Browser, email: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, email);
-  return page;
-}
 
 /** What the guest's remote `<video>` element carries: tracks by kind. */
 async function remoteTracks(page: Page, testId: string) {

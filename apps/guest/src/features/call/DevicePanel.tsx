@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
 import { callVolumeChanged, deviceConfigToggled, devicesChanged } from './callSlice.ts';
 import { liveCall } from './connections.ts';
+import { DeviceSelect } from './DeviceSelect.tsx';
 import { LOCAL_STREAM, useStream } from './streams.ts';
 
 /** The device-configuration panel (spec §3 deviceConfigOpen): switch devices live, set volume. */
@@ -37,41 +38,27 @@ export function DevicePanel() {
       {open && (
         <div id="device-panel" className="device-panel">
           {video && (
-            <div className="field">
-              <label htmlFor="camera-select">{t('camera')}</label>
-              <select
-                id="camera-select"
-                value={current('video')}
-                onChange={(e) => {
-                  void liveCall()?.media.switchCamera({ deviceId: e.target.value });
-                  dispatch(devicesChanged());
-                }}
-              >
-                {devices?.cameras.map((d, i) => (
-                  <option key={d.deviceId} value={d.deviceId}>
-                    {d.label || `${t('camera')} ${i + 1}`}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
-          <div className="field">
-            <label htmlFor="microphone-select">{t('microphone')}</label>
-            <select
-              id="microphone-select"
-              value={current('audio')}
-              onChange={(e) => {
-                void liveCall()?.media.switchMicrophone(e.target.value);
+            <DeviceSelect
+              id="camera-select"
+              kind="camera"
+              devices={devices?.cameras}
+              value={current('video')}
+              onChoose={(deviceId) => {
+                void liveCall()?.media.switchCamera({ deviceId });
                 dispatch(devicesChanged());
               }}
-            >
-              {devices?.microphones.map((d, i) => (
-                <option key={d.deviceId} value={d.deviceId}>
-                  {d.label || `${t('microphone')} ${i + 1}`}
-                </option>
-              ))}
-            </select>
-          </div>
+            />
+          )}
+          <DeviceSelect
+            id="microphone-select"
+            kind="microphone"
+            devices={devices?.microphones}
+            value={current('audio')}
+            onChoose={(deviceId) => {
+              void liveCall()?.media.switchMicrophone(deviceId);
+              dispatch(devicesChanged());
+            }}
+          />
           <div className="field">
             <label htmlFor="volume-range">{t('volume')}</label>
             <input

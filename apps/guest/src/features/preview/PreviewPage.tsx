@@ -6,6 +6,7 @@ import { api } from '../../app/api.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
 import { mediaAccessChecked } from '../browserCheck/browserCheckSlice.ts';
+import { DeviceSelect } from '../call/DeviceSelect.tsx';
 import { stageReached } from '../flow/flowSlice.ts';
 
 /** A round trip to our service, to tell the guest whether the connection will carry a call. */
@@ -108,35 +109,21 @@ export function PreviewPage() {
         />
       </div>
       {withVideo && (
-        <div className="field">
-          <label htmlFor="preview-camera">{t('camera')}</label>
-          <select
-            id="preview-camera"
-            value={track('video')}
-            onChange={(e) => setCameraId(e.target.value)}
-          >
-            {devices?.cameras.map((d, i) => (
-              <option key={d.deviceId} value={d.deviceId}>
-                {d.label || `${t('camera')} ${i + 1}`}
-              </option>
-            ))}
-          </select>
-        </div>
+        <DeviceSelect
+          id="preview-camera"
+          kind="camera"
+          devices={devices?.cameras}
+          value={track('video')}
+          onChoose={setCameraId}
+        />
       )}
-      <div className="field">
-        <label htmlFor="preview-microphone">{t('microphone')}</label>
-        <select
-          id="preview-microphone"
-          value={track('audio')}
-          onChange={(e) => setMicrophoneId(e.target.value)}
-        >
-          {devices?.microphones.map((d, i) => (
-            <option key={d.deviceId} value={d.deviceId}>
-              {d.label || `${t('microphone')} ${i + 1}`}
-            </option>
-          ))}
-        </select>
-      </div>
+      <DeviceSelect
+        id="preview-microphone"
+        kind="microphone"
+        devices={devices?.microphones}
+        value={track('audio')}
+        onChoose={setMicrophoneId}
+      />
       <p role="status" data-testid="connection-test">
         {latency === null
           ? t('previewTest')
