@@ -77,3 +77,30 @@ test('the welcome form keeps the guest until every required field is valid', asy
   await expect(page.getByText('Please fill this in.').first()).toBeVisible();
   await inspectScreen(page, 'guest-welcome-errors');
 });
+
+test.describe('the Arabic guest on a phone, right to left', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('welcome, preview, selection, waiting and abandoned: mirrored, named and audited', async ({
+    page,
+  }) => {
+    await openGuest(page, COMPANY.arabic, 'welcome');
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await page.getByLabel(/الاسم/).fill('سارة');
+    await page.getByLabel(/البريد الإلكتروني/).fill('sara@example.org');
+    await page.getByRole('button', { name: 'ابدأ' }).click();
+    await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'preview');
+    await expect(page.getByRole('heading', { name: 'تحقق من الكاميرا والميكروفون' })).toBeVisible();
+    await inspectScreen(page, 'guest-preview-rtl-mobile');
+    await page.getByRole('button', { name: 'متابعة' }).click();
+    await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'selection');
+    await inspectScreen(page, 'guest-selection-rtl-mobile');
+    await page.getByRole('button', { name: 'ابدأ المكالمة' }).click();
+    await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
+    await expect(page.getByTestId('queue-position')).toBeVisible();
+    await inspectScreen(page, 'guest-waiting-rtl-mobile');
+    await page.getByRole('button', { name: 'إلغاء المكالمة' }).click();
+    await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'abandoned');
+    await inspectScreen(page, 'guest-abandoned-rtl-mobile');
+  });
+});
