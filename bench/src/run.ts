@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { measureApiThroughput } from './api/throughput.ts';
+import { measureCallSetup, measureRecovery } from './call/call-flow.ts';
 import { measureJanusCapacity } from './janus/capacity.ts';
 import { resultsDir } from './paths.ts';
 import { rssBytes } from './proc.ts';
@@ -17,6 +18,9 @@ import { measureXmppCapacity } from './xmpp/capacity.ts';
 /** How long and how far each benchmark goes; `--quick` keeps the whole run under 3 minutes. */
 type Plan = {
   paintRuns: number;
+  /** Calls for the queue and first-frame figures; recoveries of each kind. */
+  calls: number;
+  recoveries: number;
   apiSeconds: number;
   janusSteps: readonly number[];
   janusSeconds: number;
@@ -26,6 +30,8 @@ type Plan = {
 
 const QUICK: Plan = {
   paintRuns: 5,
+  calls: 3,
+  recoveries: 1,
   apiSeconds: 3,
   janusSteps: [4, 8],
   janusSeconds: 6,
@@ -34,6 +40,8 @@ const QUICK: Plan = {
 };
 const FULL: Plan = {
   paintRuns: 20,
+  calls: 20,
+  recoveries: 3,
   apiSeconds: 10,
   janusSteps: [5, 10, 20, 30, 40, 50, 60, 80],
   janusSeconds: 15,
@@ -66,6 +74,9 @@ try {
   try {
     await run('pageWeight', () => measurePageWeight(browser, stack.url));
     await run('brandedPaint', () => measureBrandedPaint(browser, stack.url, plan.paintRuns));
+    await run('callSetup', () => measureCallSetup(browser, stack.url, plan.calls, log));
+    await run('janusRecovery', () => measureRecovery(browser, stack, 'janus', plan.recoveries));
+    await run('networkRecovery', () => measureRecovery(browser, stack, 'network', plan.recoveries));
   } finally {
     await browser.close();
   }
