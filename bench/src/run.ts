@@ -60,7 +60,10 @@ const sections: Record<string, Section | { error: string }> = {};
 async function run(name: string, measure: () => Promise<Section>): Promise<void> {
   log(`${name}…`);
   try {
-    sections[name] = await measure();
+    const section = await measure();
+    sections[name] = section;
+    // Printed as each benchmark ends, so a later crash or hang does not lose them.
+    for (const row of section.rows) log(`  ${row.figure}: ${row.measured} (${row.note})`);
   } catch (error) {
     console.error(error);
     sections[name] = { error: error instanceof Error ? error.message : String(error) };
