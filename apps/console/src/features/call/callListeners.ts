@@ -233,22 +233,34 @@ export function callListeners(startListening: AppStartListening): void {
   });
 
   // The guest's side of the call, as its presence in the category room tells it (step 4, 8).
+  const GUEST_GONE_GRACE_MS = 15_000;
   startListening({
     actionCreator: roomChanged,
-    effect: async (action, { dispatch, getState, extra }) => {
+    effect: async (action, { dispatch, getState, extra, cancelActiveListeners, delay }) => {
       const state = getState();
       const live = current(state);
       const { snapshot } = action.payload;
       if (!live || snapshot.jid !== live.roomJid) return;
       if (state.call.phase === 'ended' || state.call.pending === 'end') return;
       if (!snapshot.joined) return;
+      // The newest view of the room decides; an older one still waiting (below) is dropped.
+      cancelActiveListeners();
       const guest = snapshot.occupants.find((o) => o.nick === live.call.guestJabberUsername);
       const inThisCall = guest?.status?.callId === live.call.callId;
       if (inThisCall && !state.call.guestJoined) dispatch(guestJoinedCall());
-      // Gone from the room, or (once it had joined) no longer naming the call: it hung up.
       if (guest && (inThisCall || !state.call.guestJoined)) return;
+      // Gone from the room, or (once it had joined) no longer naming the call. A guest who hung
+      // up has told the API first; a chat server restart empties the room too, until everyone
+      // rejoins, so without the API's word the absence must last before it ends the call.
+      const ended = await extra
+        .api(`/calls/${encodeURIComponent(live.call.callId)}`, envelope(callStateSchema), {
+          token: live.token,
+        })
+        .then(({ data }) => data.status === 'ended' || data.status === 'abandoned')
+        .catch(() => false);
+      if (!ended) await delay(GUEST_GONE_GRACE_MS);
       dispatch(callEnded('guestLeft'));
-      await finish(extra.connections, state, live.roomJid);
+      await finish(extra.connections, getState(), live.roomJid);
     },
   });
 
