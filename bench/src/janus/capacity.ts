@@ -37,6 +37,18 @@ type Step = {
 
 const ask = (child: ChildProcess, command: GeneratorCommand) => child.send(command);
 
+/** How long a step's generators may take to answer, beyond the measured window itself. */
+const answerDeadlineMs = (calls: number) => 30_000 + 1000 * calls;
+
+/** `work`, or a rejection naming `what` when it has not settled within `ms`: a hung step ends. */
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 async function runStep(
   janus: RunningJanus,
   secrets: { token: string; adminKey: string },
@@ -56,25 +68,33 @@ async function runStep(
       ask(child, { type: 'setup', httpUrl: janus.httpUrl, ...secrets, rooms });
       return ready;
     });
-    const ready = await Promise.all(replies);
+    const ready = await within(Promise.all(replies), answerDeadlineMs(calls), 'call set-up');
     // Let every publisher's first keyframe and Janus's PLIs settle before counting.
     await sleep(2000);
-    await Promise.all(
-      generators.map((child) => {
-        const marked = nextMessage<GeneratorReply, 'marked'>(child, 'marked');
-        ask(child, { type: 'mark' });
-        return marked;
-      }),
+    await within(
+      Promise.all(
+        generators.map((child) => {
+          const marked = nextMessage<GeneratorReply, 'marked'>(child, 'marked');
+          ask(child, { type: 'mark' });
+          return marked;
+        }),
+      ),
+      answerDeadlineMs(calls),
+      'counter reset',
     );
     const janusCpu = cpuWindow(janus.pid);
     const machine = machineWindow();
     await sleep(seconds * 1000);
-    const reports = await Promise.all(
-      generators.map((child) => {
-        const report = nextMessage<GeneratorReply, 'report'>(child, 'report');
-        ask(child, { type: 'report' });
-        return report;
-      }),
+    const reports = await within(
+      Promise.all(
+        generators.map((child) => {
+          const report = nextMessage<GeneratorReply, 'report'>(child, 'report');
+          ask(child, { type: 'report' });
+          return report;
+        }),
+      ),
+      answerDeadlineMs(calls),
+      'report',
     );
     const janusShare = janusCpu.stop();
     const machineBusy = machine.stop();
@@ -139,10 +159,19 @@ export async function measureJanusCapacity(
   });
   const idleRss = rssBytes(janus.pid);
   const results: Step[] = [];
+  /** A step that never answered: the limit, said in words. */
+  let hung: string | undefined;
   try {
     const token = mintJanusToken(tokenSecret, 3600);
     for (const calls of steps) {
-      const step = await runStep(janus, { token, adminKey }, calls, seconds);
+      let step: Step;
+      try {
+        step = await runStep(janus, { token, adminKey }, calls, seconds);
+      } catch (error) {
+        hung = `${calls} calls: ${error instanceof Error ? error.message : String(error)}`;
+        log(`  ${hung}`);
+        break;
+      }
       results.push(step);
       log(
         `  ${calls} calls: ${step.connected} up, Janus ${pct(step.janusCpu)} of a core, ` +
@@ -162,8 +191,9 @@ export async function measureJanusCapacity(
   const best = results.filter((step) => step.clean).at(-1);
   const streamKbps = VIDEO_KBPS + AUDIO_KBPS;
   const stopped = results.at(-1);
-  const limit =
-    stopped && !stopped.clean
+  const limit = hung
+    ? hung
+    : stopped && !stopped.clean
       ? `${stopped.calls} calls not clean (${stopped.connected} up, worst loss ${pct(stopped.loss.max)}, box ${pct(stopped.machineBusy)} busy)`
       : 'every step clean: the plan ended, not Janus';
   if (!best) {
