@@ -1,17 +1,14 @@
 import { expect, test } from '../support/fixtures.ts';
 import { COMPANY, inspectScreen, openGuest } from '../support/guest.ts';
-import { AGENT, signIn } from '../support/console.ts';
+import { AGENT, agentPage } from '../support/console.ts';
 
 test('an agent takes a guest of the guest app: both see each other, hold reaches the guest', async ({
   page: guest,
   browser,
 }) => {
   test.setTimeout(120_000);
-  const agentContext = await browser.newContext();
-  const agent = await agentContext.newPage();
+  const agent = await agentPage(browser, AGENT.cy);
   try {
-    await signIn(agent, AGENT.cy);
-
     // The guest of company 12 walks to the waiting stage (welcome form, preview, selection).
     await openGuest(guest, COMPANY.aroundTheClock, 'welcome');
     await guest.getByLabel(/Your name/).fill('Grace Guest');
@@ -45,6 +42,6 @@ test('an agent takes a guest of the guest app: both see each other, hold reaches
     await expect(agent.getByText('The call has ended.')).toBeVisible();
     await expect(guest.getByTestId('guest-page')).not.toHaveAttribute('data-stage', 'ongoing');
   } finally {
-    await agentContext.close();
+    await agent.context().close();
   }
 });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
-import { AGENT, signIn } from '../support/console.ts';
+import { AGENT, agentPage } from '../support/console.ts';
 import { expectMovingVideo, walkToWaiting } from '../support/guest.ts';
 
 /** Restarts one of the stack's servers in place (e2e/support/global-setup.ts). */
@@ -12,8 +12,7 @@ async function restart(server: 'xmpp' | 'janus') {
 }
 
 async function callInProgress(guest: Page, browser: Browser, name: string): Promise<Page> {
-  const agent = await (await browser.newContext()).newPage();
-  await signIn(agent, AGENT.cy);
+  const agent = await agentPage(browser, AGENT.cy);
   await walkToWaiting(guest, { categoryTestId: 'category-12', callType: 'Video call', name });
   await agent
     .getByTestId('queue-guest')

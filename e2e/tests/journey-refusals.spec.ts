@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
-import { AGENT, signIn } from '../support/console.ts';
+import { AGENT, agentPage } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { COMPANY, inspectScreen, openGuest, walkToWaiting } from '../support/guest.ts';
 
@@ -17,10 +17,8 @@ test('journey 4: a guest who leaves while waiting is abandoned in the reports an
   browser,
 }) => {
   test.setTimeout(120_000);
-  const agentContext = await browser.newContext();
-  const agent = await agentContext.newPage();
+  const agent = await agentPage(browser, AGENT.cy);
   try {
-    await signIn(agent, AGENT.cy);
     await walkToWaiting(guest, {
       categoryTestId: 'category-10',
       callType: 'Voice call',
@@ -40,7 +38,7 @@ test('journey 4: a guest who leaves while waiting is abandoned in the reports an
     );
     expect(report).toEqual({ end_reason: 'abandoned', answered_at: null });
   } finally {
-    await agentContext.close();
+    await agent.context().close();
   }
 });
 

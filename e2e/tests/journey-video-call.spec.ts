@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '../support/fixtures.ts';
-import { AGENT, signIn } from '../support/console.ts';
+import { AGENT, agentPage } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { expectMovingVideo, inspectScreen, walkToWaiting } from '../support/guest.ts';
 
@@ -43,10 +43,8 @@ test('journeys 1 and 6: a whole recorded video call, from the welcome form to th
   browser,
 }) => {
   test.setTimeout(180_000);
-  const agentContext = await browser.newContext();
-  const agent = await agentContext.newPage();
+  const agent = await agentPage(browser, AGENT.cy);
   try {
-    await signIn(agent, AGENT.cy);
     await walkToWaiting(guest, {
       categoryTestId: 'category-11',
       callType: 'Video call',
@@ -145,6 +143,6 @@ test('journeys 1 and 6: a whole recorded video call, from the welcome form to th
     expect(probed.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
     expect(Number(probed.format.duration)).toBeGreaterThan(3);
   } finally {
-    await agentContext.close();
+    await agent.context().close();
   }
 });

@@ -6,8 +6,7 @@ import { hangUp } from './callFlow.ts';
 import { backCameraToggled, endConfirmToggled, zoomToggled } from './callSlice.ts';
 import { liveCall } from './connections.ts';
 import { DevicePanel } from './DevicePanel.tsx';
-import { StreamVideo } from './StreamVideo.tsx';
-import { LOCAL_STREAM } from './streams.ts';
+import { SelfView, StreamVideo } from './StreamVideo.tsx';
 
 /** Confirmation before ending: a dialog that takes focus and answers Escape. */
 function EndCallDialog() {
@@ -104,17 +103,7 @@ export function CallPage() {
         {company.streamWatermark === 'visible' && company.waterMarkLogo && (
           <img className="call-watermark" src={company.waterMarkLogo} alt="" />
         )}
-        {video && (
-          <div className="call-self">
-            <StreamVideo
-              streamKey={LOCAL_STREAM}
-              label={t('yourCamera')}
-              self
-              fit="cover"
-              testId="local-video"
-            />
-          </div>
-        )}
+        {video && <SelfView className="call-self" label={t('yourCamera')} />}
         {call.onHold && (
           <div className="call-hold" role="status" data-testid="hold-page">
             {company.holdPageImage && <img src={company.holdPageImage} alt="" />}

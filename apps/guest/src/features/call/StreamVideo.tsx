@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { playStream } from '@frontdesk/media/devices';
-import { useStream } from './streams.ts';
+import { LOCAL_STREAM, useStream } from './streams.ts';
 
 type Props = {
   streamKey: string | undefined;
@@ -29,5 +29,14 @@ export function StreamVideo({ streamKey, label, self = false, fit, volume = 1, t
       playsInline
       muted={self}
     />
+  );
+}
+
+/** The guest's own camera, small, in a frame the screen places (waiting and call stages). */
+export function SelfView({ className, label }: { className: string; label: string }) {
+  return (
+    <div className={className}>
+      <StreamVideo streamKey={LOCAL_STREAM} label={label} self fit="cover" testId="local-video" />
+    </div>
   );
 }

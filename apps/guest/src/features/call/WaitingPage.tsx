@@ -2,8 +2,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 import { hangUp } from './callFlow.ts';
-import { StreamVideo } from './StreamVideo.tsx';
-import { LOCAL_STREAM } from './streams.ts';
+import { SelfView } from './StreamVideo.tsx';
 
 /**
  * spec §2 stage "waiting": the company's waiting message and picture, the guest's place in the
@@ -46,17 +45,7 @@ export function WaitingPage() {
           </>
         )}
       </div>
-      {call.callType === 'video' && (
-        <div className="waiting-self">
-          <StreamVideo
-            streamKey={LOCAL_STREAM}
-            label={t('yourCamera')}
-            self
-            fit="cover"
-            testId="local-video"
-          />
-        </div>
-      )}
+      {call.callType === 'video' && <SelfView className="waiting-self" label={t('yourCamera')} />}
       <ChatPanel />
       <button type="button" className="button-secondary" onClick={() => void dispatch(hangUp())}>
         {t('cancelCall')}

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_AVERAGE_WAIT_MS,
   callReportSchema,
   callReportUpdateBodySchema,
   callStateSchema,
@@ -53,9 +54,6 @@ export type CallOutcome =
 let live: LiveCall | null = null;
 
 export const liveCall = () => live;
-
-/** Default estimate when the API has no history for the category yet (docs/protocol.md). */
-const DEFAULT_AVERAGE_WAIT_MS = 60_000;
 
 function androidMobile(): boolean {
   return /Android.+Mobile/i.test(navigator.userAgent);
