@@ -51,6 +51,13 @@ const FULL: Plan = {
 
 const quick = process.argv.includes('--quick');
 const plan = quick ? QUICK : FULL;
+/**
+ * `--only apiThroughput,xmppCapacity`: the named benchmarks alone, for working on one figure.
+ * Such a run prints its table but keeps the day's results file, which holds whole runs only.
+ */
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex >= 0 ? new Set(process.argv[onlyIndex + 1]?.split(',') ?? []) : null;
+const wanted = (name: string) => !only || only.has(name);
 const log = (line: string) => console.log(`[bench] ${line}`);
 const startedAt = Date.now();
 const loadAverageAtStart = loadavg();
@@ -58,6 +65,7 @@ const sections: Record<string, Section | { error: string }> = {};
 
 /** Runs one benchmark; a crash is reported in the table and the run goes on with the others. */
 async function run(name: string, measure: () => Promise<Section>): Promise<void> {
+  if (!wanted(name)) return;
   log(`${name}…`);
   try {
     const section = await measure();
@@ -70,22 +78,38 @@ async function run(name: string, measure: () => Promise<Section>): Promise<void>
   }
 }
 
-const stack = await startBenchStack(log);
-const apiIdleRss = rssBytes(stack.apiPid);
-try {
-  const browser = await launchChromium();
+const browserBenchmarks = [
+  'pageWeight',
+  'brandedPaint',
+  'callSetup',
+  'janusRecovery',
+  'networkRecovery',
+];
+let apiIdleRss = 0;
+if ([...browserBenchmarks, 'apiThroughput'].some(wanted)) {
+  const stack = await startBenchStack(log);
+  apiIdleRss = rssBytes(stack.apiPid);
   try {
-    await run('pageWeight', () => measurePageWeight(browser, stack.url));
-    await run('brandedPaint', () => measureBrandedPaint(browser, stack.url, plan.paintRuns));
-    await run('callSetup', () => measureCallSetup(browser, stack.url, plan.calls, log));
-    await run('janusRecovery', () => measureRecovery(browser, stack, 'janus', plan.recoveries));
-    await run('networkRecovery', () => measureRecovery(browser, stack, 'network', plan.recoveries));
+    if (browserBenchmarks.some(wanted)) {
+      const browser = await launchChromium();
+      try {
+        await run('pageWeight', () => measurePageWeight(browser, stack.url));
+        await run('brandedPaint', () => measureBrandedPaint(browser, stack.url, plan.paintRuns));
+        await run('callSetup', () => measureCallSetup(browser, stack.url, plan.calls, log));
+        await run('janusRecovery', () => measureRecovery(browser, stack, 'janus', plan.recoveries));
+        await run('networkRecovery', () =>
+          measureRecovery(browser, stack, 'network', plan.recoveries),
+        );
+      } finally {
+        await browser.close();
+      }
+    }
+    await run('apiThroughput', () =>
+      measureApiThroughput(stack.url, stack.apiPid, plan.apiSeconds),
+    );
   } finally {
-    await browser.close();
+    await stack.stop();
   }
-  await run('apiThroughput', () => measureApiThroughput(stack.url, stack.apiPid, plan.apiSeconds));
-} finally {
-  await stack.stop();
 }
 // The capacity runs get servers of their own, with the rest of the stack stopped.
 await run('janusCapacity', () => measureJanusCapacity(plan.janusSteps, plan.janusSeconds, log));
@@ -132,11 +156,13 @@ console.log(
   `${quick ? 'Quick' : 'Full'} run, ${durationS} s, on ${machine.cores} × ${machine.cpu}, ` +
     `${machine.memoryGb} GB; load average at start ${machine.loadAverageAtStart.map((l) => l.toFixed(1)).join(' ')}.`,
 );
-mkdirSync(resultsDir, { recursive: true });
-const file = join(resultsDir, `${new Date().toISOString().slice(0, 10)}.json`);
-writeFileSync(
-  file,
-  `${JSON.stringify({ date: new Date().toISOString(), mode: quick ? 'quick' : 'full', durationS, machine, plan, rows, memory, sections }, null, 2)}\n`,
-);
-log(`Wrote ${file}.`);
+if (!only) {
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${new Date().toISOString().slice(0, 10)}.json`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), mode: quick ? 'quick' : 'full', durationS, machine, plan, rows, memory, sections }, null, 2)}\n`,
+  );
+  log(`Wrote ${file}.`);
+}
 process.exit(Object.values(sections).some((s) => 'error' in s) ? 1 : 0);

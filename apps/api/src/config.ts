@@ -42,6 +42,8 @@ export const envSchema = z.object({
   SENTRY_FORWARD: z.enum(['true', 'false']).default('false'),
   /** Round robin: how long a waiting call stays offered to one agent before the next. */
   ROUND_ROBIN_OFFER_MS: z.coerce.number().int().min(1000).default(20_000),
+  /** How long company details are kept between loads (0: never kept). */
+  COMPANY_DETAILS_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   GUEST_APP_DIR: z.string().optional(),
   CONSOLE_APP_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -60,6 +62,7 @@ export type Config = {
   secrets: { xmppJwt: string; janusToken: string; janusAdminKey: string; apiToken: string };
   monitoring: { dsn: string | undefined; forward: boolean };
   roundRobinOfferMs: number;
+  companyDetailsCacheMs: number;
   guestAppDir: string;
   consoleAppDir: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -99,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     },
     monitoring: { dsn: e.SENTRY_DSN, forward: e.SENTRY_FORWARD === 'true' },
     roundRobinOfferMs: e.ROUND_ROBIN_OFFER_MS,
+    companyDetailsCacheMs: e.COMPANY_DETAILS_CACHE_MS,
     guestAppDir: e.GUEST_APP_DIR ?? resolve(repoRoot, 'apps/guest/dist'),
     consoleAppDir: e.CONSOLE_APP_DIR ?? resolve(repoRoot, 'apps/console/dist'),
     logLevel: e.LOG_LEVEL,

@@ -10,6 +10,8 @@ import {
   callStateSchema,
   callSummarySchema,
   claimedCallSchema,
+  companyDetailsSchema,
+  DEFAULT_AVERAGE_WAIT_MS,
   envelope,
   formatGuestUsername,
   janusTokenSchema,
@@ -293,6 +295,18 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
         status: 'answered',
         agentJabberUsername: adaNick,
       });
+    });
+
+    it("shows the answered call in its category's wait estimate at once", async () => {
+      const waitOf = async () => {
+        const response = await send('GET', `company/${SEEDED_COMPANY.demo}`);
+        const { categories } = envelope(companyDetailsSchema).parse(response.json()).data;
+        return categories.find((c) => c.id === 3)?.averageWaitMs;
+      };
+      const { who } = await waitingGuest(3);
+      expect(await waitOf()).toBe(DEFAULT_AVERAGE_WAIT_MS);
+      expect((await claim(ada, who, 3)).statusCode).toBe(200);
+      expect(await waitOf()).toBeLessThan(DEFAULT_AVERAGE_WAIT_MS);
     });
 
     it('lets exactly one of two agents claiming at once win; the other learns who did (409)', async () => {

@@ -119,6 +119,9 @@ describe('GET /api/company/:id', () => {
         t.app.db,
       );
     }
+    // Rows written behind the API's back show once its kept details expire; forgetting them
+    // stands for that wait.
+    t.app.companyDetails.forget(SEEDED_COMPANY.demo);
     const { company } = await details(SEEDED_COMPANY.demo);
     expect(company?.categories.map((c) => [c.id, c.averageWaitMs])).toEqual([
       [1, DEFAULT_AVERAGE_WAIT_MS],
@@ -143,4 +146,38 @@ describe('GET /api/company/:id', () => {
       expect(response.json().error.fields).toHaveProperty('id');
     },
   );
+});
+
+describe('GET /api/company/:id between loads', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ COMPANY_DETAILS_CACHE_MS: '400' });
+  });
+  afterAll(() => t.close());
+
+  const name = async () =>
+    envelope(companyDetailsSchema).parse(
+      (await t.app.inject({ method: 'GET', url: `/api/company/${SEEDED_COMPANY.demo}` })).json(),
+    ).data.name;
+  const rename = (to: string) =>
+    t.app.db
+      .updateTable('companies')
+      .set({ name: to })
+      .where('id', '=', SEEDED_COMPANY.demo)
+      .execute();
+
+  it('keeps the details it loaded for COMPANY_DETAILS_CACHE_MS, then loads them again', async () => {
+    expect(await name()).toBe('Frontdesk Demo');
+    await rename('Frontdesk Renamed');
+    expect(await name()).toBe('Frontdesk Demo');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await name()).toBe('Frontdesk Renamed');
+  });
+
+  it('loads once for visitors who arrive together', async () => {
+    await rename('Frontdesk Together');
+    t.app.companyDetails.forget(SEEDED_COMPANY.demo);
+    const names = await Promise.all(Array.from({ length: 20 }, () => name()));
+    expect(new Set(names)).toEqual(new Set(['Frontdesk Together']));
+  });
 });

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signAccessToken, verifyAccessToken, type Principal } from './access-token.ts';
 
 const secret = 'an-api-token-secret-of-at-least-32-chars';
@@ -28,6 +28,21 @@ describe('access tokens', () => {
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode(secret));
     expect(await verifyAccessToken(secret, foreign)).toBeUndefined();
+  });
+
+  describe('verified once already', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('are refused once they expire, and under another secret', async () => {
+      const token = await signAccessToken(secret, guest, inAnHour());
+      expect(await verifyAccessToken(secret, token)).toEqual(guest);
+      expect(await verifyAccessToken(`${secret}-other`, token)).toBeUndefined();
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 2 * 3_600_000);
+      expect(await verifyAccessToken(secret, token)).toBeUndefined();
+    });
   });
 
   it('are refused when the claims do not make a principal', async () => {

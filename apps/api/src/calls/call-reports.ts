@@ -10,7 +10,6 @@ import {
 } from '@frontdesk/protocol';
 import type { GuestPrincipal, Principal } from '../auth/access-token.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
-import { isBlocked } from '../guests/guest-repository.ts';
 import { assertOwnCompany, assertOwnUsername } from '../plugins/auth.ts';
 import { HttpError } from '../plugins/errors.ts';
 
@@ -137,6 +136,49 @@ async function callsThisMonth(trx: Transaction<Database>, companyId: number): Pr
 }
 
 /**
+ * Inserts the report of a new call with `status`, or `blocked` when the company's block list
+ * holds the guest (spec §6), in one statement; nothing when the call id is reported already.
+ */
+async function insertNewReport(
+  db: Kysely<Database>,
+  principal: GuestPrincipal,
+  body: CallReportAddBody,
+  status: CallReportStatus,
+): Promise<CallReportRow | undefined> {
+  return db
+    .insertInto('call_reports')
+    .values((eb) => ({
+      company_id: body.company,
+      guest_id: principal.guestId,
+      call_id: body.call_id,
+      origin_call_id: body.call_id,
+      category_id: body.category_id ?? null,
+      source: body.source,
+      status: eb
+        .case()
+        .when(
+          eb.exists(
+            eb
+              .selectFrom('guest_blocks as b')
+              .innerJoin('guests as g', (join) =>
+                join
+                  .onRef('g.fingerprint', '=', 'b.fingerprint')
+                  .onRef('g.company_id', '=', 'b.company_id'),
+              )
+              .select('b.fingerprint')
+              .where('g.id', '=', principal.guestId),
+          ),
+        )
+        .then(sql.lit<CallReportStatus>('blocked'))
+        .else(status)
+        .end(),
+    }))
+    .onConflict((oc) => oc.column('call_id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
  * `call-report/add` (spec §7): records the call and decides whether it may start (spec §4
  * "Report initialisation"): `blocked` when the company's block list holds the guest, `outOfQuota`
  * when the company's monthly calls are used up, else `ok`. Refused calls are recorded too.
@@ -150,55 +192,38 @@ export async function addCallReport(
   assertOwnCompany(principal, body.company);
   assertOwnUsername(principal, body.guest_username);
   assertOwnCallId(principal, body.call_id, 'call_id');
-  return db.transaction().execute(async (trx) => {
-    // Serialises the quota check per company, so two calls cannot both take the last one.
-    const company = await trx
-      .selectFrom('companies')
-      .select(['id', 'activated', 'monthly_call_quota'])
-      .where('id', '=', body.company)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    if (!company.activated) {
-      throw new HttpError(
-        403,
-        'company_inactive',
-        `Company ${company.id} takes no calls at the moment.`,
-      );
-    }
-    await assertCategoryOf(trx, company.id, body.category_id);
-    const existing = await findReport(trx, body.call_id);
-    if (existing) {
-      assertMayTouch(principal, existing);
-      return { report: existing, created: false };
-    }
-    const guest = await trx
-      .selectFrom('guests')
-      .selectAll()
-      .where('id', '=', principal.guestId)
-      .executeTakeFirstOrThrow();
-    let status: CallReportStatus = 'ok';
-    if (await isBlocked(trx, guest)) status = 'blocked';
-    else if (
-      company.monthly_call_quota !== null &&
-      (await callsThisMonth(trx, company.id)) >= company.monthly_call_quota
-    ) {
-      status = 'outOfQuota';
-    }
-    const report = await trx
-      .insertInto('call_reports')
-      .values({
-        company_id: company.id,
-        guest_id: guest.id,
-        call_id: body.call_id,
-        origin_call_id: body.call_id,
-        category_id: body.category_id ?? null,
-        source: body.source,
-        status,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return { report, created: true };
-  });
+  const company = await db
+    .selectFrom('companies')
+    .select(['id', 'activated', 'monthly_call_quota'])
+    .where('id', '=', body.company)
+    .executeTakeFirstOrThrow();
+  if (!company.activated) {
+    throw new HttpError(
+      403,
+      'company_inactive',
+      `Company ${company.id} takes no calls at the moment.`,
+    );
+  }
+  await assertCategoryOf(db, company.id, body.category_id);
+  // Only a quota needs counting; without one, a company's calls need not queue for its row.
+  const added =
+    company.monthly_call_quota === null
+      ? await insertNewReport(db, principal, body, 'ok')
+      : await db.transaction().execute(async (trx) => {
+          // Serialises the count per company, so two calls cannot both take the last one.
+          const { monthly_call_quota: quota } = await trx
+            .selectFrom('companies')
+            .select('monthly_call_quota')
+            .where('id', '=', company.id)
+            .forUpdate()
+            .executeTakeFirstOrThrow();
+          const spent = quota !== null && (await callsThisMonth(trx, company.id)) >= quota;
+          return insertNewReport(trx, principal, body, spent ? 'outOfQuota' : 'ok');
+        });
+  if (added) return { report: added, created: true };
+  const existing = await requireCall(db, body.call_id);
+  assertMayTouch(principal, existing);
+  return { report: existing, created: false };
 }
 
 /**
@@ -330,7 +355,8 @@ export async function updateCallReport(
 
 /**
  * `call-report/update-timestamp` (spec §7): stamps the server's clock. The call is initiated once
- * (the first stamp stays); the guest may leave and come back, so its last exit wins.
+ * (the first stamp stays); the guest may leave and come back, so its last exit wins. One
+ * statement stamps a report the caller may touch; only when it stamps nothing is it asked why.
  */
 export async function stampCallReport(
   db: Kysely<Database>,
@@ -338,19 +364,31 @@ export async function stampCallReport(
   callId: string,
   flags: { callInitiated: boolean; guestExit: boolean },
 ): Promise<CallReport> {
-  return db.transaction().execute(async (trx) => {
-    const report = await requireReport(trx, principal, callId);
-    const stamped = await trx
-      .updateTable('call_reports')
-      .set((eb) => ({
-        ...(flags.callInitiated
-          ? { call_initiated_at: eb.fn.coalesce('call_initiated_at', sql<Date>`now()`) }
-          : {}),
-        ...(flags.guestExit ? { guest_exit_at: sql<Date>`now()` } : {}),
-      }))
-      .where('id', '=', report.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toCallReport({ ...stamped, guest_username: report.guest_username });
-  });
+  const stamped = await db
+    .updateTable('call_reports')
+    .from('guests')
+    .set((eb) => ({
+      ...(flags.callInitiated
+        ? {
+            call_initiated_at: eb.fn.coalesce('call_reports.call_initiated_at', sql<Date>`now()`),
+          }
+        : {}),
+      ...(flags.guestExit ? { guest_exit_at: sql<Date>`now()` } : {}),
+    }))
+    .whereRef('guests.id', '=', 'call_reports.guest_id')
+    .where('call_reports.call_id', '=', callId)
+    .where(
+      principal.role === 'guest'
+        ? sql.ref('call_reports.guest_id')
+        : sql.ref('call_reports.company_id'),
+      '=',
+      principal.role === 'guest' ? principal.guestId : principal.companyId,
+    )
+    .returningAll('call_reports')
+    .returning('guests.username as guest_username')
+    .executeTakeFirst();
+  if (stamped) return toCallReport(stamped);
+  // Answers 404 or 403, whichever it is.
+  await requireReport(db, principal, callId);
+  throw new Error(`Call ${callId} could not be stamped.`);
 }

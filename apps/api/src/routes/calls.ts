@@ -75,6 +75,8 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const principal = await authenticateStaff(request);
       const call = await claimCall(db, principal, request.body);
+      // An answered call moves its category's wait estimate.
+      app.companyDetails.forget(call.company_id);
       const room = await callRooms.open(call, roomParticipant(principal), { webview: false });
       return {
         data: {
