@@ -18,3 +18,21 @@ export function summarize(values: readonly number[]): Summary {
     max: values.length === 0 ? Number.NaN : Math.max(...values),
   };
 }
+
+/** The least-squares line through `points` ([x, y] pairs, at least two distinct x). */
+export function fitLine(points: readonly (readonly [number, number])[]): {
+  intercept: number;
+  slope: number;
+} {
+  const n = points.length;
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / n;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / n;
+  let covariance = 0;
+  let variance = 0;
+  for (const [x, y] of points) {
+    covariance += (x - meanX) * (y - meanY);
+    variance += (x - meanX) ** 2;
+  }
+  const slope = covariance / variance;
+  return { intercept: meanY - slope * meanX, slope };
+}

@@ -2,7 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Newest modification time of any file below `path` (or of `path` itself). */
+/**
+ * Newest modification time of any file below `path` (or of `path` itself). Folders' own times
+ * do not count: swapping a fresh build in touches the app's folder after its files are written.
+ */
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
@@ -10,7 +13,7 @@ function newestMtime(path: string): number {
   return readdirSync(path).reduce((newest, entry) => {
     if (entry === 'node_modules' || entry.startsWith('dist')) return newest;
     return Math.max(newest, newestMtime(join(path, entry)));
-  }, stat.mtimeMs);
+  }, 0);
 }
 
 /**
