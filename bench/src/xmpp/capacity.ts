@@ -19,6 +19,8 @@ const CHURN_EVERY_S = 20;
 const PROBE_ROOMS = 50;
 const PROBE_TIMEOUT_MS = 5000;
 const CONNECT_CONCURRENCY = 50;
+/** The goal's scale: the round trip is reported there as well as at the largest clean step. */
+const GOAL_SESSIONS = 5000;
 
 type Occupant = { session: XmppSession; jid: string };
 
@@ -90,28 +92,37 @@ async function churnAndProbe(
       presences += 1;
     }
   }, 100);
+  // Each prober sends once a second at its own moment in it, as people chat: fifty probes sent
+  // at the same instant would time the client's own queue of their echoes as much as the server.
   let probeCount = 0;
-  const probe = setInterval(() => {
-    for (const { session, jid } of probers) {
-      const body = `probe${(probeCount += 1)}`;
-      const room = jid.slice(0, jid.indexOf('/'));
-      const sentAt = performance.now();
-      const echo = session.next(
-        (s) => s.startsWith('<message') && s.includes(`<body>${body}</body>`),
-        PROBE_TIMEOUT_MS,
-      );
-      session.send(`<message to='${room}' type='groupchat'><body>${body}</body></message>`);
-      probes.push(
-        echo.then(
-          () => void latencies.push(performance.now() - sentAt),
-          () => void (lost += 1),
-        ),
-      );
-    }
-  }, 1000);
+  const sendProbe = ({ session, jid }: Occupant) => {
+    const body = `probe${(probeCount += 1)}`;
+    const room = jid.slice(0, jid.indexOf('/'));
+    const sentAt = performance.now();
+    const echo = session.next(
+      (s) => s.startsWith('<message') && s.includes(`<body>${body}</body>`),
+      PROBE_TIMEOUT_MS,
+    );
+    session.send(`<message to='${room}' type='groupchat'><body>${body}</body></message>`);
+    probes.push(
+      echo.then(
+        () => void latencies.push(performance.now() - sentAt),
+        () => void (lost += 1),
+      ),
+    );
+  };
+  const probeTimers = probers.map((prober, i) =>
+    setTimeout(
+      () => {
+        sendProbe(prober);
+        probeTimers[i] = setInterval(() => sendProbe(prober), 1000);
+      },
+      (i * 1000) / probers.length,
+    ),
+  );
   await sleep(seconds * 1000);
   clearInterval(churn);
-  clearInterval(probe);
+  for (const timer of probeTimers) clearInterval(timer);
   await Promise.all(probes);
   return { latencies, lost, presences };
 }
@@ -204,6 +215,8 @@ export async function measureXmppCapacity(
     best === first
       ? ((best.ejabberdRss - idleRss) / best.sessions) * 1000
       : ((best.ejabberdRss - first.ejabberdRss) / (best.sessions - first.sessions)) * 1000;
+  // The round trip where the goal is set (5,000 sessions), and where the box stopped being clean.
+  const atGoal = results.find((step) => step.clean && step.sessions >= GOAL_SESSIONS);
   return {
     rows: [
       {
@@ -212,12 +225,14 @@ export async function measureXmppCapacity(
         goal: '≥ 5,000',
         note: `${ROOM_SIZE} per room, ${Math.round(best.presencePerS)} presence changes/s; ${limit}`,
       },
-      {
-        figure: 'XMPP groupchat round trip',
-        measured: `p50 ${ms(best.latency.p50)}, p99 ${ms(best.latency.p99)}`,
-        goal: 'p99 < 50 ms',
-        note: `${best.latency.n} probes at ${best.sessions} sessions; client lag p99 ${ms(best.clientLagP99Ms)}`,
-      },
+      ...[atGoal, best]
+        .filter((step, i): step is Step => step !== undefined && (i === 0 || step !== atGoal))
+        .map((step) => ({
+          figure: `XMPP groupchat round trip at ${step.sessions} sessions`,
+          measured: `p50 ${ms(step.latency.p50)}, p99 ${ms(step.latency.p99)}`,
+          goal: 'p99 < 50 ms',
+          note: `${step.latency.n} probes; client lag p99 ${ms(step.clientLagP99Ms)}`,
+        })),
       {
         figure: 'XMPP memory per 1,000 sessions',
         measured: mb(perThousand),
