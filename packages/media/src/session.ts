@@ -285,10 +285,13 @@ export class MediaSession {
 
   /** Session → publisher handle → join → publish: everything that a lost session takes away. */
   private async startGeneration(mode: StepMode): Promise<Generation> {
+    // spec §9's join delay counts from here: the room, the gateway and the handle are made
+    // ready while it runs, so only the join itself waits for it.
+    const joinAt = performance.now() + (this.options.joinDelayMs ?? JOIN_DELAY_MS);
     const access = await this.step('createRoom', () => this.fromApp(this.options.room), mode);
     let gateway = await this.step(null, () => this.openGateway(), mode);
     try {
-      return await this.enterRoom(gateway, access, mode, (next) => (gateway = next));
+      return await this.enterRoom(gateway, access, mode, joinAt, (next) => (gateway = next));
     } catch (error) {
       await gateway.destroy();
       throw error;
@@ -299,6 +302,7 @@ export class MediaSession {
     first: Gateway,
     access: RoomAccess,
     mode: StepMode,
+    joinAt: number,
     replaced: (gateway: Gateway) => void,
   ): Promise<Generation> {
     let gateway = first;
@@ -313,7 +317,7 @@ export class MediaSession {
       },
     });
     // spec §9: join delay.
-    await sleep(this.options.joinDelayMs ?? JOIN_DELAY_MS, this.lifetime.signal);
+    await sleep(Math.max(0, joinAt - performance.now()), this.lifetime.signal);
     const joined = await this.step(
       'joinRoom',
       async () => {

@@ -41,14 +41,14 @@ export const startVisit = createAppThunk(
     const { api } = extra;
     const { companyId, serviceType } = getState().page;
     try {
-      const [{ data: company }, isBot] = await Promise.all([
-        api(`/company/${companyId}`, envelope(companyDetailsSchema)),
-        extra.detectBot().catch(() => false),
-      ]);
+      // The bot check loads and runs its own code: it goes on while the company's look is put
+      // on the page, which must not wait for it.
+      const botCheck = extra.detectBot().catch(() => false);
+      const { data: company } = await api(`/company/${companyId}`, envelope(companyDetailsSchema));
       extra.applyBranding(company);
       dispatch(companyLoaded(company));
 
-      if (isBot) return void dispatch(stageReached('bot'));
+      if (await botCheck) return void dispatch(stageReached('bot'));
       const browserSupported = extra.browserSupportsCalls();
       const internetSupported = extra.isOnline();
       dispatch(browserChecked({ browserSupported, internetSupported }));
