@@ -2,6 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEFAULT_COMPANY_ID, recordIdTextSchema } from '@frontdesk/protocol';
+import { brandGuestPage } from '../companies/branded-page.ts';
 import type { Config } from '../config.ts';
 import { sendError } from './errors.ts';
 
@@ -70,6 +74,26 @@ export async function registerWebsocketProxies(app: FastifyInstance, config: Con
 }
 
 /** Serves the built guest app at `/` and the console at `/console/`, each with its SPA fallback. */
+/**
+ * The guest page `/`, with the look of the company its `?company=` names (the app's own rule:
+ * anything unreadable means the default company). A company that cannot be loaded gets the
+ * page as built, and the app then explains what went wrong.
+ */
+function registerGuestPage(app: FastifyInstance, root: string) {
+  app.get('/', async (request, reply) => {
+    const html = await readFile(join(root, 'index.html'), 'utf8');
+    const query = request.query as Record<string, unknown>;
+    const id = recordIdTextSchema.safeParse(query.company ?? '');
+    const company = await app.companyDetails
+      .get(id.success ? id.data : DEFAULT_COMPANY_ID, new Date())
+      .catch(() => null);
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(company ? brandGuestPage(html, company) : html);
+  });
+}
+
 export async function registerApps(app: FastifyInstance, config: Config) {
   const apps = [
     { root: config.consoleAppDir, prefix: '/console/' },
@@ -80,13 +104,16 @@ export async function registerApps(app: FastifyInstance, config: Config) {
       app.log.warn({ root }, 'app build missing; run `npm run build`');
       continue;
     }
+    const guest = prefix === '/';
+    if (guest) registerGuestPage(app, root);
     await app.register(fastifyStatic, {
       root,
       prefix,
       // Only one registration may decorate the reply with sendFile.
       decorateReply: index === 0,
       wildcard: false,
-      index: 'index.html',
+      // The guest's `/` is answered above, branded.
+      index: guest ? false : 'index.html',
       cacheControl: false,
       setHeaders: (res, path) => {
         // Vite names built assets by content hash; index.html must always be revalidated.

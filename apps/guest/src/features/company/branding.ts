@@ -1,17 +1,5 @@
-import type { CompanyDetails } from '@frontdesk/protocol';
+import { brandedTitle, brandingVariables, type CompanyDetails } from '@frontdesk/protocol';
 import { languageOf } from '../../i18n/messages.ts';
-
-/** CSS custom properties each branded colour and font feeds (see app/global.css). */
-const cssVariables = (company: CompanyDetails): Record<string, string | null> => ({
-  '--fd-page-bg': company.backgroundColor,
-  '--fd-page-bg-image': company.backgroundImgUrl
-    ? `url("${encodeURI(company.backgroundImgUrl)}")`
-    : null,
-  '--fd-text': company.textColor,
-  '--fd-font': company.fontFamily,
-  '--fd-category-bg': company.categoryBackgroundColor,
-  '--fd-category-text': company.categoryTextColor,
-});
 
 /**
  * Puts the company's look on the document: language, direction, colours, font, title and icon.
@@ -21,11 +9,11 @@ export function applyBranding(company: CompanyDetails, doc: Document = document)
   const root = doc.documentElement;
   root.lang = languageOf(company.language);
   root.dir = company.pageDirection;
-  for (const [name, value] of Object.entries(cssVariables(company))) {
+  for (const [name, value] of Object.entries(brandingVariables(company))) {
     if (value) root.style.setProperty(name, value);
     else root.style.removeProperty(name);
   }
-  doc.title = company.websiteTitle ?? company.name;
+  doc.title = brandedTitle(company);
   if (company.faviconUrl) {
     let icon = doc.querySelector<HTMLLinkElement>('link[rel="icon"]');
     if (!icon) {
@@ -35,5 +23,8 @@ export function applyBranding(company: CompanyDetails, doc: Document = document)
     }
     icon.href = company.faviconUrl;
   }
-  performance.mark('frontdesk:branded');
+  // The page may have come with the look already (the API writes it in) and marked it then.
+  if (performance.getEntriesByName('frontdesk:branded').length === 0) {
+    performance.mark('frontdesk:branded');
+  }
 }
