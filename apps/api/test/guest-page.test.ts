@@ -72,11 +72,11 @@ describe('GET / (the guest page)', () => {
     await t.app.db
       .updateTable('companies')
       .set({
-        settings: {
-          ...(company.settings as object),
+        settings: JSON.stringify({
+          ...company.settings,
           websiteTitle: '</title><script>alert(1)</script>',
           fontFamily: 'Inter;display:none',
-        },
+        }),
       })
       .where('id', '=', SEEDED_COMPANY.demo)
       .execute();
