@@ -38,7 +38,7 @@ export async function signAccessToken(
 
 /**
  * Tokens verified already, with their principal and expiry (ms), oldest first. A guest sends the
- * same token with every call, and checking its signature costs more than the rest of a request;
+ * same token with every call, and checking its signature (~0.3 ms) is a large share of a short request;
  * tokens are never revoked, so one that verified stays good until it expires.
  */
 const verified = new Map<string, { secret: string; principal: Principal; expiresAt: number }>();
