@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_COMPANY_ID, recordIdTextSchema } from '@frontdesk/protocol';
+import { pageCompanyId } from '@frontdesk/protocol';
 import { brandGuestPage } from '../companies/branded-page.ts';
 import type { Config } from '../config.ts';
 import { sendError } from './errors.ts';
@@ -75,17 +75,16 @@ export async function registerWebsocketProxies(app: FastifyInstance, config: Con
 
 /** Serves the built guest app at `/` and the console at `/console/`, each with its SPA fallback. */
 /**
- * The guest page `/`, with the look of the company its `?company=` names (the app's own rule:
- * anything unreadable means the default company). A company that cannot be loaded gets the
+ * The guest page `/`, with the look of the company its `?company=` names (by the app's own
+ * rule, `pageCompanyId`). A company that cannot be loaded gets the
  * page as built, and the app then explains what went wrong.
  */
 function registerGuestPage(app: FastifyInstance, root: string) {
   app.get('/', async (request, reply) => {
     const html = await readFile(join(root, 'index.html'), 'utf8');
-    const query = request.query as Record<string, unknown>;
-    const id = recordIdTextSchema.safeParse(query.company ?? '');
+    const { company: named } = request.query as Record<string, unknown>;
     const company = await app.companyDetails
-      .get(id.success ? id.data : DEFAULT_COMPANY_ID, new Date())
+      .get(pageCompanyId(named), new Date())
       .catch(() => null);
     return reply
       .header('cache-control', 'no-cache')

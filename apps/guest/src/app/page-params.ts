@@ -1,9 +1,4 @@
-import {
-  DEFAULT_COMPANY_ID,
-  recordIdTextSchema,
-  serviceTypeSchema,
-  type ServiceType,
-} from '@frontdesk/protocol';
+import { pageCompanyId, serviceTypeSchema, type ServiceType } from '@frontdesk/protocol';
 
 /** What the page's address says about this visit (spec §1: company, service type, webview). */
 export type PageParams = {
@@ -27,10 +22,9 @@ function originOf(value: string | null): string | null {
 /** Reads `?company=`, `?service=` and `?webview=`; anything unreadable falls back to the default. */
 export function readPageParams(search: string): PageParams {
   const query = new URLSearchParams(search);
-  const company = recordIdTextSchema.safeParse(query.get('company') ?? '');
   const service = serviceTypeSchema.safeParse(query.get('service') ?? '');
   return {
-    companyId: company.success ? company.data : DEFAULT_COMPANY_ID,
+    companyId: pageCompanyId(query.get('company')),
     serviceType: service.success ? service.data : 'Talk',
     webview: query.get('webview') === 'true',
     parentOrigin: originOf(query.get('parent')),
