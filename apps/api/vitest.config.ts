@@ -5,7 +5,8 @@ export default defineProject({
     name: 'api',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    testTimeout: 60_000,
+    // Set-up starts Janus or ejabberd and hashes the demo passwords at OWASP's cost (~0.8 s each).
+    hookTimeout: 180_000,
   },
 });

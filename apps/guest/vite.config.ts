@@ -7,7 +7,8 @@ export default defineConfig({
   base: '/',
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // SECURITY: maps for error reports only, never linked from or served with the bundles.
+    sourcemap: 'hidden',
     rollupOptions: {
       // The embed loader is a second entry with a stable name, for companies' sites to include.
       input: {

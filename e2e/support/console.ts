@@ -6,7 +6,7 @@ import {
   clientConfigSchema,
   envelope,
   formatCallId,
-  formatGuestUsername,
+  formatBrowserUsername,
   guestLoginSchema,
   guestRegistrationSchema,
   ROUND_ROBIN_PEER,
@@ -67,17 +67,17 @@ const token = () => randomBytes(8).toString('hex');
  * (no camera), so the journeys about claiming do not depend on the guest app's screens.
  */
 export async function waitingGuest(companyId: number, categoryId: number) {
-  const username = formatGuestUsername(`e2e${token()}`, token());
   const registration = await call('/guest-auth/register', envelope(guestRegistrationSchema), {
-    username,
+    username: formatBrowserUsername(`e2e${token()}`, token()),
     companyId,
   });
   const login = await call('/guest-auth/login', envelope(guestLoginSchema), {
-    username,
+    credential: registration.data.credential,
     companyId,
   });
+  const { username } = registration.data;
   const callId = formatCallId(username, token());
-  await call(
+  const added = await call(
     '/call-report/add',
     envelope(callReportAddedSchema),
     {
@@ -89,13 +89,15 @@ export async function waitingGuest(companyId: number, categoryId: number) {
     },
     login.data.access_token,
   );
+  const { services } = added.data;
+  if (!services) throw new Error(`the call was not let through: ${added.data.status}`);
   const room = registration.data.guestRooms.find((r) => r.categoryId === categoryId);
   if (!room) throw new Error(`company ${companyId} has no category ${categoryId}`);
   const config = await call('/config', envelope(clientConfigSchema), undefined);
   const chat = new ChatSession({
     url: config.data.xmppWebsocketUrl,
-    jid: login.data.xmpp.jid,
-    token: login.data.xmpp.password,
+    jid: services.xmpp.jid,
+    token: services.xmpp.password,
     sender: 'GUEST',
     log: () => undefined,
   });

@@ -1,18 +1,21 @@
 import { createServer } from 'node:http';
+import { DEMO_SHOP_ORIGIN } from '@frontdesk/api/seed';
 import { expect, test } from '../support/fixtures.ts';
 import { COMPANY, inspectScreen } from '../support/guest.ts';
 
-/** A company's own site, on an origin of its own (another port), with the embed loader's line. */
+/**
+ * A company's own site, on an origin of its own (another port) that the company lists in its
+ * allowedOrigins, with the embed loader's line.
+ */
 async function startShop(): Promise<{ url: string; close: () => void }> {
   const page = `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Our shop</h1></main>
     <script type="module" src="${process.env.FRONTDESK_URL}/embed.js" data-company="${COMPANY.aroundTheClock}" data-label="Call us"></script></body></html>`;
   const server = createServer((_request, response) =>
     response.writeHead(200, { 'content-type': 'text/html' }).end(page),
   );
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the shop has no port');
-  return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+  const { hostname, port } = new URL(DEMO_SHOP_ORIGIN);
+  await new Promise<void>((done) => server.listen(Number(port), hostname, done));
+  return { url: `${DEMO_SHOP_ORIGIN}/`, close: () => server.close() };
 }
 
 test('the embed loader puts the widget on a company’s site and tells the page its stages', async ({

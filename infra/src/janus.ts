@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
 import { freePort, startProcess } from './process.ts';
 import { renderTemplateFile } from './template.ts';
 
@@ -20,6 +22,64 @@ export const JANUS_PROTECTED_FOLDERS: readonly string[] = [
   '/usr',
   '/var',
 ];
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * The system user Janus runs as when we are root (Debian's package makes none). SECURITY: Janus
+ * faces the network; as this user it can write only its recordings folder, and read its configs.
+ */
+export const JANUS_USER = 'frontdesk-janus';
+
+type SystemUser = { uid: number; gid: number };
+
+async function lookUpUser(name: string): Promise<SystemUser | undefined> {
+  const passwd = await readFile('/etc/passwd', 'utf8');
+  const fields = passwd
+    .split('\n')
+    .map((line) => line.split(':'))
+    .find((entry) => entry[0] === name && entry.length >= 7);
+  return fields ? { uid: Number(fields[2]), gid: Number(fields[3]) } : undefined;
+}
+
+/** The Janus user, created (system account, no login, no home) the first time. */
+async function janusUser(): Promise<SystemUser> {
+  const existing = await lookUpUser(JANUS_USER);
+  if (existing) return existing;
+  await execFileAsync('useradd', [
+    '--system',
+    '--user-group',
+    '--no-create-home',
+    '--home-dir',
+    '/nonexistent',
+    '--shell',
+    '/usr/sbin/nologin',
+    JANUS_USER,
+  ]).catch((error: unknown) => {
+    // Two starts at once: the other one made it.
+    if (!String(error).includes('already exists')) throw error;
+  });
+  const made = await lookUpUser(JANUS_USER);
+  if (!made) throw new Error(`could not create the system user ${JANUS_USER}`);
+  return made;
+}
+
+/** Janus must be able to walk down to its folders: every folder above needs `o+x`. */
+async function assertReachable(folder: string, user: SystemUser): Promise<void> {
+  for (let above = dirname(folder); above !== dirname(above); above = dirname(above)) {
+    const info = await stat(above);
+    const enters =
+      (info.mode & 0o001) !== 0 ||
+      (info.uid === user.uid && (info.mode & 0o100) !== 0) ||
+      (info.gid === user.gid && (info.mode & 0o010) !== 0);
+    if (!enters) {
+      throw new Error(
+        `Janus runs as ${JANUS_USER} and cannot enter ${above}: allow it (chmod o+x ${above}) or ` +
+          'put the data folder elsewhere',
+      );
+    }
+  }
+}
 
 /** What stays enabled; every other installed module is listed in a `disable` entry. */
 const KEEP = {
@@ -168,8 +228,27 @@ export async function startJanus(options: JanusOptions): Promise<RunningJanus> {
     await renderTemplateFile('janus', file, dir, vars, { raw: ['PROTECTED_FOLDERS'] });
   }
 
+  // SECURITY: never root. As root we hand Janus to its own user: it reads its configs (they hold
+  // the token secret and admin key: group-readable, not world) and writes only its recordings,
+  // which the API (root) reads to merge them.
+  const user = process.getuid?.() === 0 ? await janusUser() : undefined;
+  if (user) {
+    await assertReachable(dir, user);
+    await assertReachable(recordingsDir, user);
+    await chown(dir, 0, user.gid);
+    await chmod(dir, 0o750);
+    for (const file of await readdir(dir)) {
+      if (!file.endsWith('.jcfg')) continue;
+      await chown(join(dir, file), 0, user.gid);
+      await chmod(join(dir, file), 0o640);
+    }
+    await chown(recordingsDir, user.uid, user.gid);
+    await chmod(recordingsDir, 0o750);
+  }
+
   const logFile = join(dir, 'janus.log');
   const proc = await startProcess({
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
     name: 'janus',
     command: 'janus',
     // -F: our config folder (janus.jcfg is read from it); -o: no colour codes

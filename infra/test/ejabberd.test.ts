@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEjabberd, type RunningEjabberd } from '../src/ejabberd.ts';
 import { isProcessAlive, processGroupMembers } from '../src/process.ts';
-import { processes, signJwt, tempDir, TestSocket } from './helpers.ts';
+import { processes, processUids, signJwt, tempDir, TestSocket } from './helpers.ts';
 
 const jwtSecret = randomBytes(32);
 const turnSecret = randomBytes(16).toString('base64url');
@@ -74,6 +74,14 @@ async function login(key: Uint8Array, claims: { jid: string; exp: number }): Pro
 }
 
 describe('startEjabberd', () => {
+  it('never runs ejabberd as root (SECURITY: the Erlang VM and its shell run as ejabberd)', async () => {
+    for (const pid of [xmpp.pid, xmpp.beamPid]) {
+      const uids = await processUids(pid);
+      expect(uids.real, `pid ${pid}`).not.toBe(0);
+      expect(uids.effective, `pid ${pid}`).not.toBe(0);
+    }
+  });
+
   it('is ready within seconds', () => {
     console.info(`ejabberd start to ready: ${startMs} ms`);
     expect(startMs).toBeLessThan(15_000);

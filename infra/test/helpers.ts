@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -9,6 +9,8 @@ export async function tempDir(
   prefix: string,
 ): Promise<{ path: string; remove: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), prefix));
+  // The servers run as their own users (ejabberd, frontdesk-janus): they must enter it.
+  await chmod(path, 0o711);
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
@@ -28,6 +30,14 @@ export async function processes(): Promise<{ pid: number; comm: string; cmdline:
     }
   }
   return found;
+}
+
+/** The real and effective user ids of a live process, from /proc/<pid>/status. */
+export async function processUids(pid: number): Promise<{ real: number; effective: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const [real, effective] = (/^Uid:\s+(\d+)\s+(\d+)/m.exec(status) ?? []).slice(1).map(Number);
+  if (real === undefined || effective === undefined) throw new Error(`no Uid line for ${pid}`);
+  return { real, effective };
 }
 
 /** An HS256 JWT, as our API will mint them for ejabberd. */

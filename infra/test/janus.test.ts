@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintJanusToken } from '../src/janus-token.ts';
-import { startJanus, type RunningJanus } from '../src/janus.ts';
+import { JANUS_USER, startJanus, type RunningJanus } from '../src/janus.ts';
 import { isProcessAlive, processGroupMembers } from '../src/process.ts';
-import { tempDir, TestSocket } from './helpers.ts';
+import { processUids, tempDir, TestSocket } from './helpers.ts';
 
 const secret = () => randomBytes(18).toString('base64url');
 const tokenSecret = secret();
@@ -67,6 +67,20 @@ async function videoroomHandle(token: string): Promise<string> {
 }
 
 describe('startJanus', () => {
+  it('never runs Janus as root (SECURITY: as root it runs as its own system user)', async () => {
+    const uids = await processUids(janus.pid);
+    expect(uids.real).not.toBe(0);
+    expect(uids.effective).not.toBe(0);
+    if (process.getuid?.() === 0) {
+      const passwd = await readFile('/etc/passwd', 'utf8');
+      expect(passwd).toMatch(new RegExp(`^${JANUS_USER}:x:${uids.real}:`, 'm'));
+      // It reaches its recordings folder (it owns it) and nothing of ours beside it.
+      const recordings = await stat(janus.recordingsDir);
+      expect(recordings.uid).toBe(uids.real);
+      expect((await stat(janus.dir)).mode & 0o007).toBe(0);
+    }
+  });
+
   it('is ready quickly and renders the optional ICE setting only when given', async () => {
     console.info(`janus start to ready: ${startMs} ms (ice_enforce_list: ${iceEnforceList})`);
     expect(startMs).toBeLessThan(5000);

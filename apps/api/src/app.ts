@@ -19,6 +19,11 @@ import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerApps, registerWebsocketProxies } from './plugins/gateway.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
+import {
+  guestPageCompany,
+  registerSecurityHeaders,
+  setGuestPageHeaders,
+} from './plugins/security-headers.ts';
 import { callBugRoutes } from './routes/call-bugs.ts';
 import { callReportRoutes } from './routes/call-reports.ts';
 import { callRoutes } from './routes/calls.ts';
@@ -48,11 +53,12 @@ export type AppDependencies = { config: Config; db: Kysely<Database> };
 
 /** Builds the whole HTTP surface; `server.ts` listens, tests call `inject`. */
 export async function buildApp({ config, db }: AppDependencies): Promise<FastifyInstance> {
+  const { trustProxy } = config;
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
-    trustProxy: false,
+    trustProxy: typeof trustProxy === 'number' ? (_address, hop) => hop < trustProxy : trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -73,6 +79,7 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     new CompanyDetailsCache(db, config.xmpp.domain, config.companyDetailsCacheMs),
   );
   registerErrorHandler(app);
+  registerSecurityHeaders(app);
 
   await registerRateLimits(app);
   await registerOpenApi(app);
@@ -95,13 +102,15 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
   await registerWebsocketProxies(app, config);
   await registerApps(app, config);
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const wantsPage = request.method === 'GET' && !path.startsWith('/api/');
+    // A missing file (`….js`, `….map`) is a 404, never a page: client routes have no extension.
+    const wantsPage = request.method === 'GET' && !path.startsWith('/api/') && !/\.\w+$/.test(path);
     if (wantsPage && reply.sendFile) {
       // Client-side routes of the single-page apps all load their index.html.
-      const root = path.startsWith('/console') ? config.consoleAppDir : config.guestAppDir;
-      return reply.sendFile('index.html', root);
+      const console = path.startsWith('/console');
+      if (!console) setGuestPageHeaders(request, reply, await guestPageCompany(app, request));
+      return reply.sendFile('index.html', console ? config.consoleAppDir : config.guestAppDir);
     }
     return sendError(reply, 404, 'not_found', `No route ${request.method} ${path}.`);
   });

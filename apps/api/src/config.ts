@@ -42,11 +42,25 @@ export const envSchema = z.object({
   SENTRY_FORWARD: z.enum(['true', 'false']).default('false'),
   /** Round robin: how long a waiting call stays offered to one agent before the next. */
   ROUND_ROBIN_OFFER_MS: z.coerce.number().int().min(1000).default(20_000),
+  /** What one call may receive in files from its guest, in all (MB). */
+  UPLOAD_QUOTA_PER_CALL_MB: z.coerce.number().positive().default(100),
   /** How long company details are kept between loads (0: never kept). */
   COMPANY_DETAILS_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   GUEST_APP_DIR: z.string().optional(),
   CONSOLE_APP_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Which proxies in front of the API to believe about the visitor's address (X-Forwarded-For):
+   * a number of hops, or a comma-separated list of addresses and CIDR ranges. Unset: none, so the
+   * address is the connection's. SECURITY: the per-address limits count what this yields.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(\d{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/,
+      'must be a number of hops or addresses/CIDRs separated by commas',
+    )
+    .optional(),
 });
 
 export type Config = {
@@ -63,9 +77,12 @@ export type Config = {
   monitoring: { dsn: string | undefined; forward: boolean };
   roundRobinOfferMs: number;
   companyDetailsCacheMs: number;
+  uploadQuotaPerCallBytes: number;
   guestAppDir: string;
   consoleAppDir: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Fastify's `trustProxy`: `false`, a hop count, or the trusted addresses. */
+  trustProxy: false | number | string[];
 };
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
@@ -103,8 +120,15 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     monitoring: { dsn: e.SENTRY_DSN, forward: e.SENTRY_FORWARD === 'true' },
     roundRobinOfferMs: e.ROUND_ROBIN_OFFER_MS,
     companyDetailsCacheMs: e.COMPANY_DETAILS_CACHE_MS,
+    uploadQuotaPerCallBytes: Math.floor(e.UPLOAD_QUOTA_PER_CALL_MB * 1024 * 1024),
     guestAppDir: e.GUEST_APP_DIR ?? resolve(repoRoot, 'apps/guest/dist'),
     consoleAppDir: e.CONSOLE_APP_DIR ?? resolve(repoRoot, 'apps/console/dist'),
     logLevel: e.LOG_LEVEL,
+    trustProxy:
+      e.TRUST_PROXY === undefined
+        ? false
+        : /^\d+$/.test(e.TRUST_PROXY)
+          ? Number(e.TRUST_PROXY)
+          : e.TRUST_PROXY.split(','),
   };
 }

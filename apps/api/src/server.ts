@@ -2,13 +2,13 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { seedDemo } from './db/seed.ts';
+import { seedOnStart } from './db/seed.ts';
 import { provisionChatRooms } from './xmpp/room-provisioning.ts';
 
 const config = loadConfig(process.env);
 const db = await openDatabase(config.databaseUrl, config.databaseSchema);
 await migrateToLatest(db);
-if (process.env.SEED_DEMO === 'true') await seedDemo(db);
+await seedOnStart(db, config.host, process.env);
 
 const app = await buildApp({ config, db });
 // Before listening: a guest joining a room that does not exist yet would create it as an

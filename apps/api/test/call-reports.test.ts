@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callReportSchema, envelope, formatGuestUsername } from '@frontdesk/protocol';
+import { callReportSchema, envelope, formatBrowserUsername } from '@frontdesk/protocol';
 import { BLOCKED_FINGERPRINT, SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
   buildTestApp,
@@ -7,7 +7,7 @@ import {
   loginActors,
   loginGuest,
   newCallId,
-  newGuestUsername,
+  newBrowserUsername,
   type TestApp,
   type TestGuest,
 } from './helper.ts';
@@ -53,7 +53,9 @@ describe('call reports', () => {
         guest_username: guest.username,
       });
       expect(response.statusCode).toBe(201);
-      expect(response.json().data).toEqual({ status: 'ok', id: expect.any(Number) });
+      expect(response.json().data).toMatchObject({ status: 'ok', id: expect.any(Number) });
+      // The call's XMPP and Janus credentials come with it (the guest had none before).
+      expect(response.json().data.services.xmpp.jid).toMatch(/^g5-g[a-z2-7]{25}@/);
       expect(await report(callId)).toMatchObject({
         category_id: 2,
         origin_call_id: callId,
@@ -66,14 +68,15 @@ describe('call reports', () => {
       const first = await add(guest, { call_id: callId });
       const again = await add(guest, { call_id: callId });
       expect(again.statusCode).toBe(200);
-      expect(again.json().data).toEqual(first.json().data);
+      expect(again.json().data.id).toBe(first.json().data.id);
+      expect(again.json().data.status).toBe('ok');
     });
 
     it('answers blocked for a guest on the block list', async () => {
       const blocked = await loginGuest(
         t.app,
         SEEDED_COMPANY.blockList,
-        formatGuestUsername(BLOCKED_FINGERPRINT, 'suffix0001'),
+        formatBrowserUsername(BLOCKED_FINGERPRINT, 'suffix0001'),
       );
       const response = await add(blocked, { company: SEEDED_COMPANY.blockList });
       expect(response.json().data.status).toBe('blocked');
@@ -129,7 +132,7 @@ describe('call reports', () => {
 
     it.each([
       ['another company', { company: SEEDED_COMPANY.arabic }, 'other_company'],
-      ['another guest', { guest_username: newGuestUsername() }, 'other_guest'],
+      ['another guest', { guest_username: `g${'b'.repeat(25)}` }, 'other_guest'],
     ])('refuses a guest acting for %s (403)', async (_name, body, code) => {
       const response = await add(guest, body);
       expect(response.statusCode).toBe(403);
@@ -143,10 +146,10 @@ describe('call reports', () => {
     });
 
     it('refuses the call id of the same browser at another company (403)', async () => {
-      const username = newGuestUsername();
+      const browserUsername = newBrowserUsername();
       const [here, there] = [
-        await loginGuest(t.app, 5, username),
-        await loginGuest(t.app, 10, username),
+        await loginGuest(t.app, 5, browserUsername),
+        await loginGuest(t.app, 10, browserUsername),
       ];
       const callId = newCallId(here);
       expect((await add(here, { call_id: callId })).statusCode).toBe(201);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -13,7 +13,7 @@ import {
   companyDetailsSchema,
   DEFAULT_AVERAGE_WAIT_MS,
   envelope,
-  formatGuestUsername,
+  formatBrowserUsername,
   janusTokenSchema,
   roomAccessSchema,
 } from '@frontdesk/protocol';
@@ -25,7 +25,6 @@ import {
   loginGuest,
   loginStaff,
   newCallId,
-  newGuestUsername,
   type TestApp,
   type TestGuest,
 } from './helper.ts';
@@ -52,6 +51,8 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
 
   beforeAll(async () => {
     janusDir = await mkdtemp(join(tmpdir(), 'frontdesk-api-calls-'));
+    // Janus runs as its own user when we are root: it must enter the folder.
+    await chmod(janusDir, 0o711);
     janus = await startJanus({
       dir: join(janusDir, 'janus'),
       // No media here; a range of its own keeps clear of other suites' Janus instances.
@@ -135,8 +136,12 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
   };
 
   describe('POST /api/auth/janus-token', () => {
-    it('gives guests and staff a token Janus accepts, as long-lived as a login', async () => {
-      for (const token of [guest.token, ada]) {
+    it('gives staff, and a guest in a call, a token Janus accepts, as long-lived as a login', async () => {
+      const caller = await loginGuest(t.app, 5);
+      // SECURITY: a guest without a live call does not reach the media server.
+      expectError(await send('POST', 'auth/janus-token', caller.token), 403, 'no_live_call');
+      await startCall(caller);
+      for (const token of [caller.token, ada]) {
         const response = await send('POST', 'auth/janus-token', token);
         expect(response.statusCode).toBe(200);
         const { janusToken, expiresAt } = envelope(janusTokenSchema).parse(response.json()).data;
@@ -161,25 +166,27 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
     const openRoom = (callId: string, token: string, query = '') =>
       send('POST', `calls/${callId}/room${query}`, token);
 
-    it("creates the guest's room in Janus once, with a pin and the recording file name", async () => {
+    it("creates the guest's room in Janus once, with a pin and the guest's own room token", async () => {
       const callId = await startCall(guest);
       const first = await openRoom(callId, guest.token);
       expect(first.statusCode).toBe(200);
       const access = envelope(roomAccessSchema).parse(first.json()).data;
       expect(access.room).toBe(callId);
       expect(access.pin).toMatch(/^[0-9a-f]{32}$/);
-      expect(access.recordingFilename).toMatch(
-        new RegExp(`^5-${callId}-${guest.username}-guest-\\d{13}$`),
-      );
+      expect(access.token).toMatch(/^guest\.[A-Za-z0-9_-]{43}$/);
+      // The demo company records calls: Janus records the room, the browser names nothing.
+      expect(access.recorded).toBe(true);
+      expect(first.json().data).not.toHaveProperty('recordingFilename');
       expect(await rooms.exists(callId)).toBe(true);
       // Asking again (a retry, a restarted Janus) keeps the room and its pin.
       const again = envelope(roomAccessSchema).parse(
         (await openRoom(callId, guest.token, '?webview=true')).json(),
       ).data;
       expect(again.pin).toBe(access.pin);
+      expect(again.token).toBe(access.token);
     });
 
-    it('gives the agent who claimed the call the same room, and its own recording name', async () => {
+    it('gives the agent who claimed the call the same room, and a room token of its own', async () => {
       const { who, callId } = await waitingGuest();
       const guestAccess = envelope(roomAccessSchema).parse(
         (await openRoom(callId, who.token)).json(),
@@ -189,10 +196,11 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       expect(response.statusCode).toBe(200);
       const agentAccess = envelope(roomAccessSchema).parse(response.json()).data;
       expect(agentAccess.pin).toBe(guestAccess.pin);
-      expect(agentAccess.recordingFilename).toContain(`-${adaNick}-agent-`);
+      expect(agentAccess.token).toMatch(/^agent\./);
+      expect(agentAccess.token).not.toBe(guestAccess.token);
     });
 
-    it('names no recording when the company does not record, and makes H.264 rooms for webviews', async () => {
+    it('does not record when the company does not, and makes H.264 rooms for webviews', async () => {
       await sql`update companies set settings = settings || '{"recordCalls": false}' where id = 12`.execute(
         t.app.db,
       );
@@ -200,7 +208,7 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       const callId = await startCall(caller, 10, SEEDED_COMPANY.aroundTheClock);
       const response = await openRoom(callId, caller.token, '?webview=true');
       expect(response.statusCode).toBe(200);
-      expect(response.json().data.recordingFilename).toBeNull();
+      expect(response.json().data.recorded).toBe(false);
       expect(await rooms.exists(callId)).toBe(true);
     });
 
@@ -234,7 +242,7 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       const blocked = await loginGuest(
         t.app,
         SEEDED_COMPANY.blockList,
-        formatGuestUsername(BLOCKED_FINGERPRINT, randomBytes(6).toString('hex')),
+        formatBrowserUsername(BLOCKED_FINGERPRINT, randomBytes(6).toString('hex')),
       );
       const refused = newCallId(blocked);
       await send('POST', 'call-report/add', blocked.token, {
@@ -346,7 +354,7 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       await end(callId, who.token, 'abandoned');
       expectError(await claim(ada, who), 404, 'no_open_call');
       expectError(
-        await claim(ada, { username: newGuestUsername(), token: '' }),
+        await claim(ada, { username: `g${'c'.repeat(25)}`, token: '' }),
         404,
         'no_open_call',
       );

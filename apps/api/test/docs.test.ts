@@ -16,6 +16,8 @@ describe('OpenAPI document', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       '/api/auth/janus-token',
       '/api/auth/login',
+      '/api/auth/logout',
+      '/api/auth/refresh',
       '/api/call-bug/by-guest',
       '/api/call-report/add',
       '/api/call-report/hold-call',

@@ -1,8 +1,9 @@
 import { importJWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  callReportAddedSchema,
   envelope,
-  formatGuestUsername,
+  formatBrowserUsername,
   guestDetailsSchema,
   guestLoginSchema,
   guestRegistrationSchema,
@@ -13,7 +14,7 @@ import {
   buildTestApp,
   loginGuest,
   loginStaff,
-  newGuestUsername,
+  newBrowserUsername,
   type TestApp,
 } from './helper.ts';
 
@@ -28,45 +29,39 @@ describe('guest auth', () => {
     t.app.inject({ method: 'POST', url: `/api/guest-auth/${path}`, body: body as object });
 
   describe('POST /api/guest-auth/register', () => {
-    it('answers 201 with the jabber username, the username and the rooms of the company', async () => {
-      const username = newGuestUsername();
-      const response = await post('register', { username, companyId: SEEDED_COMPANY.demo });
+    it('answers 201 with a public username, its jabber username and a secret credential', async () => {
+      const browserUsername = newBrowserUsername();
+      const response = await post('register', {
+        username: browserUsername,
+        companyId: SEEDED_COMPANY.demo,
+      });
       expect(response.statusCode).toBe(201);
       const { data } = envelope(guestRegistrationSchema).parse(response.json());
-      expect(data.username).toBe(username);
-      expect(data.jabberusername).toMatch(/^g5-[a-z0-9_]+-[0-9a-f]{10}$/);
-      expect(data.guestRooms.map((r) => r.jid)).toEqual([
-        'frontdesk-demo@conference.frontdesk.localhost',
-        'frontdesk-demo-sales@conference.frontdesk.localhost',
-        'frontdesk-demo-support@conference.frontdesk.localhost',
-        'frontdesk-demo-billing@conference.frontdesk.localhost',
-      ]);
-      const { room_password } = await t.app.db
-        .selectFrom('companies')
-        .select('room_password')
-        .where('id', '=', SEEDED_COMPANY.demo)
+      // SECURITY (decision 0006): nothing public is made from the browser's name.
+      expect(data.username).toMatch(/^g[a-z2-7]{25}$/);
+      expect(data.jabberusername).toBe(`g5-${data.username}`);
+      expect(response.body).not.toContain(browserUsername.split('_')[0]);
+      expect(data.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const stored = await t.app.db
+        .selectFrom('guests')
+        .selectAll()
+        .where('username', '=', data.username)
         .executeTakeFirstOrThrow();
-      expect(room_password).toMatch(/^[a-z2-7]{26}$/);
-      expect(data.guestRooms.every((r) => r.password === room_password)).toBe(true);
+      // The credential itself is stored nowhere; the fingerprint stays for the block list.
+      expect(JSON.stringify(stored)).not.toContain(data.credential);
+      expect(stored.fingerprint).toBe(browserUsername.split('_')[0]?.toLowerCase());
     });
 
-    it('is idempotent: the same username gets 201 and the same jabber username again', async () => {
-      const body = { username: newGuestUsername(), companyId: SEEDED_COMPANY.demo };
-      const first = await post('register', body);
-      const second = await post('register', body);
-      expect(second.statusCode).toBe(201);
-      expect(second.json()).toEqual(first.json());
-    });
-
-    it('keeps one browser apart at two companies', async () => {
-      const username = newGuestUsername();
-      const at = async (companyId: number) =>
-        (await post('register', { username, companyId })).json().data.jabberusername;
-      expect(await at(SEEDED_COMPANY.demo)).not.toBe(await at(SEEDED_COMPANY.arabic));
+    it('makes a new guest each time, with its own username and credential', async () => {
+      const body = { username: newBrowserUsername(), companyId: SEEDED_COMPANY.demo };
+      const first = envelope(guestRegistrationSchema).parse((await post('register', body)).json());
+      const second = envelope(guestRegistrationSchema).parse((await post('register', body)).json());
+      expect(second.data.username).not.toBe(first.data.username);
+      expect(second.data.credential).not.toBe(first.data.credential);
     });
 
     it('answers an unknown company with 404', async () => {
-      const response = await post('register', { username: newGuestUsername(), companyId: 404 });
+      const response = await post('register', { username: newBrowserUsername(), companyId: 404 });
       expect(response.statusCode).toBe(404);
       expect(response.json().error.code).toBe('company_not_found');
     });
@@ -113,7 +108,7 @@ describe('guest auth', () => {
         t.app.inject({
           method: 'POST',
           url: '/api/guest-auth/register',
-          body: { username: newGuestUsername(), companyId: 5 },
+          body: { username: newBrowserUsername(), companyId: 5 },
           remoteAddress: '10.20.30.40',
         });
       const statuses = [];
@@ -124,40 +119,75 @@ describe('guest auth', () => {
   });
 
   describe('POST /api/guest-auth/login', () => {
-    it('hands out an access token, an XMPP password for the guest JID and a Janus token', async () => {
-      const username = newGuestUsername();
-      await post('register', { username, companyId: SEEDED_COMPANY.demo });
-      const response = await post('login', { username, companyId: SEEDED_COMPANY.demo });
+    const register = async (companyId: number) =>
+      envelope(guestRegistrationSchema).parse(
+        (await post('register', { username: newBrowserUsername(), companyId })).json(),
+      ).data;
+
+    it('exchanges the credential for a short-lived access token, and nothing for XMPP or Janus', async () => {
+      const registered = await register(SEEDED_COMPANY.demo);
+      const response = await post('login', {
+        credential: registered.credential,
+        companyId: SEEDED_COMPANY.demo,
+      });
       expect(response.statusCode).toBe(200);
       const { data } = envelope(guestLoginSchema).parse(response.json());
-      expect(data.xmpp.jid).toBe(`${data.jabberusername}@frontdesk.localhost`);
-      expect(data.janusToken).toMatch(/^\d+,janus,janus\.plugin\.videoroom:[A-Za-z0-9+/]+=*$/);
-      const key = await importJWK({ kty: 'oct', alg: 'HS256', k: t.config.secrets.xmppJwt });
-      const { payload } = await jwtVerify(data.xmpp.password, key);
-      expect(payload.jid).toBe(data.xmpp.jid);
-      // The tokens outlive a long call (12 hours).
-      const hoursLeft = (Date.parse(data.expiresAt) - Date.now()) / 3_600_000;
-      expect(hoursLeft).toBeGreaterThan(11.9);
-      expect(payload.exp).toBe(Math.floor(Date.parse(data.expiresAt) / 1000));
+      expect(data.username).toBe(registered.username);
+      expect(data.jabberusername).toBe(registered.jabberusername);
+      // Minutes, not hours: the guest page logs in again before it runs out.
+      const minutesLeft = (Date.parse(data.accessTokenExpiresAt) - Date.now()) / 60_000;
+      expect(minutesLeft).toBeGreaterThan(9.9);
+      expect(minutesLeft).toBeLessThanOrEqual(10);
+      // SECURITY: the chat and media servers (and TURN) come only with a live call.
+      expect(response.json().data).not.toHaveProperty('xmpp');
+      expect(response.json().data).not.toHaveProperty('janusToken');
     });
 
-    it('refuses a guest that never registered with 401', async () => {
-      const response = await post('login', { username: newGuestUsername(), companyId: 5 });
+    it('hands the XMPP password and the Janus token with a call that is let through', async () => {
+      const registered = await register(SEEDED_COMPANY.demo);
+      const login = envelope(guestLoginSchema).parse(
+        (await post('login', { credential: registered.credential, companyId: 5 })).json(),
+      ).data;
+      const added = await t.app.inject({
+        method: 'POST',
+        url: '/api/call-report/add',
+        headers: bearer(login.access_token),
+        body: { call_id: `${registered.username}--c1`, company: 5, source: 'site' },
+      });
+      expect(added.statusCode).toBe(201);
+      const { services } = envelope(callReportAddedSchema).parse(added.json()).data;
+      if (!services) throw new Error('no services with an ok call');
+      expect(services.xmpp.jid).toBe(`${registered.jabberusername}@frontdesk.localhost`);
+      expect(services.janusToken).toMatch(/^\d+,janus,janus\.plugin\.videoroom:[A-Za-z0-9+/]+=*$/);
+      const key = await importJWK({ kty: 'oct', alg: 'HS256', k: t.config.secrets.xmppJwt });
+      const { payload } = await jwtVerify(services.xmpp.password, key);
+      expect(payload.jid).toBe(services.xmpp.jid);
+      // The tokens outlive a long call (12 hours).
+      const hoursLeft = (Date.parse(services.expiresAt) - Date.now()) / 3_600_000;
+      expect(hoursLeft).toBeGreaterThan(11.9);
+      expect(payload.exp).toBe(Math.floor(Date.parse(services.expiresAt) / 1000));
+    });
+
+    it('refuses a credential that no registration made with 401', async () => {
+      const response = await post('login', { credential: 'A'.repeat(43), companyId: 5 });
       expect(response.statusCode).toBe(401);
       expect(response.json().error.code).toBe('not_registered');
     });
 
-    it('refuses a guest registered with another company with 401', async () => {
-      const username = newGuestUsername();
-      await post('register', { username, companyId: SEEDED_COMPANY.demo });
-      const response = await post('login', { username, companyId: SEEDED_COMPANY.arabic });
+    it('refuses a credential of another company with 401', async () => {
+      const registered = await register(SEEDED_COMPANY.demo);
+      const response = await post('login', {
+        credential: registered.credential,
+        companyId: SEEDED_COMPANY.arabic,
+      });
       expect(response.statusCode).toBe(401);
     });
 
-    it('refuses a malformed body with 400 naming the field', async () => {
-      const response = await post('login', { username: 42, companyId: 5 });
+    it('refuses a username in place of the credential with 400 naming the field', async () => {
+      const registered = await register(SEEDED_COMPANY.demo);
+      const response = await post('login', { username: registered.username, companyId: 5 });
       expect(response.statusCode).toBe(400);
-      expect(response.json().error.fields).toHaveProperty('username');
+      expect(Object.keys(response.json().error.fields).sort()).toEqual(['credential', 'username']);
     });
   });
 
@@ -179,9 +209,9 @@ describe('guest auth', () => {
     });
 
     it('tells a guest on the block list that it is blocked', async () => {
-      const username = formatGuestUsername(BLOCKED_FINGERPRINT, 'anysuffix1');
-      const guest = await loginGuest(t.app, SEEDED_COMPANY.blockList, username);
-      const response = await details(username, guest.token);
+      const browserUsername = formatBrowserUsername(BLOCKED_FINGERPRINT, 'anysuffix1');
+      const guest = await loginGuest(t.app, SEEDED_COMPANY.blockList, browserUsername);
+      const response = await details(guest.username, guest.token);
       expect(response.json().data.blocked).toBe(true);
     });
 

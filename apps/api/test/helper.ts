@@ -1,18 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   DEFAULT_COMPANY_ID,
+  formatBrowserUsername,
   formatCallId,
-  formatGuestUsername,
   guestLoginSchema,
+  guestRegistrationSchema,
   staffLoginSchema,
 } from '@frontdesk/protocol';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import type { Database } from '../src/db/schema.ts';
 import { DEMO_LOGINS, seedDemo } from '../src/db/seed.ts';
 
 /** The server the integration tests use: `DATABASE_URL`, else the machine's `test` database. */
@@ -25,7 +27,12 @@ export type TestApp = { app: FastifyInstance; config: Config; close: () => Promi
  * Builds the API on a fresh schema of the test database, migrated and seeded, so each test file
  * sees its own rows; `close` drops the schema. `env` overrides configuration per test.
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  {
+    seed = (db) => seedDemo(db),
+  }: { seed?: (db: Kysely<Database>, config: Config) => Promise<void> } = {},
+): Promise<TestApp> {
   const schema = `test_${randomBytes(6).toString('hex')}`;
   // Uploads and error reports of the run land in a data folder of its own, removed by `close`.
   const config = loadConfig({
@@ -41,7 +48,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const db = await openDatabase(config.databaseUrl, schema);
   await migrateToLatest(db);
-  await seedDemo(db);
+  await seed(db, config);
   const app = await buildApp({ config, db });
   await app.ready();
   return {
@@ -56,9 +63,9 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   };
 }
 
-/** A fresh, valid guest username (spec §1: fingerprint, separator, suffix). */
-export function newGuestUsername(fingerprint = `fp${randomBytes(8).toString('hex')}`): string {
-  return formatGuestUsername(fingerprint, randomBytes(8).toString('hex'));
+/** A fresh, valid browser name (spec §1: fingerprint, separator, suffix), for registration. */
+export function newBrowserUsername(fingerprint = `fp${randomBytes(8).toString('hex')}`): string {
+  return formatBrowserUsername(fingerprint, randomBytes(8).toString('hex'));
 }
 
 let callSuffixes = 0;
@@ -89,20 +96,30 @@ export const callApi = (
  */
 const someAddress = () => `10.${[...randomBytes(3)].join('.')}`;
 
-/** Registers and logs in a guest of `companyId`; returns its username and access token. */
+/**
+ * Registers a guest of `companyId` from the browser named `browserUsername` and logs it in;
+ * returns its public username and access token.
+ */
 export async function loginGuest(
   app: FastifyInstance,
   companyId: number,
-  username = newGuestUsername(),
+  browserUsername = newBrowserUsername(),
 ): Promise<{ username: string; token: string }> {
-  const request = {
+  const remoteAddress = someAddress();
+  const registered = await app.inject({
     method: 'POST',
-    body: { username, companyId },
-    remoteAddress: someAddress(),
-  } as const;
-  const registered = await app.inject({ ...request, url: '/api/guest-auth/register' });
+    url: '/api/guest-auth/register',
+    body: { username: browserUsername, companyId },
+    remoteAddress,
+  });
   if (registered.statusCode !== 201) throw new Error(`register: ${registered.body}`);
-  const login = await app.inject({ ...request, url: '/api/guest-auth/login' });
+  const { username, credential } = guestRegistrationSchema.parse(registered.json().data);
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/guest-auth/login',
+    body: { credential, companyId },
+    remoteAddress,
+  });
   if (login.statusCode !== 200) throw new Error(`login: ${login.body}`);
   return { username, token: guestLoginSchema.parse(login.json().data).access_token };
 }
@@ -135,4 +152,28 @@ export async function loginActors(app: FastifyInstance) {
     loginStaff(app, 'cy@frontdesk.demo'),
   ]);
   return { guest, otherGuest, agent, foreignAgent };
+}
+
+export type Part =
+  | { name: string; value: string }
+  | { name: string; filename: string; type: string; content: Uint8Array };
+
+/** A multipart/form-data body as a browser's FormData sends it. */
+export function multipart(parts: Part[]) {
+  const boundary = '----frontdesk-test-boundary';
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const head =
+      'value' in part
+        ? `Content-Disposition: form-data; name="${part.name}"\r\n\r\n`
+        : `Content-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`;
+    chunks.push(Buffer.from(`--${boundary}\r\n${head}`));
+    chunks.push(Buffer.from('value' in part ? part.value : part.content));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }

@@ -74,7 +74,7 @@ describe('POST /api/auth/login', () => {
     const attempts = [];
     for (let i = 0; i < 11; i += 1) {
       attempts.push(
-        await login({ email: 'ada@frontdesk.demo', password: `guess-${i}` }, '10.0.0.9'),
+        await login({ email: 'dee@frontdesk.demo', password: `guess-${i}` }, '10.0.0.9'),
       );
     }
     expect(attempts.slice(0, 10).every((r) => r.statusCode === 401)).toBe(true);
@@ -82,9 +82,24 @@ describe('POST /api/auth/login', () => {
     expect(limited?.statusCode).toBe(429);
     expect(limited?.json().error.code).toBe('rate_limited');
     expect(limited?.headers['retry-after']).toBeDefined();
-    // Another address is not affected.
+    // Another address signing in to another account is not affected.
     expect(
-      (await login({ email: 'ada@frontdesk.demo', password: 'x' }, '10.0.0.10')).statusCode,
+      (await login({ email: 'di@frontdesk.demo', password: 'x' }, '10.0.0.10')).statusCode,
     ).toBe(401);
+  });
+
+  it('stops password guessing of one account from many addresses with 429', async () => {
+    // Limited per e-mail whether the account exists or not, so the limit tells nothing either.
+    const attempts = [];
+    for (let i = 0; i < 21; i += 1) {
+      attempts.push(
+        await login(
+          { email: 'Guessed.Account@frontdesk.demo', password: `guess-${i}` },
+          `10.0.1.${i}`,
+        ),
+      );
+    }
+    expect(attempts.slice(0, 20).map((r) => r.statusCode)).toEqual(Array(20).fill(401));
+    expect(attempts[20]?.statusCode).toBe(429);
   });
 });

@@ -1,30 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, uploadedFileSchema, UPLOAD_LIMIT_BYTES } from '@frontdesk/protocol';
-import { bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from './helper.ts';
-
-type Part =
-  | { name: string; value: string }
-  | { name: string; filename: string; type: string; content: Uint8Array };
-
-/** A multipart/form-data body as a browser's FormData sends it. */
-function multipart(parts: Part[]) {
-  const boundary = '----frontdesk-test-boundary';
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const head =
-      'value' in part
-        ? `Content-Disposition: form-data; name="${part.name}"\r\n\r\n`
-        : `Content-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`;
-    chunks.push(Buffer.from(`--${boundary}\r\n${head}`));
-    chunks.push(Buffer.from('value' in part ? part.value : part.content));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  };
-}
+import {
+  bearer,
+  buildTestApp,
+  callApi,
+  loginGuest,
+  loginStaff,
+  multipart,
+  newCallId,
+  type Part,
+  type TestApp,
+} from './helper.ts';
 
 const png = new Uint8Array([
   0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1,
@@ -41,6 +27,15 @@ describe('uploads', () => {
     t = await buildTestApp();
     guest = await loginGuest(t.app, 5);
     agent = await loginStaff(t.app, 'ada@frontdesk.demo');
+    // A guest sends files during its call.
+    const added = await callApi(
+      t.app,
+      'POST',
+      'call-report/add',
+      { call_id: newCallId(guest), company: 5, source: 'site' },
+      guest.token,
+    );
+    expect(added.statusCode).toBe(201);
   });
   afterAll(() => t.close());
 

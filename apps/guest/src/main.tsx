@@ -48,17 +48,25 @@ void api('/config', envelope(clientConfigSchema)).then(
 // Embedded by the loader (service type Widget): tell the host page each stage, and only it.
 const { parentOrigin } = store.getState().page;
 if (parentOrigin && window.parent !== window) {
+  // SECURITY: `?parent=` is whatever the framing page wrote; events go to it only when the
+  // company lists it in allowedOrigins or it is our own (postMessage's target then makes sure
+  // that origin is still the one framing us).
+  const tellParent = (message: object) => {
+    const allowed = store.getState().company.details?.allowedOrigins ?? [];
+    if (parentOrigin !== window.location.origin && !allowed.includes(parentOrigin)) return;
+    window.parent.postMessage(message, parentOrigin);
+  };
   let stage = store.getState().flow.stage;
   store.subscribe(() => {
     const next = store.getState().flow.stage;
     if (next === stage) return;
     stage = next;
-    window.parent.postMessage({ type: 'frontdesk:stage', stage }, parentOrigin);
+    tellParent({ type: 'frontdesk:stage', stage });
   });
   // Escape closes the host page's panel, unless a dialog of ours is open to take it.
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape' || document.querySelector('[role="alertdialog"]')) return;
-    window.parent.postMessage({ type: 'frontdesk:close' }, parentOrigin);
+    tellParent({ type: 'frontdesk:close' });
   });
 }
 

@@ -6,7 +6,7 @@ import {
   createApiClient,
   envelope,
   formatCallId,
-  formatGuestUsername,
+  formatBrowserUsername,
   guestLoginSchema,
   guestRegistrationSchema,
 } from '@frontdesk/protocol';
@@ -43,17 +43,22 @@ async function cannon(url: string, seconds: number, endpoint?: Endpoint): Promis
 /** A registered, logged-in guest of the open company: what the call-report calls need. */
 async function loginGuest(baseUrl: string): Promise<{ username: string; token: string }> {
   const request = createApiClient(`${baseUrl}/api`);
-  const username = formatGuestUsername('benchvisitor', randomBytes(8).toString('hex'));
-  const body = { username, companyId: OPEN_COMPANY_ID };
-  await request('/guest-auth/register', envelope(guestRegistrationSchema), {
-    method: 'POST',
-    body,
-  });
+  const { data: registration } = await request(
+    '/guest-auth/register',
+    envelope(guestRegistrationSchema),
+    {
+      method: 'POST',
+      body: {
+        username: formatBrowserUsername('benchvisitor', randomBytes(8).toString('hex')),
+        companyId: OPEN_COMPANY_ID,
+      },
+    },
+  );
   const { data } = await request('/guest-auth/login', envelope(guestLoginSchema), {
     method: 'POST',
-    body,
+    body: { credential: registration.credential, companyId: OPEN_COMPANY_ID },
   });
-  return { username, token: data.access_token };
+  return { username: registration.username, token: data.access_token };
 }
 
 async function startHelloWorld(): Promise<{ url: string; stop: () => void }> {

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { buildAppsIfStale } from '../build-apps.ts';
 import { ensureDebianPackages, RUNTIME_PACKAGES } from '../debian.ts';
-import { DEMO_LOGINS, SEEDED_COMPANY } from '@frontdesk/api/seed';
+import { DEMO_LOGINS, SEEDED_COMPANY, demoLoginsAllowed } from '@frontdesk/api/seed';
 import { startStack } from '../stack.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
@@ -75,10 +75,13 @@ try {
       `  Guest page:  ${stack.url}/  (demo company ${SEEDED_COMPANY.demo}, open Mon–Fri 08–20 London)`,
       `               ${stack.url}/?company=${SEEDED_COMPANY.aroundTheClock}  (its twin, open around the clock)`,
       `  Console:     ${stack.url}/console/`,
-      ...DEMO_LOGINS.map(
-        (login) =>
-          `               ${login.email} / ${login.password}  (${login.role}, company ${login.companyId})`,
-      ),
+      // The API creates the demo logins only on a loopback address or with FRONTDESK_DEMO=1.
+      ...(demoLoginsAllowed(settings.HOST, process.env)
+        ? DEMO_LOGINS.map(
+            (login) =>
+              `               ${login.email} / ${login.password}  (${login.role}, company ${login.companyId})`,
+          )
+        : ['               (no demo logins: HOST is not loopback; FRONTDESK_DEMO=1 creates them)']),
       `  Health:      ${stack.url}/api/health`,
       `  Data folder: ${stack.dataDir} (logs in logs/)`,
       'Press Ctrl-C to stop.',

@@ -32,7 +32,7 @@ describe('the queue', () => {
         guest('old-client'),
         guest('agent', { status: { state: 'Away' } }),
         guest('taken', {
-          status: { state: 'OpenCall', peer: 'staff-1', callId: 'abcdefgh_12345678--x1' },
+          status: { state: 'OpenCall', peer: 'staff-1', callId: `g${'a'.repeat(25)}--x1` },
         }),
         guest('early', { waitingSince: at(10) }),
       ]),

@@ -7,14 +7,14 @@ import {
   parsePresenceStatus,
 } from '@frontdesk/protocol';
 
-const callId = 'abcdefgh_12345678--c1';
+const callId = `g${'a'.repeat(25)}--c1`;
 
 describe('presence codec (spec §4 state|peer|callId)', () => {
   it('round-trips each shape', () => {
     for (const status of [
       { state: 'Away' as const },
       { state: 'OpenCall' as const, peer: 'roundRobin' },
-      { state: 'InCall' as const, peer: 'g5-abcdefgh_12345678-0a1b2c3d4e', callId },
+      { state: 'InCall' as const, peer: `g5-g${'a'.repeat(25)}`, callId },
     ]) {
       expect(parsePresenceStatus(formatPresenceStatus(status))).toEqual(status);
     }

@@ -19,7 +19,7 @@ it('reconnects both sessions after an XMPP server restart and restores their pre
   const password = newRoomPassword();
   await ensureRoom(test.admin, { name: 'company-1', title: 'Company 1', password });
   const room = `company-1@${test.xmpp.mucService}`;
-  const guest = await sessionOf(test, 'g1-abcdefgh_12345678-0123456789');
+  const guest = await sessionOf(test, `g1-g${'r'.repeat(25)}`);
   const agent = await sessionOf(test, 'staff-1');
   sessions.push(guest, agent);
   await Promise.all([guest.connect(), agent.connect()]);

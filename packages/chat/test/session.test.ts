@@ -36,7 +36,10 @@ async function connected(username: string, options?: Parameters<typeof sessionOf
 }
 
 const guestName = (n: number) => `g1-guest${n}xyz_suffix${n}abc-00000000${n}a`;
-const callIdOf = (n: number) => formatCallId(`guest${n}xyz_suffix${n}abc`, `c${n}`);
+/** A public guest username per `n` (decision 0006: `g` and 25 base32 letters). */
+const usernameOf = (n: number) =>
+  `g${'q'.repeat(23)}${String.fromCharCode(97 + Math.floor(n / 26))}${String.fromCharCode(97 + (n % 26))}`;
+const callIdOf = (n: number) => formatCallId(usernameOf(n), `c${n}`);
 
 beforeAll(async () => {
   test = await startTestXmpp();

@@ -1,26 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { recordingFilename, setupComplete } from '@frontdesk/protocol';
+import { roomTokenRole, roomTokenSchema, setupComplete } from '@frontdesk/protocol';
 
 describe('protocol media helpers', () => {
-  it('builds the spec §7 recording name and keeps paths out of it', () => {
-    expect(
-      recordingFilename({
-        companyId: 5,
-        callId: 'fp12345678_abcdefgh--x1',
-        username: 'fp12345678_abcdefgh',
-        role: 'guest',
-        timestamp: 1_700_000_000_000,
-      }),
-    ).toBe('5-fp12345678_abcdefgh--x1-fp12345678_abcdefgh-guest-1700000000000');
-    expect(
-      recordingFilename({
-        companyId: '../5',
-        callId: 'a/b',
-        username: 'u',
-        role: 'agent',
-        timestamp: 1,
-      }),
-    ).toBe('___5-a_b-u-agent-1');
+  it('reads the role of a room token and refuses anything else as one', () => {
+    const mac = 'A'.repeat(43);
+    expect(roomTokenRole(roomTokenSchema.parse(`guest.${mac}`))).toBe('guest');
+    expect(roomTokenRole(roomTokenSchema.parse(`agent.${mac}`))).toBe('agent');
+    for (const bad of [`admin.${mac}`, `guest.${mac}x`, `guest.${mac.slice(1)}/`, 'guest']) {
+      expect(roomTokenSchema.safeParse(bad).success).toBe(false);
+    }
   });
 
   it('needs every spec §4 stage to have succeeded', () => {

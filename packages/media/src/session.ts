@@ -40,9 +40,9 @@ export interface MediaSessionOptions {
   /** A fresh Janus token from the API; called again whenever the session is re-created. */
   readonly token: () => Promise<string>;
   /**
-   * spec §4 stage `createRoom`: asks the API for the call's room (creating it if needed) and,
-   * when the company records calls, this participant's recording name (spec §5, §7). Called
-   * again after the Janus session is lost, as a restarted Janus has no rooms.
+   * spec §4 stage `createRoom`: asks the API for the call's room (creating it if needed): its
+   * pin and this participant's room token (decision 0008). Called again after the Janus session
+   * is lost, as a restarted Janus has no rooms.
    */
   readonly room: () => Promise<RoomAccess>;
   /** spec §7: display = the participant's username. */
@@ -328,6 +328,8 @@ export class MediaSession {
             room: access.room,
             // spec §5: the room join password is sent lowercased.
             pin: access.pin.toLowerCase(),
+            // SECURITY: the room admits only the tokens the API listed, one per participant.
+            token: access.token,
             display: this.options.display,
           },
           (reply) => isVideoroom(reply, 'joined'),
@@ -410,8 +412,8 @@ export class MediaSession {
   }
 
   /**
-   * spec §7: configure with audio, video and recording info, then apply Janus's answer. An
-   * ICE restart re-offers the same tracks with fresh ICE credentials.
+   * spec §7: configure with audio and video, then apply Janus's answer. An ICE restart
+   * re-offers the same tracks with fresh ICE credentials.
    */
   private async publish(generation: Generation, mode: StepMode | 'iceRestart'): Promise<void> {
     const { publisher } = generation;
@@ -421,18 +423,11 @@ export class MediaSession {
       () => publisher.createOffer(iceRestart ? [] : this.publishTracks(), iceRestart),
       iceRestart ? 'recover' : mode,
     );
+    // Recording is the server's alone (decision 0008): Janus records the room when the company
+    // records calls and names the files itself, so configure never carries a file name.
     const body: PluginData = iceRestart
       ? { request: 'configure' }
       : { request: 'configure', audio: true, video: this.options.callType === 'video' };
-    const recording = generation.access.recordingFilename;
-    if (recording && !iceRestart) {
-      // spec §5: recording applies only if the company records calls (the API decides).
-      body.record = true;
-      // After a recovery the recording goes on in a part of its own: a restarted Janus would
-      // overwrite the first part, and a surviving old session may still be writing it.
-      body.filename =
-        mode === 'recover' ? `${recording}-part${this.current.reconnects + 2}` : recording;
-    }
     const { jsep } = await publisher.requestAsync(body, (data) => data.configured === 'ok', offer);
     if (!jsep) throw new MediaError('invalidJsep', 'Invalid JSEP');
     await publisher.handleRemoteJsep(jsep);

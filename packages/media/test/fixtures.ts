@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
@@ -25,6 +25,8 @@ export interface TestJanus {
 }
 
 async function launchJanus(dir: string, rtpPortRange: [number, number]): Promise<TestJanus> {
+  // Janus runs as its own user when we are root: it must enter the folder.
+  await chmod(dir, 0o711);
   const tokenSecret = secret();
   const adminKey = secret();
   const recordingsDir = join(dir, 'recordings');
@@ -130,17 +132,27 @@ interface Call {
   readonly agent: Participant;
   /**
    * The guest joins, then the agent; resolves once each has the other's media. `perSide`
-   * adds one participant's own settings (e.g. its recording name).
+   * adds one participant's own settings.
    */
   start(config: CallConfig, perSide?: (who: Participant) => Partial<CallConfig>): Promise<void>;
+}
+
+/** What the API keeps of a call's room: the pin, the secret and each participant's token. */
+interface RoomKeys {
+  readonly room: string;
+  readonly pin: string;
+  readonly secret: string;
+  readonly tokens: Record<'guest' | 'agent', string>;
+  /** Janus records the room (the company records calls). */
+  readonly recorded: boolean;
 }
 
 async function participant(
   browser: Browser,
   harnessUrl: string,
-  display: string,
+  display: 'guest' | 'agent',
   janus: () => TestJanus,
-  access: { room: string; pin: string; secret: string },
+  access: RoomKeys,
 ): Promise<Participant> {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -152,10 +164,16 @@ async function participant(
       room: access.room,
       pin: access.pin,
       secret: access.secret,
-      recordingsDir: janus().recordingsDir,
+      allowed: Object.values(access.tokens),
+      ...(access.recorded ? { recordingsDir: janus().recordingsDir } : {}),
     });
     // The pin as the API hands it out, in mixed case: the adapter lowercases it (spec §5).
-    return { room: access.room, pin: access.pin.toUpperCase(), recordingFilename: null };
+    return {
+      room: access.room,
+      pin: access.pin.toUpperCase(),
+      token: access.tokens[display],
+      recorded: access.recorded,
+    };
   });
   await page.goto(harnessUrl);
   // The module script has run (a broken build shows here, not as an odd failure later).
@@ -164,7 +182,7 @@ async function participant(
 }
 
 export const test = base.extend<
-  { ownJanus: boolean; janus: TestJanus; call: Call },
+  { ownJanus: boolean; recorded: boolean; janus: TestJanus; call: Call },
   { sharedJanus: TestJanus; harnessUrl: string }
 >({
   sharedJanus: [
@@ -206,6 +224,8 @@ export const test = base.extend<
   ],
   /** `test.use({ ownJanus: true })`: a Janus for each test, for tests that kill it. */
   ownJanus: [false, { option: true }],
+  /** `test.use({ recorded: true })`: Janus records the call's room, as for a recording company. */
+  recorded: [false, { option: true }],
   janus: async ({ ownJanus, sharedJanus }, use) => {
     if (!ownJanus) {
       await use(sharedJanus);
@@ -217,8 +237,15 @@ export const test = base.extend<
     await janus.stop();
     await rm(dir, { recursive: true, force: true });
   },
-  call: async ({ browser, harnessUrl, janus }, use) => {
-    const access = { room: `call-${secret()}`, pin: `Pin${secret()}`, secret: secret() };
+  call: async ({ browser, harnessUrl, janus, recorded }, use) => {
+    const token = (role: string) => `${role}.${randomBytes(32).toString('base64url')}`;
+    const access: RoomKeys = {
+      room: `call-${secret()}`,
+      pin: `Pin${secret()}`,
+      secret: secret(),
+      tokens: { guest: token('guest'), agent: token('agent') },
+      recorded,
+    };
     const guest = await participant(browser, harnessUrl, 'guest', () => janus, access);
     const agent = await participant(browser, harnessUrl, 'agent', () => janus, access);
     const server = janus.running.wsUrl;

@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { recordingFilename } from '@frontdesk/protocol';
 import { mergeCallRecording } from '../src/server/recordings.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -26,23 +25,15 @@ async function probe(file: string): Promise<Probe> {
   return JSON.parse(stdout) as Probe;
 }
 
-test('a recorded call gives playable files for each side and one merged file', async ({
+// The company records calls: Janus records the room itself (decision 0008).
+test.use({ recorded: true });
+
+test('a recorded room gives playable files for each side, named by Janus, and one merged file', async ({
   call,
   janus,
 }) => {
   const { guest, agent } = call;
-  const name = (username: string, role: 'guest' | 'agent') =>
-    recordingFilename({
-      companyId: 5,
-      callId: `${call.room}--x1`,
-      username,
-      role,
-      timestamp: Date.now(),
-    });
-  const files = { guest: name('guest', 'guest'), agent: name('agent', 'agent') };
-  await call.start({ callType: 'video' }, (who) => ({
-    recordingFilename: who === guest ? files.guest : files.agent,
-  }));
+  await call.start({ callType: 'video' });
   // Some seconds of media on the wire, measured by what the agent received.
   await expect
     .poll(async () => (await agent.inbound()).video?.frames ?? 0, { timeout: 15_000 })
@@ -51,17 +42,28 @@ test('a recorded call gives playable files for each side and one merged file', a
   await guest.page.evaluate(() => window.harness.close());
   await agent.page.evaluate(() => window.harness.close());
 
-  const written = await readdir(janus.recordingsDir);
-  for (const [role, base] of Object.entries(files)) {
-    const mjr = written.filter((file) => file.startsWith(`${base}-`) && file.endsWith('.mjr'));
-    expect(mjr.sort(), `${role} recordings`).toEqual([
-      `${base}-audio-0.mjr`,
-      `${base}-video-1.mjr`,
+  // Janus's own names: `videoroom-<room>-user-<publisher id>-<time>-<kind>-<index>.mjr`.
+  const written = (await readdir(janus.recordingsDir)).filter((file) => file.endsWith('.mjr'));
+  const prefix = `videoroom-${call.room}-user-`;
+  const byPublisher = new Map<string, string[]>();
+  for (const file of written.sort()) {
+    expect(file.startsWith(prefix), file).toBe(true);
+    const match = /^(.+)-\d+-(audio-0|video-1)\.mjr$/.exec(file.slice(prefix.length));
+    expect(match, file).not.toBeNull();
+    const publisher = match?.[1] ?? '';
+    byPublisher.set(publisher, [...(byPublisher.get(publisher) ?? []), file]);
+  }
+  expect(byPublisher.size).toBe(2);
+  for (const [publisher, files] of byPublisher) {
+    const [audioMjr, videoMjr] = files.map((file) => join(janus.recordingsDir, file));
+    expect(files.map((file) => /(audio-0|video-1)\.mjr$/.exec(file)?.[1])).toEqual([
+      'audio-0',
+      'video-1',
     ]);
-    const audio = join(janus.recordingsDir, `${base}.opus`);
-    const video = join(janus.recordingsDir, `${base}.webm`);
-    await run('janus-pp-rec', [join(janus.recordingsDir, `${base}-audio-0.mjr`), audio]);
-    await run('janus-pp-rec', [join(janus.recordingsDir, `${base}-video-1.mjr`), video]);
+    const audio = join(janus.recordingsDir, `${publisher}.opus`);
+    const video = join(janus.recordingsDir, `${publisher}.webm`);
+    await run('janus-pp-rec', [String(audioMjr), audio]);
+    await run('janus-pp-rec', [String(videoMjr), video]);
 
     const sound = await probe(audio);
     expect(sound.streams).toEqual([
@@ -77,17 +79,17 @@ test('a recorded call gives playable files for each side and one merged file', a
       audio: Number(sound.format.duration),
       video: Number(picture.format.duration),
     };
-    console.info(`${role} recording: audio ${seconds.audio} s, video ${seconds.video} s`);
+    console.info(`${publisher} recording: audio ${seconds.audio} s, video ${seconds.video} s`);
     expect(seconds.audio).toBeGreaterThan(2);
     expect(seconds.video).toBeGreaterThan(2);
   }
 
   // One file for the call: both participants side by side, both voices mixed.
-  const mjrOf = (base: string) =>
-    written.filter((f) => f.startsWith(`${base}-`)).map((f) => join(janus.recordingsDir, f));
   const startedAt = Date.now();
   const merged = await mergeCallRecording({
-    participants: [mjrOf(files.guest), mjrOf(files.agent)],
+    participants: [...byPublisher.values()].map((files) =>
+      files.map((file) => join(janus.recordingsDir, file)),
+    ),
     output: join(janus.recordingsDir, `${call.room}.mp4`),
   });
   const mix = await probe(merged.output);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callIdSchema, formatCallId, parseCallId } from './call-id.ts';
 
-const username = 'a1b2c3d4e5f6_Xy12Ab34';
+const username = `g${'xy23ab45'.repeat(3)}k`;
 
 describe('call ids (spec §3: username, "--", suffix)', () => {
   it('round-trip through format and parse', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
 import { RATING_SCALE_MAX } from './forms.ts';
-import { guestUsernameSchema } from './guest.ts';
+import { guestUsernameSchema, serviceCredentialsSchema } from './guest.ts';
 import { recordIdSchema } from './ids.ts';
 
 /** spec §3: where the call started ("site"); the embeddable widget is the other source. */
@@ -31,6 +31,11 @@ export type CallReportAddBody = z.infer<typeof callReportAddBodySchema>;
 export const callReportAddedSchema = z.object({
   status: callReportStatusSchema,
   id: recordIdSchema,
+  /**
+   * The XMPP and Janus credentials for the call, only when it is let through (`ok`): a guest
+   * reaches the chat and media servers, and their TURN credentials, only with a live call.
+   */
+  services: serviceCredentialsSchema.optional(),
 });
 
 /**

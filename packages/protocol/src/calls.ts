@@ -5,6 +5,7 @@ import { jabberUsernameSchema } from './chat.ts';
 import { answersSchema } from './forms.ts';
 import { guestUsernameSchema } from './guest.ts';
 import { recordIdSchema, recordIdTextSchema } from './ids.ts';
+import { roomTokenSchema } from './media-gate.ts';
 
 /**
  * A call's Janus room and how to enter it (docs/protocol.md). The API creates the room with its
@@ -13,8 +14,16 @@ import { recordIdSchema, recordIdTextSchema } from './ids.ts';
 export const roomAccessSchema = z.object({
   room: z.string(),
   pin: z.string(),
-  /** spec §7: set when the company records calls; the media layer passes it to `configure`. */
-  recordingFilename: z.string().nullable(),
+  /**
+   * This participant's own entry in the room's `allowed` list (decision 0008): the publisher
+   * `join` carries it. SECURITY: the pin alone no longer admits anyone.
+   */
+  token: roomTokenSchema,
+  /**
+   * spec §7: whether the call is recorded. Janus records the whole room by itself and names
+   * the files; no browser chooses a recording name any more (decision 0008).
+   */
+  recorded: z.boolean(),
 });
 export type RoomAccess = z.infer<typeof roomAccessSchema>;
 
@@ -94,11 +103,22 @@ export type CallState = z.infer<typeof callStateSchema>;
 /** `PUT /api/calls/:callId/notes` (the agent who took the call). */
 export const callNotesBodySchema = z.strictObject({ notes: z.string().max(10_000) });
 
-/** `GET /api/calls?status=waiting|answered&categoryId=` (agents and admins). */
-export const callListQuerySchema = z.strictObject({
-  status: z.enum(['waiting', 'answered']).default('waiting'),
-  categoryId: recordIdTextSchema.optional(),
-});
+/**
+ * `GET /api/calls?status=waiting|answered&categoryId=&perCategory=&after=` (agents and admins):
+ * each category's oldest `perCategory` calls, so a flood in one category never hides another's;
+ * `after` (a report id of the category) pages on within one category.
+ */
+export const callListQuerySchema = z
+  .strictObject({
+    status: z.enum(['waiting', 'answered']).default('waiting'),
+    categoryId: recordIdTextSchema.optional(),
+    perCategory: z.coerce.number().int().min(1).max(200).default(50),
+    after: recordIdTextSchema.optional(),
+  })
+  .refine((query) => query.after === undefined || query.categoryId !== undefined, {
+    message: 'pages within one category: name categoryId too',
+    path: ['after'],
+  });
 export type CallListQuery = z.infer<typeof callListQuerySchema>;
 
 /** One open call as the console shows it beside a guest of its queue. */

@@ -11,6 +11,26 @@ const assetUrl = z
   .max(2048)
   .refine((url) => /^(\/[^/]|https?:\/\/)/.test(url), 'must be a path or an http(s) URL');
 const optionalUrl = assetUrl.nullable().default(null);
+/**
+ * An origin (`https://host[:port]` or `http://…`) exactly as a browser writes it in `Origin`
+ * and `event.origin`: scheme, host and port only, lower case, no path or trailing slash.
+ */
+export const webOriginSchema = z
+  .string()
+  .max(300)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (
+        (url.protocol === 'https:' || url.protocol === 'http:') &&
+        url.origin === value &&
+        // A plain host name or address: no wildcards, which CSP would read as "any subdomain".
+        /^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname)
+      );
+    } catch {
+      return false;
+    }
+  }, 'must be an origin such as https://shop.example or http://localhost:8000 (no path)');
 const optionalText = z.string().max(2000).nullable().default(null);
 const colour = z
   .string()
@@ -82,6 +102,11 @@ export const companySettingsSchema = z.object({
   /** spec §4: with round-robin the call goes to whichever agent takes it first. */
   roundRobin: z.boolean().default(true),
   details: optionalText,
+  /**
+   * SECURITY: the sites that may show the guest page in a frame (CSP `frame-ancestors`) and
+   * that the embedded widget tells its stages to. Empty: the page's own origin only.
+   */
+  allowedOrigins: z.array(webOriginSchema).max(50).default([]),
 });
 export type CompanySettings = z.infer<typeof companySettingsSchema>;
 export type CompanySettingsInput = z.input<typeof companySettingsSchema>;

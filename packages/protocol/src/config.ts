@@ -24,14 +24,21 @@ export const dependencyStatusSchema = z.object({
   latencyMs: z.number().nonnegative().optional(),
   error: z.string().optional(),
 });
+export type DependencyStatus = z.infer<typeof dependencyStatusSchema>;
 
-/** `GET /api/health`: each dependency up or down; the whole is `up` only when all are. */
+/**
+ * `GET /api/health`: up only when every dependency is. SECURITY: `dependencies` (each one's
+ * status, latency and error text, which can name internal addresses) is answered only to a
+ * signed-in agent or admin; anyone else learns up or down.
+ */
 export const healthSchema = z.object({
   status: z.enum(['up', 'down']),
-  dependencies: z.object({
-    database: dependencyStatusSchema,
-    xmpp: dependencyStatusSchema,
-    janus: dependencyStatusSchema,
-  }),
+  dependencies: z
+    .object({
+      database: dependencyStatusSchema,
+      xmpp: dependencyStatusSchema,
+      janus: dependencyStatusSchema,
+    })
+    .optional(),
 });
 export type Health = z.infer<typeof healthSchema>;

@@ -15,5 +15,6 @@ export * from './staff.ts';
 export * from './monitoring.ts';
 export * from './stages.ts';
 export * from './media.ts';
+export * from './media-gate.ts';
 export * from './chat.ts';
 export * from './calls.ts';

@@ -84,28 +84,9 @@ export const linkQualitySchema = z.object({
 });
 export type LinkQuality = z.infer<typeof linkQualitySchema>;
 
-/** Whose recording a file is: the spec names the guest's; the agent's follows the same rule. */
+/** A participant's role in a call: whose recording a file is, whose room token. */
 export const recordingRoleSchema = z.enum(['guest', 'agent']);
 export type RecordingRole = z.infer<typeof recordingRoleSchema>;
-
-/**
- * spec §7: the recording file name, `<companyId>-<callId>-<username>-<role>-<timestamp>`
- * (Janus appends `-audio-0.mjr`, `-video-1.mjr`). The spec puts it "under recordings": that
- * folder is the room's `rec_dir`, so the name itself has no folder part.
- * SECURITY: Janus writes to this path, so anything but letters, digits, `_` and `-` is replaced.
- */
-export function recordingFilename(parts: {
-  companyId: number | string;
-  callId: string;
-  username: string;
-  role: RecordingRole;
-  timestamp: number;
-}): string {
-  const safe = (value: string | number) => String(value).replace(/[^A-Za-z0-9_-]/g, '_');
-  return [parts.companyId, parts.callId, parts.username, parts.role, parts.timestamp]
-    .map(safe)
-    .join('-');
-}
 
 /**
  * The media part of spec §3 "Call status": what the store keeps, derived from the media

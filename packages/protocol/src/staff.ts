@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jabberUsernameSchema } from './chat.ts';
-import { guestRoomSchema, serviceCredentialsSchema } from './guest.ts';
+import { accessTokenSchema, guestRoomSchema, serviceCredentialsSchema } from './guest.ts';
 import { recordIdSchema } from './ids.ts';
 
 /** Agents take calls; admins also manage their company (ARCHITECTURE: console). */
@@ -22,8 +22,22 @@ export const staffMemberSchema = z.object({
 });
 export type StaffMember = z.infer<typeof staffMemberSchema>;
 
+/**
+ * A refresh token: exchanged at `POST /auth/refresh` for a new access token and a new refresh
+ * token (the old one then stops working), until the login's session ends or is revoked.
+ */
+export const refreshTokenSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{43}$/, 'must be the refresh token from login (43 characters)');
+
+/** `POST /auth/refresh`. */
+export const refreshBodySchema = z.strictObject({ refreshToken: refreshTokenSchema });
+
+export const refreshedSchema = accessTokenSchema.extend({ refreshToken: refreshTokenSchema });
+export type Refreshed = z.infer<typeof refreshedSchema>;
+
 export const staffLoginSchema = serviceCredentialsSchema.extend({
-  access_token: z.string(),
+  ...refreshedSchema.shape,
   user: staffMemberSchema,
   /** The company's room and its category rooms, with their password (docs/protocol.md). */
   rooms: z.array(guestRoomSchema),

@@ -3,14 +3,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signAccessToken, verifyAccessToken, type Principal } from './access-token.ts';
 
 const secret = 'an-api-token-secret-of-at-least-32-chars';
-const guest: Principal = { role: 'guest', guestId: 7, companyId: 5, username: 'abcdefgh_12345678' };
+const guest: Principal = {
+  role: 'guest',
+  guestId: 7,
+  companyId: 5,
+  username: `g${'a'.repeat(25)}`,
+};
 const inAnHour = () => new Date(Date.now() + 3_600_000);
 
 describe('access tokens', () => {
   it('carry the principal and nothing else through a round trip', async () => {
     const token = await signAccessToken(secret, guest, inAnHour());
     expect(await verifyAccessToken(secret, token)).toEqual(guest);
-    const agent: Principal = { role: 'agent', staffId: 2, companyId: 5 };
+    const agent: Principal = { role: 'agent', staffId: 2, companyId: 5, sessionId: 4 };
     expect(
       await verifyAccessToken(secret, await signAccessToken(secret, agent, inAnHour())),
     ).toEqual(agent);

@@ -5,7 +5,10 @@ import { guestUsernameSchema, recordIdSchema, staffRoleSchema } from '@frontdesk
 const ISSUER = 'frontdesk-api';
 const AUDIENCE = 'frontdesk-api';
 
-/** Who an access token speaks for; its claims are exactly these fields. */
+/**
+ * Who an access token speaks for; a staff token also names its login (session), which sign-out
+ * revokes. Exactly these claims.
+ */
 const principalSchema = z.discriminatedUnion('role', [
   z.object({
     role: z.literal('guest'),
@@ -13,7 +16,12 @@ const principalSchema = z.discriminatedUnion('role', [
     companyId: recordIdSchema,
     username: guestUsernameSchema,
   }),
-  z.object({ role: staffRoleSchema, staffId: recordIdSchema, companyId: recordIdSchema }),
+  z.object({
+    role: staffRoleSchema,
+    staffId: recordIdSchema,
+    companyId: recordIdSchema,
+    sessionId: recordIdSchema,
+  }),
 ]);
 export type Principal = z.infer<typeof principalSchema>;
 export type GuestPrincipal = Extract<Principal, { role: 'guest' }>;
@@ -38,8 +46,9 @@ export async function signAccessToken(
 
 /**
  * Tokens verified already, with their principal and expiry (ms), oldest first. A guest sends the
- * same token with every call, and checking its signature (~0.3 ms) is a large share of a short request;
- * tokens are never revoked, so one that verified stays good until it expires.
+ * same token with every call, and checking its signature (~0.3 ms) is a large share of a short request.
+ * A signature that verified stays valid until the token expires; whether its session was revoked
+ * is asked of the database where it matters (staff routes, plugins/auth.ts).
  */
 const verified = new Map<string, { secret: string; principal: Principal; expiresAt: number }>();
 const VERIFIED_KEPT = 10_000;

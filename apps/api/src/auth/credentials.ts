@@ -1,17 +1,26 @@
 import type { Config } from '../config.ts';
 import { signAccessToken, type Principal } from './access-token.ts';
 import { mintJanusToken, mintXmppToken } from './service-tokens.ts';
+import { SESSION_TTL_MS } from './sessions.ts';
 
 /**
- * How long one login lasts, for the access token and the XMPP and Janus tokens alike. Janus
- * cannot swap the token of a live session and ejabberd re-checks it on reconnect (INFRA-NOTES
- * "Tokens"), so it must outlast the longest call plus the rating afterwards: 12 hours.
+ * How long an access token lasts. Short, so that what a stolen one allows ends soon; the apps
+ * refresh it before then (staff with their refresh token, guests by logging in again).
  */
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const ACCESS_TOKEN_TTL_MS = 10 * 60 * 1000;
+
+/** The API's bearer token for `principal`, and when it expires. */
+export async function issueAccessToken(config: Config, principal: Principal, now: Date) {
+  const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_TTL_MS);
+  return {
+    access_token: await signAccessToken(config.secrets.apiToken, principal, expiresAt),
+    accessTokenExpiresAt: expiresAt.toISOString(),
+  };
+}
 
 /**
- * A Janus token lasting as long as a login made at `now`: at login, and again from
- * `POST /auth/janus-token` when the media layer re-creates its session.
+ * A Janus token lasting as long as a session opened at `now`: with the service credentials, and
+ * again from `POST /auth/janus-token` when the media layer re-creates its session.
  */
 export function issueJanusToken(config: Config, now: Date) {
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
@@ -21,17 +30,9 @@ export function issueJanusToken(config: Config, now: Date) {
   };
 }
 
-/** The tokens one login hands out: our bearer token, the XMPP password and the Janus token. */
-export async function issueCredentials(
-  config: Config,
-  principal: Principal,
-  jid: string,
-  now: Date,
-) {
-  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  const [access_token, xmppPassword] = await Promise.all([
-    signAccessToken(config.secrets.apiToken, principal, expiresAt),
-    mintXmppToken(config.secrets.xmppJwt, jid, expiresAt),
-  ]);
-  return { access_token, xmpp: { jid, password: xmppPassword }, ...issueJanusToken(config, now) };
+/** What the XMPP server and Janus accept for `jid`, for a session's length. */
+export async function issueServiceCredentials(config: Config, jid: string, now: Date) {
+  const janus = issueJanusToken(config, now);
+  const password = await mintXmppToken(config.secrets.xmppJwt, jid, new Date(janus.expiresAt));
+  return { xmpp: { jid, password }, ...janus };
 }

@@ -7,7 +7,7 @@ describe('passwords', () => {
       hashPassword('correct horse'),
       hashPassword('correct horse'),
     ]);
-    expect(a).toMatch(/^scrypt\$16384\$8\$1\$[\w-]{22}\$[\w-]{86}$/);
+    expect(a).toMatch(/^scrypt\$131072\$8\$1\$[\w-]{22}\$[\w-]{86}$/);
     expect(a).not.toBe(b);
   });
 

@@ -1,7 +1,16 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** Node's defaults (N = 2^14, r = 8, p = 1): ~50 ms a hash, 16 MiB of memory. */
-const PARAMS = { N: 16_384, r: 8, p: 1 } as const;
+/**
+ * OWASP's scrypt minimum (N = 2^17, r = 8, p = 1): 128 MiB of memory a hash, so guessing
+ * stolen hashes on GPUs is slow and costly. Hashes made with Node's old defaults (N = 2^14)
+ * carry their parameters and still verify.
+ */
+const PARAMS = { N: 131_072, r: 8, p: 1 } as const;
+/**
+ * scrypt needs 128·N·r bytes; Node refuses above `maxmem` (32 MiB by default). SECURITY: also
+ * the cap on what a stored hash may ask for, so no row can make one login take gigabytes.
+ */
+const MAX_MEMORY = 2 * 128 * PARAMS.N * PARAMS.r;
 const KEY_BYTES = 64;
 const SALT_BYTES = 16;
 
@@ -16,7 +25,7 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 /** Hashes with scrypt and a fresh salt: `scrypt$N$r$p$<salt>$<hash>` (base64url parts). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, PARAMS);
+  const key = await derive(password, salt, { ...PARAMS, maxmem: MAX_MEMORY });
   return [
     'scrypt',
     PARAMS.N,
@@ -35,8 +44,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 };
+  const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: MAX_MEMORY };
   if (![options.N, options.r, options.p].every(Number.isSafeInteger)) return false;
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), options);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  // Parameters scrypt refuses (over the memory cap, N not a power of two) never match.
+  const actual = await derive(password, Buffer.from(salt, 'base64url'), options).catch(() => null);
+  return actual !== null && actual.length === expected.length && timingSafeEqual(actual, expected);
 }

@@ -8,7 +8,7 @@ import {
   type TransferBody,
 } from '@frontdesk/protocol';
 import type { Principal, StaffPrincipal } from '../auth/access-token.ts';
-import { SESSION_TTL_MS } from '../auth/credentials.ts';
+import { SESSION_TTL_MS } from '../auth/sessions.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { requireCompany } from '../companies/company-repository.ts';
 import { findGuest } from '../guests/guest-repository.ts';
@@ -66,6 +66,26 @@ export function roomParticipant(principal: Principal): RoomParticipant {
   return principal.role === 'guest'
     ? { username: principal.username, role: 'guest' }
     : { username: staffJabberUsername(principal.staffId), role: 'agent' };
+}
+
+/**
+ * The guest's call that was let through and has not ended (nor outlived a session: a guest who
+ * vanished without ending its call has no live call a day later); `undefined` when none.
+ */
+export async function liveCallOf(
+  db: Kysely<Database>,
+  guestId: number,
+): Promise<{ id: number } | undefined> {
+  return db
+    .selectFrom('call_reports')
+    .select('id')
+    .where('guest_id', '=', guestId)
+    .where('status', '=', 'ok')
+    .where('ended_at', 'is', null)
+    .where('created_at', '>', new Date(Date.now() - SESSION_TTL_MS))
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** The guest's latest live call of the category, claimed or not: older ones are left behind. */
@@ -205,7 +225,7 @@ async function roundRobinAgents(db: Kysely<Database>, companyId: number): Promis
 export async function listCalls(
   db: Kysely<Database>,
   companyId: number,
-  { status, categoryId }: CallListQuery,
+  { status, categoryId, perCategory, after }: CallListQuery,
   offerMs: number,
 ): Promise<CallSummary[]> {
   let query = db
@@ -246,10 +266,27 @@ export async function listCalls(
     .where('r.status', '=', 'ok')
     .where('r.ended_at', 'is', null)
     .where('r.agent_id', status === 'waiting' ? 'is' : 'is not', null)
-    .where('r.created_at', '>', new Date(Date.now() - SESSION_TTL_MS));
+    .where('r.created_at', '>', new Date(Date.now() - SESSION_TTL_MS))
+    // Each category's place in its own line, oldest first.
+    .select(
+      sql<number>`row_number() over (partition by r.category_id order by r.created_at, r.id)`.as(
+        'place',
+      ),
+    );
   if (categoryId !== undefined) query = query.where('r.category_id', '=', categoryId);
+  if (after !== undefined) {
+    query = query.where(
+      sql<boolean>`(r.created_at, r.id) > (select created_at, id from call_reports where id = ${after})`,
+    );
+  }
   const [rows, available] = await Promise.all([
-    query.orderBy('r.created_at').orderBy('r.id').limit(200).execute(),
+    db
+      .selectFrom(query.as('q'))
+      .selectAll()
+      .where('q.place', '<=', perCategory)
+      .orderBy('q.created_at')
+      .orderBy('q.id')
+      .execute(),
     status === 'waiting' ? roundRobinAgents(db, companyId) : [],
   ]);
   const now = Date.now();

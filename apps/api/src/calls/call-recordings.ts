@@ -8,27 +8,26 @@ import { mergeCallRecording } from '@frontdesk/media/server';
 const SETTLE_MS = 1000;
 
 /**
- * The .mjr files of one call, per participant: names start `<companyId>-<callId>-` (spec §7,
- * `recordingFilename`) and carry the role, so the guest's tile comes first. Later parts after a
- * recovery (`-partN`) stay with their participant.
+ * What Janus names a recording of a call room (decision 0008): it records the room itself and
+ * builds `videoroom-<room>-user-<publisher id>-<time>-<kind>-<index>.mjr`, where the room is
+ * the call id and the publisher id (`<role>-<32 hex>`) is the API's gate's, never a browser's.
  */
-export function callRecordingParts(
-  files: readonly string[],
-  companyId: number,
-  callId: string,
-): string[][] {
-  const prefix = `${companyId}-${callId}-`;
-  const ours = files.filter((name) => name.startsWith(prefix) && name.endsWith('.mjr')).sort();
-  const byParticipant = new Map<string, string[]>();
-  for (const name of ours) {
-    // `<username>-<role>-<timestamp>` up to the media suffix Janus adds (`-audio-0.mjr`, …).
-    const participant = /^(.+-(guest|agent))-\d+/.exec(name.slice(prefix.length))?.[1];
-    if (!participant) continue;
-    byParticipant.set(participant, [...(byParticipant.get(participant) ?? []), name]);
+const JANUS_RECORDING = /^(guest|agent)-[0-9a-f]{32}-\d+-(audio|video)-\d+\.mjr$/;
+
+/**
+ * The .mjr files of one call, per role, the guest's first (its tile comes first). A participant
+ * that joined again (a recovery, a restarted Janus) has a new publisher id and later files:
+ * they stay on its role's tile, each placed at its own time by the merge.
+ */
+export function callRecordingParts(files: readonly string[], callId: string): string[][] {
+  const prefix = `videoroom-${callId}-user-`;
+  const byRole = { guest: [] as string[], agent: [] as string[] };
+  for (const name of [...files].sort()) {
+    if (!name.startsWith(prefix)) continue;
+    const role = JANUS_RECORDING.exec(name.slice(prefix.length))?.[1];
+    if (role === 'guest' || role === 'agent') byRole[role].push(name);
   }
-  return [...byParticipant.entries()]
-    .sort(([a], [b]) => Number(b.endsWith('-guest')) - Number(a.endsWith('-guest')))
-    .map(([, names]) => names);
+  return [byRole.guest, byRole.agent].filter((names) => names.length > 0);
 }
 
 /**
@@ -55,7 +54,7 @@ export class CallRecordings {
   private async merge(companyId: number, callId: string): Promise<void> {
     try {
       const files = existsSync(this.folder) ? await readdir(this.folder) : [];
-      const participants = callRecordingParts(files, companyId, callId).map((names) =>
+      const participants = callRecordingParts(files, callId).map((names) =>
         names.map((name) => join(this.folder, name)),
       );
       if (participants.length === 0) return;

@@ -188,7 +188,7 @@ export async function addCallReport(
   db: Kysely<Database>,
   principal: GuestPrincipal,
   body: CallReportAddBody,
-): Promise<{ report: CallReportRow; created: boolean }> {
+): Promise<{ report: CallReportRow; created: boolean; replaced: CallReportRow[] }> {
   assertOwnCompany(principal, body.company);
   assertOwnUsername(principal, body.guest_username);
   assertOwnCallId(principal, body.call_id, 'call_id');
@@ -220,10 +220,34 @@ export async function addCallReport(
           const spent = quota !== null && (await callsThisMonth(trx, company.id)) >= quota;
           return insertNewReport(trx, principal, body, spent ? 'outOfQuota' : 'ok');
         });
-  if (added) return { report: added, created: true };
+  if (added) {
+    const replaced = added.status === 'ok' ? await endOtherLiveCalls(db, added) : [];
+    return { report: added, created: true, replaced };
+  }
   const existing = await requireCall(db, body.call_id);
   assertMayTouch(principal, existing);
-  return { report: existing, created: false };
+  return { report: existing, created: false, replaced: [] };
+}
+
+/**
+ * One live call per guest: a newer call ends the guest's older ones (as a newer chat session
+ * replaces an older, spec §9), so one guest can never hold several places in the agents' queue.
+ * Answers the calls it ended, whose rooms the caller closes.
+ */
+async function endOtherLiveCalls(
+  db: Kysely<Database>,
+  call: CallReportRow,
+): Promise<CallReportRow[]> {
+  const others = await db
+    .selectFrom('call_reports')
+    .select('id')
+    .where('guest_id', '=', call.guest_id)
+    .where('id', '<>', call.id)
+    .where('status', '=', 'ok')
+    .where('ended_at', 'is', null)
+    .execute();
+  const ended = await Promise.all(others.map(({ id }) => endReport(db, id)));
+  return ended.filter((row) => row !== undefined);
 }
 
 /**
@@ -313,6 +337,13 @@ export async function holdCall(
         return existing;
       throw new HttpError(409, 'call_id_taken', `Call ${body.new_call_id} is already reported.`, {
         new_call_id: 'is already in use',
+      });
+    }
+    // SECURITY: only a live call that was let through goes on; a refused (blocked, out of quota)
+    // or ended call cannot be revived under a new id.
+    if (current.status !== 'ok' || current.ended_at !== null) {
+      throw new HttpError(409, 'call_not_live', `Call ${current.call_id} is not a live call.`, {
+        current_call_id: 'must be a live call that was let through',
       });
     }
     await endReport(trx, current.id);

@@ -1,26 +1,41 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { JanusRooms } from '@frontdesk/media/server';
 import {
   companySettingsSchema,
-  recordingFilename,
+  recordingRoleSchema,
+  roomTokenSchema,
   type RecordingRole,
   type RoomAccess,
+  type RoomToken,
 } from '@frontdesk/protocol';
 import { mintJanusToken } from '../auth/service-tokens.ts';
 import type { Config } from '../config.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { HttpError } from '../plugins/errors.ts';
 
-/** Who enters the room: the name their recording carries (spec §7). */
+/** Who enters the room: the guest who owns the call or the agent who claimed it. */
 export type RoomParticipant = { username: string; role: RecordingRole };
 
 /** The API's own Janus sessions make one request each: a minute is plenty. */
 const ADMIN_TOKEN_TTL_MS = 60_000;
 
 const randomKey = () => randomBytes(16).toString('hex');
+
+/**
+ * A participant's room token (decision 0008): `<role>.` and an HMAC of the call id and role
+ * under a key of the API's own. Derived, not stored, so a room re-created after a Janus restart
+ * lists the very tokens its participants already hold. SECURITY: one per call and role — a token
+ * opens no other call's room, and only the call's guest and its agent are ever handed theirs.
+ */
+export function roomToken(key: string, callId: string, role: RecordingRole): RoomToken {
+  const mac = createHmac('sha256', key)
+    .update(`frontdesk room token\n${callId}\n${role}`)
+    .digest('base64url');
+  return roomTokenSchema.parse(`${role}.${mac}`);
+}
 
 /**
  * Each call's Janus videoroom (docs/protocol.md "Janus room"): created on demand with the
@@ -30,6 +45,7 @@ const randomKey = () => randomBytes(16).toString('hex');
 export class CallRooms {
   private readonly janus: JanusRooms;
   private readonly recordingsDir: string;
+  private readonly tokenKey: string;
 
   constructor(
     config: Config,
@@ -44,11 +60,16 @@ export class CallRooms {
     });
     // The folder `npm start` gives Janus for recordings, too (infra data-dir).
     this.recordingsDir = join(config.dataDir, 'recordings');
+    // A key of its own, derived from a secret that never leaves the API.
+    this.tokenKey = createHmac('sha256', config.secrets.janusAdminKey)
+      .update('frontdesk room tokens')
+      .digest('base64url');
   }
 
   /**
    * Creates the call's room unless Janus has it already (idempotent: both participants ask, and
-   * a restarted Janus has lost its rooms) and answers how to enter it. 409 for a call that was
+   * a restarted Janus has lost its rooms) and answers how this participant enters it: the pin
+   * and its own token. Janus records the room when the company records calls. 409 for a call that was
    * refused or has ended; 502 when Janus cannot be reached.
    */
   async open(
@@ -84,6 +105,10 @@ export class CallRooms {
         pin: keys.room_pin,
         secret: keys.room_secret,
         description: `Call ${call.call_id}`,
+        // Both participants' tokens, also when Janus lost the room and the other asks first.
+        allowed: recordingRoleSchema.options.map((role) =>
+          roomToken(this.tokenKey, call.call_id, role),
+        ),
         ...(recordCalls ? { recordingsDir: this.recordingsDir } : {}),
         webview: options.webview,
       });
@@ -98,14 +123,8 @@ export class CallRooms {
     return {
       room: call.call_id,
       pin: keys.room_pin,
-      recordingFilename: recordCalls
-        ? recordingFilename({
-            companyId: call.company_id,
-            callId: call.call_id,
-            ...participant,
-            timestamp: Date.now(),
-          })
-        : null,
+      token: roomToken(this.tokenKey, call.call_id, participant.role),
+      recorded: recordCalls,
     };
   }
 

@@ -6,6 +6,17 @@ const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
+/** The one inline script of the branded page; the page's CSP allows it by its hash. */
+export const BRANDED_PAGE_SCRIPT = "performance.mark('frontdesk:branded')";
+
+/** The company's colours, font and background as the `style` of `<html>` (CSP hashes it). */
+export function brandedStyle(company: CompanyDetails): string {
+  return Object.entries(brandingVariables(company))
+    .filter((entry): entry is [string, string] => entry[1] !== null)
+    .map(([name, value]) => `${name}:${value}`)
+    .join(';');
+}
+
 /**
  * The guest app's index.html with the company's look already in it: language, direction,
  * colours, font, background, title and icon, and the `frontdesk:branded` mark the app would
@@ -15,16 +26,13 @@ const escapeHtml = (text: string) =>
  * expected `<html …>` and `</head>` is answered unchanged.
  */
 export function brandGuestPage(html: string, company: CompanyDetails): string {
-  const style = Object.entries(brandingVariables(company))
-    .filter((entry): entry is [string, string] => entry[1] !== null)
-    .map(([name, value]) => `${name}:${value}`)
-    .join(';');
+  const style = brandedStyle(company);
   const openingTag = /<html[^>]*>/;
   if (!openingTag.test(html) || !html.includes('</head>')) return html;
   const head = [
     `<title>${escapeHtml(brandedTitle(company))}</title>`,
     company.faviconUrl ? `<link rel="icon" href="${escapeHtml(company.faviconUrl)}" />` : '',
-    `<script>performance.mark('frontdesk:branded')</script>`,
+    `<script>${BRANDED_PAGE_SCRIPT}</script>`,
   ].join('');
   return html
     .replace(

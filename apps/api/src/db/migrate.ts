@@ -5,6 +5,9 @@ import * as people from './migrations/0002-people.ts';
 import * as calls from './migrations/0003-calls.ts';
 import * as callCoordination from './migrations/0004-call-coordination.ts';
 import * as staffAvailability from './migrations/0005-staff-availability.ts';
+import * as guestCredentials from './migrations/0006-guest-credentials.ts';
+import * as sessions from './migrations/0008-sessions.ts';
+import * as uploadCalls from './migrations/0009-upload-calls.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -13,6 +16,9 @@ const migrations: Record<string, Migration> = {
   '0003-calls': calls,
   '0004-call-coordination': callCoordination,
   '0005-staff-availability': staffAvailability,
+  '0006-guest-credentials': guestCredentials,
+  '0008-sessions': sessions,
+  '0009-upload-calls': uploadCalls,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

@@ -34,6 +34,7 @@ export interface Database {
   form_submissions: FormSubmissionsTable;
   rating_submissions: RatingSubmissionsTable;
   uploads: UploadsTable;
+  sessions: SessionsTable;
 }
 
 type Json<T> = ColumnType<T, string, string>;
@@ -102,10 +103,13 @@ export interface GeofenceZonesTable {
 export interface GuestsTable {
   id: Generated<number>;
   company_id: number;
+  /** The public name the API made (decision 0006): it proves nothing. */
   username: string;
-  /** Lower-cased fingerprint part of the username: what block lists match. */
+  /** Lower-cased fingerprint of the browser's own name (spec §1): what block lists match. */
   fingerprint: string;
   jabberusername: string;
+  /** SHA-256 of the guest's credential; `null` for guests registered before credentials. */
+  credential_hash: string | null;
   created_at: CreatedAt;
   last_login_at: ColumnType<Date | null, never, Date>;
 }
@@ -131,6 +135,20 @@ export interface StaffTable {
   availability: ColumnType<AgentAvailability, AgentAvailability | undefined, AgentAvailability>;
   /** When it reported it; `null` before any report. */
   availability_at: Date | null;
+  /** A deactivated member's sessions stop at its next request (issue 13 "Sessions"). */
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+}
+
+/** One staff login (guests log in again with their credential instead). */
+export interface SessionsTable {
+  id: Generated<number>;
+  staff_id: number;
+  /** SHA-256 of the login's current refresh token. */
+  refresh_hash: string;
+  expires_at: Date;
+  /** Set by sign-out: the session's tokens stop working. */
+  revoked_at: Date | null;
   created_at: CreatedAt;
 }
 
@@ -209,6 +227,8 @@ export interface UploadsTable {
   company_id: number;
   guest_id: number | null;
   staff_id: number | null;
+  /** A guest's upload: the live call it was sent in (its quota counts it). */
+  call_report_id: number | null;
   type: UploadType;
   content_type: string;
   size_bytes: number;

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import {
   DEFAULT_COMPANY_ID,
   type CompanySettingsInput,
@@ -37,7 +37,13 @@ export const SEEDED_COMPANY = {
   voiceLine: 13,
 } as const;
 
-/** Register a guest whose username starts with this fingerprint at company 8 to be blocked. */
+/**
+ * The one other site the demo's round-the-clock company lets frame its guest page and hear its
+ * widget's events: the "company site" the end-to-end suite serves on loopback.
+ */
+export const DEMO_SHOP_ORIGIN = 'http://127.0.0.1:4180';
+
+/** A guest whose browser name (spec §1) starts with this fingerprint is blocked at company 8. */
 export const BLOCKED_FINGERPRINT = 'blockedvisitor0001';
 
 const DEMO_PASSWORD = 'frontdesk-demo';
@@ -294,7 +300,12 @@ const COMPANIES: SeedCompany[] = [
     activated: true,
     conferenceName: 'around-the-clock',
     monthlyCallQuota: null,
-    settings: { ...demoSettings, websiteTitle: 'Frontdesk Around the Clock', outOfHoursMsg: null },
+    settings: {
+      ...demoSettings,
+      websiteTitle: 'Frontdesk Around the Clock',
+      outOfHoursMsg: null,
+      allowedOrigins: [DEMO_SHOP_ORIGIN],
+    },
     categories: [
       { id: 10, name: 'Sales', roomName: 'around-the-clock-sales' },
       { id: 11, name: 'Support', roomName: 'around-the-clock-support' },
@@ -382,27 +393,70 @@ async function seedCompany(trx: Kysely<Database>, company: SeedCompany): Promise
 }
 
 /**
- * Inserts the seeded companies and the demo logins once; a company or login that already exists
- * is left alone, so running it again (every `npm start`) changes nothing.
+ * SECURITY: whether the demo logins (public e-mails, one published password, an admin among
+ * them) may be created: only when the API listens on a loopback address, where nobody else can
+ * use them, or when `FRONTDESK_DEMO=1` says a reachable demo is meant.
  */
-export async function seedDemo(db: Kysely<Database>): Promise<void> {
-  // Each login gets its own salt, as every account does.
-  const staff = await Promise.all(
-    DEMO_LOGINS.map(async (login) => ({
+export function demoLoginsAllowed(host: string, env: NodeJS.ProcessEnv): boolean {
+  if (env.FRONTDESK_DEMO === '1') return true;
+  const name = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/** What the API seeds as it starts: nothing unless `SEED_DEMO=true`; logins as allowed above. */
+export async function seedOnStart(
+  db: Kysely<Database>,
+  host: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  if (env.SEED_DEMO !== 'true') return;
+  const logins = demoLoginsAllowed(host, env);
+  if (!logins) {
+    console.warn('Demo logins not created: HOST is not loopback (FRONTDESK_DEMO=1 allows them).');
+  }
+  await seedDemo(db, { logins });
+}
+
+/** Hashes made in this process, by e-mail: scrypt at OWASP's cost takes ~0.8 s and 128 MiB. */
+const demoHashes = new Map<string, string>();
+
+async function demoLoginHash(login: DemoLogin): Promise<string> {
+  const kept = demoHashes.get(login.email);
+  if (kept) return kept;
+  const hash = await hashPassword(login.password);
+  demoHashes.set(login.email, hash);
+  return hash;
+}
+
+/**
+ * Inserts the seeded companies and, unless `logins` is false, the demo logins once; a company
+ * or login that already exists is left alone, so running it again (every `npm start`) changes
+ * nothing.
+ */
+export async function seedDemo(
+  db: Kysely<Database>,
+  { logins = true }: { logins?: boolean } = {},
+): Promise<void> {
+  // Each login gets its own salt, as every account does; one at a time, as each takes 128 MiB.
+  const staff: Insertable<Database['staff']>[] = [];
+  for (const login of logins ? DEMO_LOGINS : []) {
+    staff.push({
       company_id: login.companyId,
       email: login.email,
       name: login.name,
       role: login.role,
-      password_hash: await hashPassword(login.password),
-    })),
-  );
+      password_hash: await demoLoginHash(login),
+    });
+  }
   await db.transaction().execute(async (trx) => {
     for (const company of COMPANIES) await seedCompany(trx, company);
-    await trx
-      .insertInto('staff')
-      .values(staff)
-      .onConflict((oc) => oc.column('email').doNothing())
-      .execute();
+    if (staff.length > 0) {
+      await trx
+        .insertInto('staff')
+        .values(staff)
+        .onConflict((oc) => oc.column('email').doNothing())
+        .execute();
+    }
     // Explicit ids leave the serials behind; move them past the seeded rows so new ones never collide.
     for (const table of ['companies', 'categories', 'forms', 'geofence_zones'] as const) {
       await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(

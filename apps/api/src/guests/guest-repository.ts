@@ -3,27 +3,47 @@ import { fingerprintOf } from '@frontdesk/protocol';
 import type { Database, GuestRow } from '../db/schema.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { guestJabberUsername } from '../xmpp/addresses.ts';
+import { credentialHash, newGuestCredential, newGuestUsername } from './guest-identity.ts';
 
 /**
- * Registers `username` with the company, or finds it registered already: registration is
- * idempotent (spec §7 expects 201 each time the same browser comes back).
+ * Registers a new guest of the company for the browser named `browserUsername` (spec §1) and
+ * answers it with the credential that only this answer ever carries (decision 0006). Every
+ * registration makes a new guest: a browser that comes back logs in with the credential it kept,
+ * and the fingerprint, kept here, still meets the company's block list.
  */
 export async function registerGuest(
   db: Kysely<Database>,
   companyId: number,
-  username: string,
-): Promise<GuestRow> {
-  await db
+  browserUsername: string,
+): Promise<{ guest: GuestRow; credential: string }> {
+  const username = newGuestUsername();
+  const credential = newGuestCredential();
+  const guest = await db
     .insertInto('guests')
     .values({
       company_id: companyId,
       username,
-      fingerprint: fingerprintOf(username),
+      fingerprint: fingerprintOf(browserUsername),
       jabberusername: guestJabberUsername(companyId, username),
+      credential_hash: credentialHash(credential),
     })
-    .onConflict((oc) => oc.columns(['company_id', 'username']).doNothing())
-    .execute();
-  return requireGuest(db, companyId, username);
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { guest, credential };
+}
+
+/** The company's guest that `credential` belongs to; `undefined` for anything else. */
+export async function findGuestByCredential(
+  db: Kysely<Database>,
+  companyId: number,
+  credential: string,
+): Promise<GuestRow | undefined> {
+  return db
+    .selectFrom('guests')
+    .selectAll()
+    .where('credential_hash', '=', credentialHash(credential))
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
 }
 
 export async function findGuest(

@@ -5,12 +5,13 @@ import {
   type Principal,
   type StaffPrincipal,
 } from '../auth/access-token.ts';
+import { staffSessionIsLive } from '../auth/sessions.ts';
 import { HttpError } from './errors.ts';
 
 /** The OpenAPI marker for routes that need `Authorization: Bearer <access_token>`. */
 export const bearerSecurity = [{ bearerAuth: [] }];
 
-function bearerToken(request: FastifyRequest): string | undefined {
+export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const match = header === undefined ? null : /^Bearer\s+(\S+)$/i.exec(header);
   return match?.[1];
@@ -18,7 +19,10 @@ function bearerToken(request: FastifyRequest): string | undefined {
 
 /**
  * The caller behind the request's bearer token (or `fallbackToken`, for requests that cannot set
- * a header such as `navigator.sendBeacon`); 401 without a valid one.
+ * a header such as `navigator.sendBeacon`); 401 without a valid one. SECURITY: a staff token
+ * also needs its session live and its member active in the same role, asked of the database on
+ * every request, so sign-out, deactivation and role changes take effect at once; guests' tokens
+ * (minutes long, and a guest cannot be demoted) are not looked up.
  */
 export async function authenticate(
   request: FastifyRequest,
@@ -39,6 +43,9 @@ export async function authenticate(
       'invalid_token',
       'The access token is invalid or has expired: log in again.',
     );
+  }
+  if (principal.role !== 'guest' && !(await staffSessionIsLive(request.server.db, principal))) {
+    throw new HttpError(401, 'session_ended', 'This session has ended: sign in again.');
   }
   return principal;
 }

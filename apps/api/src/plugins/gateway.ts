@@ -4,76 +4,47 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pageCompanyId } from '@frontdesk/protocol';
 import { brandGuestPage } from '../companies/branded-page.ts';
 import type { Config } from '../config.ts';
 import { sendError } from './errors.ts';
+import { registerJanusGate, upgradeRefusal } from './janus-gate.ts';
+import { guestPageCompany, setGuestPageHeaders } from './security-headers.ts';
 
 /** What the browser sees as the WebSocket paths of the XMPP server and Janus (one origin). */
 export const XMPP_WEBSOCKET_PATH = '/xmpp-websocket';
 export const JANUS_WEBSOCKET_PATH = '/janus-ws';
 
-function originAllowed(request: FastifyRequest, allowedOrigins: readonly string[]): boolean {
-  const origin = request.headers.origin;
-  // Non-browser clients send no Origin; cross-site WebSocket hijacking needs a browser, which always sends one.
-  if (origin === undefined) return true;
-  const host = request.headers.host;
-  return (
-    allowedOrigins.includes(origin) ||
-    (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`))
-  );
-}
-
 function websocketGuard(subprotocol: string, allowedOrigins: readonly string[]) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    // SECURITY: ejabberd and Janus accept any Origin; this check is the only boundary.
-    if (!originAllowed(request, allowedOrigins)) {
-      return sendError(reply, 403, 'origin_not_allowed', 'This origin may not open a connection.');
-    }
-    const offered = String(request.headers['sec-websocket-protocol'] ?? '')
-      .split(',')
-      .map((p) => p.trim());
-    if (!offered.includes(subprotocol)) {
-      return sendError(
-        reply,
-        400,
-        'subprotocol_required',
-        `Connect with the WebSocket subprotocol "${subprotocol}".`,
-      );
-    }
+    const refusal = upgradeRefusal(request.headers, subprotocol, allowedOrigins);
+    if (refusal) return sendError(reply, refusal.status, refusal.code, refusal.message);
     return undefined;
   };
 }
 
-/** Proxies the XMPP and Janus WebSockets to the loopback servers, so browsers need one origin. */
+/**
+ * The XMPP and Janus WebSockets on the one origin browsers use. XMPP is proxied as it is;
+ * Janus goes through the gate, which checks every message (decision 0008).
+ */
 export async function registerWebsocketProxies(app: FastifyInstance, config: Config) {
-  const proxies = [
-    { prefix: XMPP_WEBSOCKET_PATH, upstream: config.xmpp.websocketUpstream, subprotocol: 'xmpp' },
-    {
-      prefix: JANUS_WEBSOCKET_PATH,
-      upstream: config.janus.websocketUpstream,
-      subprotocol: 'janus-protocol',
+  const url = new URL(config.xmpp.websocketUpstream);
+  const subprotocol = 'xmpp';
+  await app.register(httpProxy, {
+    prefix: XMPP_WEBSOCKET_PATH,
+    upstream: `http://${url.host}`,
+    rewritePrefix: url.pathname,
+    websocket: true,
+    wsUpstream: config.xmpp.websocketUpstream,
+    httpMethods: ['GET'],
+    preHandler: websocketGuard(subprotocol, config.allowedOrigins),
+    wsServerOptions: {
+      handleProtocols: (protocols: Set<string>) =>
+        protocols.has(subprotocol) ? subprotocol : false,
     },
-  ];
-  for (const { prefix, upstream, subprotocol } of proxies) {
-    const url = new URL(upstream);
-    await app.register(httpProxy, {
-      prefix,
-      upstream: `http://${url.host}`,
-      rewritePrefix: url.pathname,
-      websocket: true,
-      wsUpstream: upstream,
-      httpMethods: ['GET'],
-      preHandler: websocketGuard(subprotocol, config.allowedOrigins),
-      wsServerOptions: {
-        handleProtocols: (protocols: Set<string>) =>
-          protocols.has(subprotocol) ? subprotocol : false,
-      },
-    });
-  }
+  });
+  registerJanusGate(app, config, JANUS_WEBSOCKET_PATH);
 }
 
-/** Serves the built guest app at `/` and the console at `/console/`, each with its SPA fallback. */
 /**
  * The guest page `/`, with the look of the company its `?company=` names (by the app's own
  * rule, `pageCompanyId`). A company that cannot be loaded gets the
@@ -82,10 +53,8 @@ export async function registerWebsocketProxies(app: FastifyInstance, config: Con
 function registerGuestPage(app: FastifyInstance, root: string) {
   app.get('/', async (request, reply) => {
     const html = await readFile(join(root, 'index.html'), 'utf8');
-    const { company: named } = request.query as Record<string, unknown>;
-    const company = await app.companyDetails
-      .get(pageCompanyId(named), new Date())
-      .catch(() => null);
+    const company = await guestPageCompany(app, request);
+    setGuestPageHeaders(request, reply, company);
     return reply
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
@@ -93,6 +62,7 @@ function registerGuestPage(app: FastifyInstance, root: string) {
   });
 }
 
+/** Serves the built guest app at `/` and the console at `/console/`, each with its SPA fallback. */
 export async function registerApps(app: FastifyInstance, config: Config) {
   const apps = [
     { root: config.consoleAppDir, prefix: '/console/' },
@@ -110,6 +80,9 @@ export async function registerApps(app: FastifyInstance, config: Config) {
       prefix,
       // Only one registration may decorate the reply with sendFile.
       decorateReply: index === 0,
+      // SECURITY: source maps are built (`hidden`, for error reports) but never served: they
+      // would hand anyone the apps' whole source.
+      allowedPath: (pathName) => !pathName.endsWith('.map'),
       wildcard: false,
       // The guest's `/` is answered above, branded.
       index: guest ? false : 'index.html',

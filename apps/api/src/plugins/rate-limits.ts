@@ -1,27 +1,100 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import { verifyAccessToken } from '../auth/access-token.ts';
 import { HttpError } from './errors.ts';
+
+type Limit = { max: number; timeWindow: string };
 
 /**
  * Per-address limits of the calls that cost the most or invite guessing. Counters live in each
  * process: several replicas behind a load balancer each count on their own (and need
- * `trustProxy` so the address is the visitor's).
+ * `TRUST_PROXY` so the address is the visitor's).
  */
 export const RATE_LIMITS = {
   /** Password guessing. */
   staffLogin: { max: 10, timeWindow: '1 minute' },
   guestAuth: { max: 30, timeWindow: '1 minute' },
+  /** A console refreshes every few minutes; more is someone trying refresh tokens. */
+  refresh: { max: 30, timeWindow: '1 minute' },
   upload: { max: 30, timeWindow: '1 minute' },
   /** The error-reporting SDK batches; a page in trouble still sends only a few a minute. */
   monitoring: { max: 60, timeWindow: '1 minute' },
   geofence: { max: 60, timeWindow: '1 minute' },
-} as const;
+  /** Calls, hold-calls, bug reports and forms: a person makes a handful a minute. */
+  guestActions: { max: 60, timeWindow: '1 minute' },
+} as const satisfies Record<string, Limit>;
+
+/**
+ * Limits per account, on top of the per-address ones: one guest (or member of staff) however many
+ * addresses it uses, and one company however many guests flood it. SECURITY: a flood from many
+ * addresses still meets the company's limit, so it cannot fill a company's queue or disk.
+ */
+export const ACCOUNT_LIMITS = {
+  /** Registrations per company: a busy site's visitors, not a script's. */
+  registerPerCompany: { max: 600, timeWindow: '1 minute' },
+  /** Sign-in attempts per e-mail, whatever the address (password guessing from many). */
+  staffLoginPerEmail: { max: 20, timeWindow: '15 minutes' },
+  callsPerGuest: { max: 30, timeWindow: '1 minute' },
+  callsPerCompany: { max: 300, timeWindow: '1 minute' },
+  bugsPerGuest: { max: 30, timeWindow: '1 minute' },
+  formsPerGuest: { max: 30, timeWindow: '1 minute' },
+  uploadsPerGuest: { max: 20, timeWindow: '1 minute' },
+  /** Error reports from every page of every company together: the disk they land on is one. */
+  monitoringOverall: { max: 600, timeWindow: '1 minute' },
+} as const satisfies Record<string, Limit>;
+
+const tooMany = (after: string) =>
+  new HttpError(429, 'rate_limited', `Too many requests: try again in ${after}.`);
 
 /** Enables `config.rateLimit` on routes; nothing is limited unless a route asks. */
 export async function registerRateLimits(app: FastifyInstance) {
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, 'rate_limited', `Too many requests: try again in ${context.after}.`),
+    errorResponseBuilder: (_request, context) => tooMany(context.after),
   });
+}
+
+/** The bearer token's principal, for keying; routes still authenticate on their own. */
+async function principalOf(request: FastifyRequest) {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  return match?.[1]
+    ? verifyAccessToken(request.server.config.secrets.apiToken, match[1])
+    : undefined;
+}
+
+/** Who a request speaks for: a guest or member of staff by its token, else its address. */
+export async function accountKey(request: FastifyRequest): Promise<string> {
+  const principal = await principalOf(request);
+  if (!principal) return `ip:${request.ip}`;
+  return principal.role === 'guest' ? `guest:${principal.guestId}` : `staff:${principal.staffId}`;
+}
+
+/** The company a request acts for, by its token, else its address. */
+export async function companyKey(request: FastifyRequest): Promise<string> {
+  const principal = await principalOf(request);
+  return principal ? `company:${principal.companyId}` : `ip:${request.ip}`;
+}
+
+/**
+ * A pre-handler that counts requests under `name` and the key `keyOf` gives, and answers 429
+ * past `limit`. It runs after validation, so `keyOf` may read the parsed body. (`createRateLimit`
+ * rather than `rateLimit`: the latter runs once per request, and a route has its per-address
+ * limit already.)
+ */
+export function limitBy(
+  app: FastifyInstance,
+  name: keyof typeof ACCOUNT_LIMITS,
+  keyOf: (request: FastifyRequest) => string | Promise<string>,
+): preHandlerAsyncHookHandler {
+  const check = app.createRateLimit({
+    ...ACCOUNT_LIMITS[name],
+    // Limiters share one store: the name keeps their counters apart.
+    keyGenerator: async (request) => `${name}:${await keyOf(request)}`,
+  });
+  return async (request) => {
+    const outcome = await check(request);
+    if (!outcome.isAllowed && outcome.isExceeded) {
+      throw tooMany(`${outcome.ttlInSeconds} seconds`);
+    }
+  };
 }

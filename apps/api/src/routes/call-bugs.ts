@@ -3,18 +3,21 @@ import { callBugBodySchema, createdSchema, envelope } from '@frontdesk/protocol'
 import { assertOwnCallId } from '../calls/call-reports.ts';
 import { assertOwnUsername, authenticateGuest, bearerSecurity } from '../plugins/auth.ts';
 import { errorResponses } from '../plugins/errors.ts';
+import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 
 /** spec §7 `call-bug/by-guest`: what the guest knew when a call's media set-up failed (spec §4). */
 export const callBugRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/call-bug/by-guest',
     {
+      config: { rateLimit: RATE_LIMITS.guestActions },
+      preHandler: limitBy(app, 'bugsPerGuest', accountKey),
       schema: {
         tags: ['call reports'],
         summary: "Report a failed call with the guest's log, state and browser",
         security: bearerSecurity,
         body: callBugBodySchema,
-        response: { 201: envelope(createdSchema), ...errorResponses(400, 401, 403) },
+        response: { 201: envelope(createdSchema), ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {

@@ -15,12 +15,15 @@ import {
   stampCallReport,
   updateCallReport,
 } from '../calls/call-reports.ts';
+import { issueServiceCredentials } from '../auth/credentials.ts';
 import { authenticate, authenticateGuest, bearerSecurity } from '../plugins/auth.ts';
 import { errorResponses } from '../plugins/errors.ts';
+import { accountKey, companyKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { guestJabberUsername, userJid } from '../xmpp/addresses.ts';
 
 /** spec §7 "Reporting": one report per call, chained across holds and transfers. */
 export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app;
+  const { db, config } = app;
 
   // `navigator.sendBeacon` sends a string body as text/plain; in this plugin such a body is JSON.
   app.removeContentTypeParser('text/plain');
@@ -30,9 +33,18 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
     app.getDefaultJsonParser('error', 'error'),
   );
 
+  const callLimits = {
+    config: { rateLimit: RATE_LIMITS.guestActions },
+    preHandler: [
+      limitBy(app, 'callsPerGuest', accountKey),
+      limitBy(app, 'callsPerCompany', companyKey),
+    ],
+  };
+
   app.post(
     '/call-report/add',
     {
+      ...callLimits,
       schema: {
         tags: ['call reports'],
         summary:
@@ -42,28 +54,46 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
         response: {
           200: envelope(callReportAddedSchema),
           201: envelope(callReportAddedSchema),
-          ...errorResponses(400, 401, 403),
+          ...errorResponses(400, 401, 403, 429),
         },
       },
     },
     async (request, reply) => {
       const principal = await authenticateGuest(request);
-      const { report, created } = await addCallReport(db, principal, request.body);
+      const { report, created, replaced } = await addCallReport(db, principal, request.body);
+      for (const ended of replaced) await app.callRooms.close(ended);
+      // SECURITY: the chat and media servers (and the TURN credentials that come over XMPP)
+      // are reached only by a guest whose call was let through.
+      const services =
+        report.status === 'ok'
+          ? await issueServiceCredentials(
+              config,
+              userJid(
+                guestJabberUsername(principal.companyId, principal.username),
+                config.xmpp.domain,
+              ),
+              new Date(),
+            )
+          : undefined;
       return reply
         .code(created ? 201 : 200)
-        .send({ data: { status: report.status, id: report.id } });
+        .send({ data: { status: report.status, id: report.id, services } });
     },
   );
 
   app.post(
     '/call-report/hold-call',
     {
+      ...callLimits,
       schema: {
         tags: ['call reports'],
         summary: 'Move a call to a new call id in the same chain (hold, transfer)',
         security: bearerSecurity,
         body: holdCallBodySchema,
-        response: { 201: envelope(createdSchema), ...errorResponses(400, 401, 403, 404, 409) },
+        response: {
+          201: envelope(createdSchema),
+          ...errorResponses(400, 401, 403, 404, 409, 429),
+        },
       },
     },
     async (request, reply) => {

@@ -21,6 +21,7 @@ import { issueJanusToken } from '../auth/credentials.ts';
 import {
   assertParticipant,
   claimCall,
+  liveCallOf,
   listCalls,
   roomParticipant,
   saveNotes,
@@ -47,13 +48,21 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['calls'],
-        summary: 'A fresh Janus token for whoever is logged in (as long-lived as a login)',
+        summary: 'A fresh Janus token for staff, and for a guest with a live call',
         security: bearerSecurity,
-        response: { 200: envelope(janusTokenSchema), ...errorResponses(401) },
+        response: { 200: envelope(janusTokenSchema), ...errorResponses(401, 403) },
       },
     },
     async (request) => {
-      await authenticate(request);
+      const principal = await authenticate(request);
+      // SECURITY: a guest reaches the media server only while a call of its own is live.
+      if (principal.role === 'guest' && !(await liveCallOf(db, principal.guestId))) {
+        throw new HttpError(
+          403,
+          'no_live_call',
+          'Only a guest in a call may reach the media server.',
+        );
+      }
       return { data: issueJanusToken(app.config, new Date()) };
     },
   );

@@ -22,6 +22,7 @@ import {
   bearerSecurity,
 } from '../plugins/auth.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
+import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 
 /** The company's form of `kind` when its id is `formId`, else 400 naming the field `form`. */
 async function requireForm(
@@ -47,16 +48,21 @@ async function requireForm(
 /** spec §7 "forms": the welcome form before the call and the rating form after it. */
 export const formRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
+  const formLimits = {
+    config: { rateLimit: RATE_LIMITS.guestActions },
+    preHandler: limitBy(app, 'formsPerGuest', accountKey),
+  };
 
   app.post(
     '/form-submission',
     {
+      ...formLimits,
       schema: {
         tags: ['forms'],
         summary: "Submit the guest's answers to the company's welcome form",
         security: bearerSecurity,
         body: formSubmissionBodySchema,
-        response: { 201: envelope(createdSchema), ...errorResponses(400, 401, 403) },
+        response: { 201: envelope(createdSchema), ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
@@ -126,12 +132,16 @@ export const formRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/rating-form/submissions',
     {
+      ...formLimits,
       schema: {
         tags: ['forms'],
         summary: "Submit the guest's answers to the company's rating form for one call",
         security: bearerSecurity,
         body: ratingSubmissionBodySchema,
-        response: { 201: envelope(createdSchema), ...errorResponses(400, 401, 403, 404, 409) },
+        response: {
+          201: envelope(createdSchema),
+          ...errorResponses(400, 401, 403, 404, 409, 429),
+        },
       },
     },
     async (request, reply) => {

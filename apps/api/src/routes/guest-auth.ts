@@ -8,10 +8,10 @@ import {
   guestRegisterBodySchema,
   guestRegistrationSchema,
 } from '@frontdesk/protocol';
-import { issueCredentials } from '../auth/credentials.ts';
+import { issueAccessToken } from '../auth/credentials.ts';
 import { listCategories, requireCompany } from '../companies/company-repository.ts';
 import {
-  findGuest,
+  findGuestByCredential,
   isBlocked,
   recordGuestLogin,
   registerGuest,
@@ -19,13 +19,12 @@ import {
 } from '../guests/guest-repository.ts';
 import { assertOwnUsername, authenticate, bearerSecurity } from '../plugins/auth.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
-import { RATE_LIMITS } from '../plugins/rate-limits.ts';
-import { companyRooms, userJid } from '../xmpp/addresses.ts';
+import { limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { companyRooms } from '../xmpp/addresses.ts';
 
 /**
- * spec §7 "Guest auth service". SECURITY: a guest proves who it is by its username alone (spec
- * §3: the username is the credential); its random suffix is what makes it unguessable, so the
- * API never shows one guest's username to another.
+ * spec §7 "Guest auth service". SECURITY (decision 0006): a guest proves who it is with the
+ * credential its registration answered, which nobody else ever sees; its username is public.
  */
 export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
@@ -34,9 +33,13 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/guest-auth/register',
     {
       config: { rateLimit: RATE_LIMITS.guestAuth },
+      // The body is valid by then: its company id keys the company's count.
+      preHandler: limitBy(app, 'registerPerCompany', (request) =>
+        String((request.body as { companyId: number }).companyId),
+      ),
       schema: {
         tags: ['guest auth'],
-        summary: 'Register a guest with a company (idempotent: 201 every time)',
+        summary: 'Register a new guest with a company: its public username and secret credential',
         body: guestRegisterBodySchema,
         response: { 201: envelope(guestRegistrationSchema), ...errorResponses(400, 404, 429) },
       },
@@ -44,7 +47,7 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { username, companyId } = request.body;
       const company = await requireCompany(db, companyId);
-      const [guest, categories] = await Promise.all([
+      const [{ guest, credential }, categories] = await Promise.all([
         registerGuest(db, company.id, username),
         listCategories(db, company.id),
       ]);
@@ -52,6 +55,7 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         data: {
           jabberusername: guest.jabberusername,
           username: guest.username,
+          credential,
           guestRooms: companyRooms(company, categories, config.xmpp.domain),
         },
       });
@@ -64,31 +68,38 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: RATE_LIMITS.guestAuth },
       schema: {
         tags: ['guest auth'],
-        summary: 'Log a registered guest in: the access token and the XMPP and Janus tokens',
+        summary:
+          "Exchange a guest's credential for an access token (XMPP and Janus come with a call)",
         body: guestLoginBodySchema,
         response: { 200: envelope(guestLoginSchema), ...errorResponses(400, 401, 429) },
       },
     },
     async (request) => {
-      const { username, companyId } = request.body;
-      const guest = await findGuest(db, companyId, username);
+      const { credential, companyId } = request.body;
+      const guest = await findGuestByCredential(db, companyId, credential);
       if (!guest) {
         throw new HttpError(
           401,
           'not_registered',
-          'This guest is not registered with the company: register first.',
+          "This credential is not one of the company's guests: register first.",
         );
       }
       const now = new Date();
-      await recordGuestLogin(db, guest.id, now);
-      const credentials = await issueCredentials(
-        config,
-        { role: 'guest', guestId: guest.id, companyId, username },
-        userJid(guest.jabberusername, config.xmpp.domain),
-        now,
-      );
+      const [accessToken] = await Promise.all([
+        issueAccessToken(
+          config,
+          { role: 'guest', guestId: guest.id, companyId, username: guest.username },
+          now,
+        ),
+        recordGuestLogin(db, guest.id, now),
+      ]);
       return {
-        data: { ...credentials, username, jabberusername: guest.jabberusername, companyId },
+        data: {
+          ...accessToken,
+          username: guest.username,
+          jabberusername: guest.jabberusername,
+          companyId,
+        },
       };
     },
   );

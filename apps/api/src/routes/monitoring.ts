@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { envelope, monitoringReceiptSchema } from '@frontdesk/protocol';
 import { envelopeDsn, parseDsn, sameDsn } from '../monitoring/dsn.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
-import { RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 
 /**
  * spec §9: the SDK flags a replay over 20,000,000 characters as an error; its segments arrive
@@ -27,6 +27,7 @@ export const monitoringRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       bodyLimit: ENVELOPE_LIMIT_BYTES,
       config: { rateLimit: RATE_LIMITS.monitoring },
+      preHandler: limitBy(app, 'monitoringOverall', () => 'all'),
       schema: {
         tags: ['monitoring'],
         summary:

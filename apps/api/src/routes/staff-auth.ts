@@ -1,10 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { envelope, staffLoginBodySchema, staffLoginSchema } from '@frontdesk/protocol';
-import { issueCredentials } from '../auth/credentials.ts';
+import { z } from 'zod';
+import {
+  envelope,
+  refreshBodySchema,
+  refreshedSchema,
+  staffLoginBodySchema,
+  staffLoginSchema,
+} from '@frontdesk/protocol';
+import { issueAccessToken, issueServiceCredentials } from '../auth/credentials.ts';
+import { openStaffSession, refreshStaffSession, revokeSession } from '../auth/sessions.ts';
+import { authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { listCategories, requireCompany } from '../companies/company-repository.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
-import { RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { companyRooms, staffJabberUsername, userJid } from '../xmpp/addresses.ts';
 
 /** Agents' and admins' login (ARCHITECTURE: the console). */
@@ -17,6 +26,10 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/login',
     {
       config: { rateLimit: RATE_LIMITS.staffLogin },
+      // SECURITY: guessing one account's password from many addresses meets this count.
+      preHandler: limitBy(app, 'staffLoginPerEmail', (request) =>
+        (request.body as { email: string }).email.toLowerCase(),
+      ),
       schema: {
         tags: ['staff auth'],
         summary: 'Log an agent or admin in by e-mail and password',
@@ -35,23 +48,33 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body.password,
         member?.password_hash ?? unknownUserHash,
       );
-      if (!member || !valid) {
+      if (!member || !valid || !member.active) {
         // SECURITY: one answer for an unknown e-mail and a wrong password.
         throw new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong.');
       }
-      const [credentials, company, categories] = await Promise.all([
-        issueCredentials(
+      const now = new Date();
+      const { sessionId, refreshToken } = await openStaffSession(db, member.id, now);
+      const principal = {
+        role: member.role,
+        staffId: member.id,
+        companyId: member.company_id,
+        sessionId,
+      };
+      const [accessToken, services, company, categories] = await Promise.all([
+        issueAccessToken(config, principal, now),
+        issueServiceCredentials(
           config,
-          { role: member.role, staffId: member.id, companyId: member.company_id },
           userJid(staffJabberUsername(member.id), config.xmpp.domain),
-          new Date(),
+          now,
         ),
         requireCompany(db, member.company_id),
         listCategories(db, member.company_id),
       ]);
       return {
         data: {
-          ...credentials,
+          ...accessToken,
+          refreshToken,
+          ...services,
           user: {
             id: member.id,
             email: member.email,
@@ -62,6 +85,46 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
           rooms: companyRooms(company, categories, config.xmpp.domain),
         },
       };
+    },
+  );
+
+  app.post(
+    '/auth/refresh',
+    {
+      config: { rateLimit: RATE_LIMITS.refresh },
+      schema: {
+        tags: ['staff auth'],
+        summary: 'Exchange a refresh token for a new access token and the next refresh token',
+        body: refreshBodySchema,
+        response: { 200: envelope(refreshedSchema), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => {
+      const session = await refreshStaffSession(db, request.body.refreshToken);
+      if (!session) {
+        throw new HttpError(401, 'session_ended', 'This session has ended: sign in again.');
+      }
+      const { refreshToken, ...principal } = session;
+      return {
+        data: { ...(await issueAccessToken(config, principal, new Date())), refreshToken },
+      };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      schema: {
+        tags: ['staff auth'],
+        summary: "Sign out: the session's access and refresh tokens stop working",
+        security: bearerSecurity,
+        response: { 204: z.null(), ...errorResponses(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const principal = await authenticateStaff(request);
+      await revokeSession(db, principal.sessionId);
+      return reply.code(204).send(null);
     },
   );
 };

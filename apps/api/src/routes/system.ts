@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientConfigSchema, envelope, healthSchema, type Health } from '@frontdesk/protocol';
 import { pingDatabase } from '../db/database.ts';
+import { authenticateStaff, bearerToken } from '../plugins/auth.ts';
 import { JANUS_WEBSOCKET_PATH, XMPP_WEBSOCKET_PATH } from '../plugins/gateway.ts';
 
-type DependencyStatus = Health['dependencies']['database'];
+type DependencyStatus = NonNullable<Health['dependencies']>['database'];
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -29,16 +30,22 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
     { schema: { response: { 200: healthSchema, 503: healthSchema } } },
-    async (_request, reply) => {
+    async (request, reply) => {
+      // SECURITY: the detail (latencies, error texts with internal addresses) is for staff only;
+      // a token that is sent must be a valid staff one (401/403), so a console never mistakes
+      // an expired session for a healthy summary.
+      const detailed = bearerToken(request) !== undefined;
+      if (detailed) await authenticateStaff(request);
       const [database, xmpp, janus] = await Promise.all([
         probe(() => pingDatabase(app.db)),
         probe(() => expectOk(`${config.xmpp.adminUrl}/status`, { method: 'POST', body: '{}' })),
         probe(() => expectOk(`${config.janus.httpUrl}/info`)),
       ]);
       const up = [database, xmpp, janus].every((d) => d.status === 'up');
+      const status = up ? 'up' : 'down';
       return reply
         .code(up ? 200 : 503)
-        .send({ status: up ? 'up' : 'down', dependencies: { database, xmpp, janus } });
+        .send(detailed ? { status, dependencies: { database, xmpp, janus } } : { status });
     },
   );
 

@@ -11,27 +11,33 @@ import {
   uploadParamsSchema,
   type UploadType,
 } from '@frontdesk/protocol';
+import type { Principal } from '../auth/access-token.ts';
+import { liveCallOf } from '../calls/call-coordination.ts';
 import { assertOwnCompany, authenticate, bearerSecurity } from '../plugins/auth.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
-import { RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { acceptedContentTypes, sniffContentType } from '../uploads/content-type.ts';
 import { cleanFileName, contentDisposition } from '../uploads/disposition.ts';
+import type { FileStorage, IncomingFile } from '../uploads/file-storage.ts';
 
 const FILES_PATH = '/files';
 /** 16 random bytes, base64url: the file's URL is its capability, so it must be unguessable. */
 const fileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'is not a file id');
 
-type ReceivedUpload = { companyId: string | undefined; fileName: string; content: Buffer };
+type ReceivedUpload = { companyId: string | undefined; fileName: string; file: IncomingFile };
+
+const fileTooLarge = (type: UploadType) =>
+  new HttpError(
+    413,
+    'file_too_large',
+    `A ${type} may be at most ${UPLOAD_LIMIT_BYTES[type] / 1024 / 1024} MB.`,
+    { [type]: 'is too large' },
+  );
 
 /** Turns the multipart reader's limit errors into refusals that say which limit. */
 function limitRefusal(request: FastifyRequest, type: UploadType, error: unknown): unknown {
   const errors = request.server.multipartErrors;
-  if (error instanceof errors.RequestFileTooLargeError) {
-    const megabytes = UPLOAD_LIMIT_BYTES[type] / 1024 / 1024;
-    return new HttpError(413, 'file_too_large', `A ${type} may be at most ${megabytes} MB.`, {
-      [type]: 'is too large',
-    });
-  }
+  if (error instanceof errors.RequestFileTooLargeError) return fileTooLarge(type);
   if (error instanceof errors.FilesLimitError) {
     return new HttpError(413, 'too_many_files', 'Send one file per upload.');
   }
@@ -41,9 +47,17 @@ function limitRefusal(request: FastifyRequest, type: UploadType, error: unknown)
   return error;
 }
 
-/** Reads the multipart body: one file under the field named as the type, plus `companyId`. */
-async function receiveUpload(request: FastifyRequest, type: UploadType): Promise<ReceivedUpload> {
-  let file: { fileName: string; content: Buffer } | undefined;
+/**
+ * Reads the multipart body: one file under the field named as the type, plus `companyId`. The
+ * file is streamed to the storage's side folder as it arrives, never held in memory whole; past
+ * the type's size limit it is thrown away.
+ */
+async function receiveUpload(
+  request: FastifyRequest,
+  type: UploadType,
+  storage: FileStorage,
+): Promise<ReceivedUpload> {
+  let received: { fileName: string; file: IncomingFile } | undefined;
   let companyId: string | undefined;
   const limits = { fileSize: UPLOAD_LIMIT_BYTES[type], files: 1, fields: 4, fieldSize: 1024 };
   try {
@@ -57,17 +71,23 @@ async function receiveUpload(request: FastifyRequest, type: UploadType): Promise
           [part.fieldname]: `is not "${type}"`,
         });
       }
-      file = { fileName: cleanFileName(part.filename, type), content: await part.toBuffer() };
+      const file = await storage.receive(part.file);
+      if (part.file.truncated) {
+        await file.discard();
+        throw fileTooLarge(type);
+      }
+      received = { fileName: cleanFileName(part.filename, type), file };
     }
   } catch (error) {
+    await received?.file.discard();
     throw limitRefusal(request, type, error);
   }
-  if (!file) {
+  if (!received) {
     throw new HttpError(400, 'invalid_request', `Send the file under the field "${type}".`, {
       [type]: 'is required',
     });
   }
-  return { companyId, ...file };
+  return { companyId, ...received };
 }
 
 /** spec §7 `upload/{type}` and where the files come back from. */
@@ -79,6 +99,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     '/upload/:type',
     {
       config: { rateLimit: RATE_LIMITS.upload },
+      preHandler: limitBy(app, 'uploadsPerGuest', accountKey),
       schema: {
         tags: ['uploads'],
         summary:
@@ -95,52 +116,94 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const principal = await authenticate(request);
       const { type } = request.params;
+      // SECURITY: a guest sends files only into its live call, which counts them (quota).
+      const call = principal.role === 'guest' ? await liveCallOf(db, principal.guestId) : undefined;
+      if (principal.role === 'guest' && !call) {
+        throw new HttpError(403, 'no_live_call', 'Files can be sent only during a call.');
+      }
       if (!request.isMultipart()) {
         throw new HttpError(415, 'multipart_required', 'Send the file as multipart/form-data.');
       }
-      const upload = await receiveUpload(request, type);
-      const companyId = recordIdTextSchema.safeParse(upload.companyId);
-      if (!companyId.success) {
-        throw new HttpError(400, 'invalid_request', 'Name the company of the upload.', {
-          companyId: 'must be a company id',
-        });
+      const upload = await receiveUpload(request, type, fileStorage);
+      try {
+        const data = await keepUpload(principal, type, upload, call);
+        return await reply.code(201).send({ data });
+      } catch (error) {
+        await upload.file.discard();
+        throw error;
       }
-      assertOwnCompany(principal, companyId.data);
-      // SECURITY: the content type comes from the bytes; the name and the part's header are not trusted.
-      const contentType = await sniffContentType(type, upload.content);
-      if (!contentType) {
-        throw new HttpError(
-          415,
-          'unsupported_file',
-          `A ${type} must be one of: ${acceptedContentTypes(type)}.`,
-          {
-            [type]: 'is not a supported file',
-          },
-        );
-      }
-      const id = randomBytes(16).toString('base64url');
-      // The row is committed only once the file is stored.
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('uploads')
-          .values({
-            id,
-            company_id: companyId.data,
-            guest_id: principal.role === 'guest' ? principal.guestId : null,
-            staff_id: principal.role === 'guest' ? null : principal.staffId,
-            type,
-            content_type: contentType,
-            size_bytes: upload.content.length,
-            original_name: upload.fileName,
-          })
-          .execute();
-        await fileStorage.save(id, upload.content);
-      });
-      return reply.code(201).send({
-        data: { fileUrl: `/api${FILES_PATH}/${id}`, contentType, size: upload.content.length },
-      });
     },
   );
+
+  /** Checks the received file and, when it passes, records and keeps it. */
+  async function keepUpload(
+    principal: Principal,
+    type: UploadType,
+    upload: ReceivedUpload,
+    call: { id: number } | undefined,
+  ) {
+    const companyId = recordIdTextSchema.safeParse(upload.companyId);
+    if (!companyId.success) {
+      throw new HttpError(400, 'invalid_request', 'Name the company of the upload.', {
+        companyId: 'must be a company id',
+      });
+    }
+    assertOwnCompany(principal, companyId.data);
+    // SECURITY: the content type comes from the bytes; the name and the part's header are not trusted.
+    const { file } = upload;
+    const contentType = await sniffContentType(type, file.head, file.size === file.head.length);
+    if (!contentType) {
+      throw new HttpError(
+        415,
+        'unsupported_file',
+        `A ${type} must be one of: ${acceptedContentTypes(type)}.`,
+        { [type]: 'is not a supported file' },
+      );
+    }
+    const id = randomBytes(16).toString('base64url');
+    // The row is committed only once the file is kept; the call's row is locked while its
+    // uploads are counted, so two uploads at once cannot both take the quota's last bytes.
+    await db.transaction().execute(async (trx) => {
+      if (call) {
+        await trx
+          .selectFrom('call_reports')
+          .select('id')
+          .where('id', '=', call.id)
+          .forUpdate()
+          .execute();
+        const { used } = await trx
+          .selectFrom('uploads')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size_bytes'), eb.lit(0)).as('used'))
+          .where('call_report_id', '=', call.id)
+          .executeTakeFirstOrThrow();
+        const quota = app.config.uploadQuotaPerCallBytes;
+        if (Number(used) + file.size > quota) {
+          throw new HttpError(
+            413,
+            'call_quota_exceeded',
+            `A call may receive at most ${(quota / 1024 / 1024).toFixed(1)} MB of files.`,
+            { [type]: 'is more than the call has left' },
+          );
+        }
+      }
+      await trx
+        .insertInto('uploads')
+        .values({
+          id,
+          company_id: companyId.data,
+          guest_id: principal.role === 'guest' ? principal.guestId : null,
+          staff_id: principal.role === 'guest' ? null : principal.staffId,
+          call_report_id: call?.id ?? null,
+          type,
+          content_type: contentType,
+          size_bytes: file.size,
+          original_name: upload.fileName,
+        })
+        .execute();
+      await file.keep(id);
+    });
+    return { fileUrl: `/api${FILES_PATH}/${id}`, contentType, size: file.size };
+  }
 
   app.get(
     `${FILES_PATH}/:id`,

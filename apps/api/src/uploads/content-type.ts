@@ -31,11 +31,14 @@ const ALLOWED: Readonly<Record<UploadType, readonly string[]>> = {
 
 export const PLAIN_TEXT = 'text/plain; charset=utf-8';
 
-/** Plain text has no magic bytes: it is UTF-8 that decodes cleanly and holds no NUL. */
-function isPlainText(content: Uint8Array): boolean {
+/**
+ * Plain text has no magic bytes: it is UTF-8 that decodes cleanly and holds no NUL. Of a file's
+ * head, a character cut at its end is not an error.
+ */
+function isPlainText(content: Uint8Array, whole: boolean): boolean {
   if (content.includes(0)) return false;
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(content);
+    new TextDecoder('utf-8', { fatal: true }).decode(content, { stream: !whole });
     return true;
   } catch {
     return false;
@@ -45,11 +48,14 @@ function isPlainText(content: Uint8Array): boolean {
 /** The content type an upload of `type` really has, from its bytes; `undefined` when refused. */
 export async function sniffContentType(
   type: UploadType,
-  content: Uint8Array,
+  head: Uint8Array,
+  whole = true,
 ): Promise<string | undefined> {
-  const detected = await fileTypeFromBuffer(content);
+  const detected = await fileTypeFromBuffer(head);
   if (detected) return ALLOWED[type].includes(detected.mime) ? detected.mime : undefined;
-  return type === 'document' && content.length > 0 && isPlainText(content) ? PLAIN_TEXT : undefined;
+  return type === 'document' && head.length > 0 && isPlainText(head, whole)
+    ? PLAIN_TEXT
+    : undefined;
 }
 
 /** The names of what `type` accepts, for the refusal message. */

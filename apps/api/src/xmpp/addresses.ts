@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { recordIdSchema, type Category, type GuestRoom } from '@frontdesk/protocol';
 
 /** The MUC service of the XMPP domain, where company and category rooms live. */
@@ -15,14 +14,12 @@ export function userJid(localpart: string, domain: string): string {
 }
 
 /**
- * A guest's XMPP localpart. JID localparts are case-folded, so the mixed-case username cannot be
- * used as it is: it is lower-cased and, so that two usernames differing only in case never share
- * a JID, suffixed with a digest of the exact company and username. The prefix `g<company>-` keeps
- * guests of different companies apart and never meets a staff localpart.
+ * A guest's XMPP localpart, from its public username (already lower-case, decision 0006). The
+ * prefix `g<company>-` keeps guests of different companies apart and never meets a staff
+ * localpart.
  */
 export function guestJabberUsername(companyId: number, username: string): string {
-  const digest = createHash('sha256').update(`${companyId}:${username}`).digest('hex').slice(0, 10);
-  return `g${companyId}-${username.toLowerCase()}-${digest}`;
+  return `g${companyId}-${username}`;
 }
 
 /** An agent's or admin's XMPP localpart: stable for the account, whatever its e-mail. */

@@ -1,10 +1,11 @@
 import type { ListenerEffectAPI, TypedStartListening } from '@reduxjs/toolkit';
-import { useDispatch, useSelector } from 'react-redux';
+import { useDispatch, useSelector, useStore } from 'react-redux';
 import type { ConsoleServices } from './services.ts';
-import type { AppDispatch, RootState } from './store.ts';
+import type { AppDispatch, AppStore, RootState } from './store.ts';
 
 export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
 export const useAppSelector = useSelector.withTypes<RootState>();
+export const useAppStore = useStore.withTypes<AppStore>();
 
 /** How features register their side effects: typed state, dispatch and services. */
 export type AppStartListening = TypedStartListening<RootState, AppDispatch, ConsoleServices>;

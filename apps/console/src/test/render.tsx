@@ -46,6 +46,8 @@ export const refusal = (status: number, code: string, message = code) =>
 /** A staff login as the API answers it for Ada, agent of company 12 with one category. */
 export const adaLogin: StaffLogin = {
   access_token: 'token-ada',
+  accessTokenExpiresAt: '2099-01-01T00:00:00.000Z',
+  refreshToken: 'R'.repeat(43),
   user: { id: 1, email: 'ada@frontdesk.demo', name: 'Ada Agent', role: 'agent', companyId: 12 },
   xmpp: { jid: 'staff-1@frontdesk.localhost', password: 'xmpp-token' },
   janusToken: 'janus-token',

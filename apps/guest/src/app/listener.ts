@@ -1,4 +1,5 @@
 import { createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
+import { msUntilRenewal } from '@frontdesk/protocol';
 import {
   agentAccepted,
   mediaStateChanged,
@@ -7,6 +8,8 @@ import {
 } from '../features/call/callSlice.ts';
 import { liveCall, waitingPresence } from '../features/call/connections.ts';
 import { stageReached } from '../features/flow/flowSlice.ts';
+import { guestSignedIn } from '../features/guestAuth/guestAuthSlice.ts';
+import { renewLogin } from '../features/guestAuth/renewLogin.ts';
 import type { AppDispatch, RootState } from './store.ts';
 
 export const listenerMiddleware = createListenerMiddleware();
@@ -31,5 +34,15 @@ startAppListening({
     const call = liveCall();
     if (state.flow.stage !== 'waiting' || !call) return;
     call.chat.setPresence(call.room, waitingPresence(state));
+  },
+});
+
+// An access token lasts minutes: the guest logs in again with its credential before it expires.
+startAppListening({
+  actionCreator: guestSignedIn,
+  effect: async (action, api) => {
+    api.cancelActiveListeners();
+    await api.delay(msUntilRenewal(action.payload.accessTokenExpiresAt));
+    await api.dispatch(renewLogin());
   },
 });

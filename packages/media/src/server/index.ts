@@ -6,3 +6,4 @@ export {
   type JanusAdminOptions,
 } from './rooms.ts';
 export { mergeCallRecording } from './recordings.ts';
+export { screenBrowserMessage, type GateVerdict } from './gate.ts';

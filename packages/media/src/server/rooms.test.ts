@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,8 @@ let rooms: JanusRooms;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'frontdesk-media-rooms-'));
+  // Janus runs as its own user when we are root: it must enter the folder.
+  await chmod(dir, 0o711);
   janus = await startJanus({
     dir: join(dir, 'janus'),
     // No media here; a range of its own keeps clear of other suites' Janus instances.
@@ -70,38 +72,57 @@ async function videoroomHandle() {
   };
 }
 
-const joinAsPublisher = async (room: string, pin: string) =>
+const joinAsPublisher = async (room: string, pin: string, token?: string) =>
   (await videoroomHandle()).requestAsync({
     request: 'join',
     ptype: 'publisher',
     room,
     pin,
     display: 'probe',
+    ...(token === undefined ? {} : { token }),
   });
 
 describe('JanusRooms', () => {
-  it('creates a private room that only the lowercased pin opens, idempotently', async () => {
+  it('creates a private room that only the lowercased pin and a listed token open, idempotently', async () => {
     const room = `call-${secret()}`;
     const created = await rooms.create({
       room,
       pin: 'PinABC',
       secret: secret(),
+      allowed: ['token-a'],
       recordingsDir: join(dir, 'recordings'),
     });
     expect(created).toEqual({ room, created: true });
     expect(await rooms.exists(room)).toBe(true);
-    expect(await rooms.create({ room, pin: 'PinABC', secret: 'x' })).toEqual({
+    expect(await rooms.create({ room, pin: 'PinABC', secret: 'x', allowed: [] })).toEqual({
       room,
       created: false,
     });
 
-    expect(await joinAsPublisher(room, 'pinabc')).toMatchObject({ videoroom: 'joined', room });
-    expect(await joinAsPublisher(room, 'wrong')).toMatchObject({ error_code: 433 });
+    expect(await joinAsPublisher(room, 'pinabc', 'token-a')).toMatchObject({
+      videoroom: 'joined',
+      room,
+    });
+    expect(await joinAsPublisher(room, 'wrong', 'token-a')).toMatchObject({ error_code: 433 });
+    expect(await joinAsPublisher(room, 'pinabc')).toMatchObject({ error_code: 433 });
+    expect(await joinAsPublisher(room, 'pinabc', 'token-b')).toMatchObject({ error_code: 433 });
+  });
+
+  it('adds tokens to the ACL only with the secret', async () => {
+    const room = `call-${secret()}`;
+    const roomSecret = secret();
+    await rooms.create({ room, pin: 'p', secret: roomSecret, allowed: ['first'] });
+    await expect(rooms.allow({ room, secret: 'wrong' }, ['second'])).rejects.toMatchObject({
+      code: 433,
+    });
+    expect(await joinAsPublisher(room, 'p', 'second')).toMatchObject({ error_code: 433 });
+    await rooms.allow({ room, secret: roomSecret }, ['second']);
+    expect(await joinAsPublisher(room, 'p', 'second')).toMatchObject({ videoroom: 'joined' });
   });
 
   it('asks for H.264 profile 42e01f for webview pages', async () => {
     const room = `call-${secret()}`;
-    await rooms.create({ room, pin: 'p', secret: secret(), webview: true });
+    await rooms.create({ room, pin: 'p', secret: secret(), allowed: [], webview: true });
     // Private rooms are listed only with the admin key (the list omits the H.264 profile).
     const list = await (await videoroomHandle()).request({ request: 'list', admin_key: adminKey });
     expect(list.list).toContainEqual(expect.objectContaining({ room, videocodec: 'h264' }));
@@ -110,7 +131,7 @@ describe('JanusRooms', () => {
   it('destroys only with the secret, and tolerates a room already gone', async () => {
     const room = `call-${secret()}`;
     const roomSecret = secret();
-    await rooms.create({ room, pin: 'p', secret: roomSecret });
+    await rooms.create({ room, pin: 'p', secret: roomSecret, allowed: [] });
     await expect(rooms.destroy({ room, secret: 'wrong' })).rejects.toMatchObject({ code: 433 });
     await rooms.destroy({ room, secret: roomSecret });
     expect(await rooms.exists(room)).toBe(false);
@@ -123,7 +144,7 @@ describe('JanusRooms', () => {
       adminKey: 'not-the-key',
       token: () => mintJanusToken(tokenSecret, 60),
     });
-    const failure = wrong.create({ room: `call-${secret()}`, pin: 'p', secret: 's' });
+    const failure = wrong.create({ room: `call-${secret()}`, pin: 'p', secret: 's', allowed: [] });
     await expect(failure).rejects.toBeInstanceOf(JanusRoomError);
     await expect(failure).rejects.toMatchObject({ code: 433 });
   });

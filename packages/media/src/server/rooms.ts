@@ -22,7 +22,16 @@ export interface CallRoomOptions {
   /** Needed to edit, kick or destroy; stays in the API. */
   readonly secret: string;
   readonly description?: string;
-  /** Folder of the recordings (`rec_dir`); participants choose their file names when they record. */
+  /**
+   * SECURITY: the only tokens a publisher `join` is admitted with (the room's `allowed` ACL):
+   * one per participant of the call, made by the API (decision 0008).
+   */
+  readonly allowed: readonly string[];
+  /**
+   * When set, Janus records every publisher of the room into this folder (`record`, `rec_dir`)
+   * and names the files itself; without it nothing is recorded. Either way `lock_record` keeps
+   * recording the room secret's business.
+   */
   readonly recordingsDir?: string;
   /** spec §7: H.264 profile 42e01f when the page was opened with `webview=true`. */
   readonly webview?: boolean;
@@ -71,6 +80,12 @@ export class JanusRooms {
       publishers: ROOM_PUBLISHERS,
       is_private: true,
       require_pvtid: true,
+      // SECURITY: the pin is shared by the call; only a token of the ACL admits a publisher, and a
+      // subscriber needs a publisher's private id (require_pvtid).
+      allowed: [...room.allowed],
+      // SECURITY: recording is decided here, at creation, and changed only with the secret.
+      lock_record: true,
+      record: room.recordingsDir !== undefined,
     };
     if (room.recordingsDir) body.rec_dir = room.recordingsDir;
     if (room.webview) {
@@ -86,6 +101,20 @@ export class JanusRooms {
       }
       throw error;
     }
+  }
+
+  /**
+   * Adds tokens to an existing room's ACL (`allowed` add, with the secret): a room made before
+   * a participant's token was known, or by an older version, admits it from now on.
+   */
+  async allow(room: { room: string; secret: string }, tokens: readonly string[]): Promise<void> {
+    await this.videoroom({
+      request: 'allowed',
+      room: room.room,
+      secret: room.secret,
+      action: 'add',
+      allowed: [...tokens],
+    });
   }
 
   async exists(room: string): Promise<boolean> {

@@ -22,11 +22,11 @@ declare global {
   }
 }
 
-/** The session's options a spec chooses; the recording name stands for the API's choice. */
+/** The session's options a spec chooses. */
 export type HarnessConfig = Pick<
   MediaSessionOptions,
   'server' | 'display' | 'callType' | 'reconnect' | 'video' | 'joinDelayMs' | 'feedDelayMs'
-> & { recordingFilename?: string };
+>;
 
 export interface InboundFigures {
   video: { bytes: number; frames: number; width: number; height: number } | null;
@@ -59,14 +59,10 @@ function remoteElement(janusId: string, display: string): HTMLVideoElement {
 const harness = {
   async start(config: HarnessConfig): Promise<void> {
     startedAt = performance.now();
-    const { recordingFilename, ...options } = config;
     session = createMediaSession({
-      ...options,
+      ...config,
       token: () => window.janusToken(),
-      room: async () => ({
-        ...(await window.callRoom()),
-        recordingFilename: recordingFilename ?? null,
-      }),
+      room: () => window.callRoom(),
       // The spec's delays are kept: the figures the specs print include them.
     });
     session.on('localStream', (stream) => {

@@ -1,14 +1,21 @@
+import { isAnyOf } from '@reduxjs/toolkit';
 import {
+  ACCESS_TOKEN_RETRY_MS,
   ApiRequestError,
   clientConfigSchema,
   companyDetailsSchema,
   envelope,
+  msUntilRenewal,
+  refreshedSchema,
   staffLoginSchema,
 } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
+import { noContent } from '../../app/api.ts';
 import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
 import {
+  accessTokenRenewed,
+  sessionEnded,
   signedOut,
   signInFailed,
   signInSubmitted,
@@ -57,10 +64,48 @@ export function authListeners(startListening: AppStartListening): void {
     },
   });
 
+  // The access token lasts minutes: renew it with the refresh token a minute before it expires
+  // (the refresh token works once; the answer brings the next). While the API cannot be reached,
+  // try again every few seconds; when it says the session is over, sign out with that reason.
+  startListening({
+    matcher: isAnyOf(signInSucceeded, accessTokenRenewed),
+    effect: async (_action, { dispatch, getState, delay, cancelActiveListeners, extra }) => {
+      cancelActiveListeners();
+      const login = getState().auth.login;
+      if (!login) return;
+      await delay(msUntilRenewal(login.accessTokenExpiresAt));
+      for (;;) {
+        if (getState().auth.login?.refreshToken !== login.refreshToken) return;
+        try {
+          const { data } = await extra.api('/auth/refresh', envelope(refreshedSchema), {
+            method: 'POST',
+            body: { refreshToken: login.refreshToken },
+          });
+          dispatch(accessTokenRenewed(data));
+          return;
+        } catch (error) {
+          if (error instanceof ApiRequestError && error.status === 401) {
+            await extra.connections.closeAll();
+            dispatch(sessionEnded(t('sessionEnded')));
+            return;
+          }
+          await delay(ACCESS_TOKEN_RETRY_MS);
+        }
+      }
+    },
+  });
+
   startListening({
     actionCreator: signedOut,
-    effect: async (_action, { extra }) => {
+    effect: async (_action, { extra, getOriginalState }) => {
+      const token = getOriginalState().auth.login?.access_token;
       await extra.connections.closeAll();
+      // SECURITY: sign-out ends the session at the API too, not only in this tab.
+      if (token) {
+        await extra
+          .api('/auth/logout', noContent, { method: 'POST', token })
+          .catch(() => undefined);
+      }
     },
   });
 }

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ClientConfig, CompanyDetails, StaffLogin } from '@frontdesk/protocol';
+import type { ClientConfig, CompanyDetails, Refreshed, StaffLogin } from '@frontdesk/protocol';
 
 /**
  * Who is signed in and the workspace that comes with it: the company (its rooms and
@@ -37,6 +37,13 @@ export const authSlice = createSlice({
       state.status = 'loadingWorkspace';
       state.login = action.payload;
     },
+    accessTokenRenewed(state, action: PayloadAction<Refreshed>) {
+      if (state.login) state.login = { ...state.login, ...action.payload };
+    },
+    /** The API says the session is over (signed out elsewhere, deactivated, role changed). */
+    sessionEnded(_state, action: PayloadAction<string>) {
+      return { ...initialState, error: action.payload };
+    },
     signInFailed(state, action: PayloadAction<string>) {
       state.status = 'signedOut';
       state.error = action.payload;
@@ -61,6 +68,8 @@ export const authSlice = createSlice({
 export const {
   signInSubmitted,
   signInSucceeded,
+  accessTokenRenewed,
+  sessionEnded,
   signInFailed,
   workspaceLoaded,
   workspaceFailed,

@@ -22,7 +22,8 @@ const call: ClaimedCall = {
   room: {
     room: 'fingerprint0001_suffix000001--call00000001',
     pin: 'pin',
-    recordingFilename: 'rec',
+    token: `agent.${'t'.repeat(43)}`,
+    recorded: true,
   },
 };
 

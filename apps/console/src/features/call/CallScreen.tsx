@@ -153,7 +153,7 @@ export function CallScreen() {
         <h2 id="call-title" tabIndex={-1} ref={heading}>
           {title}
         </h2>
-        {call.room.recordingFilename !== null && (
+        {call.room.recorded && (
           <p className="recording" data-testid="recording">
             <span aria-hidden="true">●</span> {t('recording')}
           </p>

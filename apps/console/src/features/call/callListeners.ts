@@ -109,6 +109,8 @@ export function callListeners(startListening: AppStartListening): void {
       const server = state.auth.config?.janusWebsocketUrl;
       const chat = connections.chat;
       if (!token || !server || !chat) return;
+      // The access token is renewed during a long call: later requests take the current one.
+      const currentToken = () => getState().auth.login?.access_token ?? token;
       announce(connections, roomJid, 'InCall', call.guestJabberUsername, call.callId);
       dispatch(conversationOpened(call.guestJabberUsername));
       try {
@@ -120,7 +122,7 @@ export function callListeners(startListening: AppStartListening): void {
             (
               await extra.api('/auth/janus-token', envelope(janusTokenSchema), {
                 method: 'POST',
-                token,
+                token: currentToken(),
               })
             ).data.janusToken,
           // Asked again after a lost Janus session: a restarted Janus has no rooms, and the API
@@ -130,14 +132,11 @@ export function callListeners(startListening: AppStartListening): void {
               await extra.api(
                 `/calls/${encodeURIComponent(call.callId)}/room`,
                 envelope(roomAccessSchema),
-                { method: 'POST', token },
+                { method: 'POST', token: currentToken() },
               )
             ).data,
           display: chat.username,
           callType: call.callType ?? 'video',
-          ...(call.room.recordingFilename
-            ? { recordingFilename: call.room.recordingFilename }
-            : {}),
           iceServers: [...chat.iceServers],
         });
         connections.media = media;

@@ -1,4 +1,4 @@
-import type { Health } from '@frontdesk/protocol';
+import type { DependencyStatus, Health } from '@frontdesk/protocol';
 import { t } from '../../i18n/messages.ts';
 import type { HealthView } from './useHealth.ts';
 
@@ -17,12 +17,19 @@ export function HealthPanel({ view }: { view: HealthView }) {
         <table>
           <caption className="visually-hidden">{t('services')}</caption>
           <tbody>
-            {(Object.keys(view.health.dependencies) as (keyof Health['dependencies'])[]).map(
-              (key) => {
-                const dependency = view.health.dependencies[key];
+            {!view.health.dependencies && (
+              // Signed out, the API says only whether everything is up.
+              <tr data-testid="dependency-all" data-status={view.health.status}>
+                <th scope="row">{t('service_all')}</th>
+                <td>{view.health.status === 'up' ? t('serviceRunning') : t('serviceAllDown')}</td>
+              </tr>
+            )}
+            {Object.entries(view.health.dependencies ?? {}).map(
+              ([key, dependency]: [string, DependencyStatus]) => {
+                const name = key as keyof NonNullable<Health['dependencies']>;
                 return (
                   <tr key={key} data-testid={`dependency-${key}`} data-status={dependency.status}>
-                    <th scope="row">{t(`service_${key}`)}</th>
+                    <th scope="row">{t(`service_${name}`)}</th>
                     <td>
                       {dependency.status === 'up'
                         ? t('serviceRunning')

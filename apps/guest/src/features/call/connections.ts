@@ -43,6 +43,8 @@ type LiveCall = {
   ended: Promise<CallOutcome>;
   settle: (outcome: CallOutcome) => void;
   agentGoneTimer?: ReturnType<typeof setTimeout>;
+  /** The occupant whose claim of the call is being checked with the API. */
+  confirming?: string;
 };
 
 /** How one leg of a call ends (docs/protocol.md steps 7 and 8). */
@@ -104,12 +106,10 @@ function followRoom(
     const status = occupant.status;
     if (occupant.self || status?.peer !== call.nick || status.callId !== call.callId) continue;
     if (status.state === 'InCall' && getState().call.agent === null) {
-      dispatch(agentAccepted(occupant.nick));
-      call.chat.setPresence(call.room, {
-        state: 'InCall',
-        peer: occupant.nick,
-        callId: call.callId,
-      });
+      void confirmAgent(call, occupant.nick, ctx);
+    } else if (occupant.nick !== getState().call.agent) {
+      // SECURITY: hold and resume count only from the agent the API named.
+      continue;
     } else if (status.state === 'CallOnHold' && !getState().call.onHold) {
       dispatch(holdStarted());
       void checkTransfer(call, ctx);
@@ -117,6 +117,22 @@ function followRoom(
       dispatch(holdEnded());
     }
   }
+}
+
+/**
+ * An occupant says it took this guest's call. SECURITY: anyone in the room can say so; the guest
+ * believes it only when the API says the call is answered by that very agent.
+ */
+async function confirmAgent(call: LiveCall, nick: string, ctx: Context): Promise<void> {
+  if (call.confirming === nick) return;
+  call.confirming = nick;
+  const state = await readCallState(call.callId, ctx).catch(() => null);
+  call.confirming = undefined;
+  const { dispatch, getState } = ctx;
+  if (live !== call || getState().call.agent !== null) return;
+  if (state?.status !== 'answered' || state.agentJabberUsername !== nick) return;
+  dispatch(agentAccepted(nick));
+  call.chat.setPresence(call.room, { state: 'InCall', peer: nick, callId: call.callId });
 }
 
 /**
@@ -168,7 +184,8 @@ export async function openCall(
   if (!auth.services || !auth.username || !auth.jabberusername || !auth.access_token) {
     throw new Error('not signed in');
   }
-  const token = auth.access_token;
+  // The access token is renewed during a long call: each request takes the current one.
+  const token = () => getState().guestAuth.access_token ?? undefined;
   const company = getState().company.details;
 
   const chat = new chatModule.ChatSession({
@@ -180,13 +197,17 @@ export async function openCall(
   const media = mediaModule.createMediaSession({
     server: config.janusWebsocketUrl,
     token: async () =>
-      (await api('/auth/janus-token', envelope(janusTokenSchema), { method: 'POST', token })).data
-        .janusToken,
+      (
+        await api('/auth/janus-token', envelope(janusTokenSchema), {
+          method: 'POST',
+          token: token(),
+        })
+      ).data.janusToken,
     room: async () =>
       (
         await api(`/calls/${params.callId}/room`, envelope(roomAccessSchema), {
           method: 'POST',
-          token,
+          token: token(),
         })
       ).data,
     display: auth.username,
@@ -234,7 +255,7 @@ export async function openCall(
       });
       void api('/call-report/update', envelope(callReportSchema), {
         method: 'PUT',
-        token,
+        token: token(),
         body,
       }).catch(() => undefined);
     }),

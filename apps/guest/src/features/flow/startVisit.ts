@@ -7,14 +7,16 @@ import {
   guestLoginSchema,
   guestRegistrationSchema,
   type CompanyDetails,
+  type GuestRegistration,
 } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
+import type { GuestServices } from '../../app/services.ts';
 import { browserChecked } from '../browserCheck/browserCheckSlice.ts';
 import { roomsRegistered } from '../chat/chatRoomSlice.ts';
 import { companyLoaded } from '../company/companySlice.ts';
 import { geofenceChecked } from '../geofence/geofenceSlice.ts';
-import { guestSignedIn, locationFound, usernameComputed } from '../guestAuth/guestAuthSlice.ts';
-import { guestUsername } from '../guestAuth/identity.ts';
+import { guestRegistered, guestSignedIn, locationFound } from '../guestAuth/guestAuthSlice.ts';
+import { browserUsername, keepRegistration, keptRegistration } from '../guestAuth/identity.ts';
 import { serviceFailed, stageReached, type FailureReason } from './flowSlice.ts';
 
 /** Why the service failed, in terms the failure page explains (spec §8 leaves wording open). */
@@ -24,6 +26,37 @@ function failureOf(error: unknown): FailureReason {
     if (error.status === 404) return 'notFound';
   }
   return 'unavailable';
+}
+
+/**
+ * Logs the guest in with the registration this browser kept for the company, or, when there is
+ * none or the API no longer knows it (401), registers anew and keeps that (decision 0006).
+ */
+async function signIn(extra: GuestServices, companyId: number) {
+  const { api, storage } = extra;
+  const login = (registration: GuestRegistration) =>
+    api('/guest-auth/login', envelope(guestLoginSchema), {
+      method: 'POST',
+      body: { credential: registration.credential, companyId },
+    });
+  const kept = keptRegistration(storage, companyId);
+  if (kept) {
+    try {
+      return { registration: kept, login: (await login(kept)).data };
+    } catch (error) {
+      if (!(error instanceof ApiRequestError && error.status === 401)) throw error;
+      keepRegistration(storage, companyId, undefined);
+    }
+  }
+  const username = browserUsername(await extra.computeFingerprint(), storage);
+  // spec §8: a registration that is not 201 stops here; the client throws on any non-2xx.
+  const { data: registration } = await api(
+    '/guest-auth/register',
+    envelope(guestRegistrationSchema),
+    { method: 'POST', body: { username, companyId } },
+  );
+  keepRegistration(storage, companyId, registration);
+  return { registration, login: (await login(registration)).data };
 }
 
 /** The stage after the welcome form: the preview when the company shows one, else selection. */
@@ -56,19 +89,9 @@ export const startVisit = createAppThunk(
         return void dispatch(stageReached('unsupported'));
       if (!company.activated) return void dispatch(stageReached('inactive'));
 
-      const username = guestUsername(await extra.computeFingerprint(), extra.storage);
-      dispatch(usernameComputed(username));
-      // spec §8: a registration that is not 201 stops here; the client throws on any non-2xx.
-      const { data: registration } = await api(
-        '/guest-auth/register',
-        envelope(guestRegistrationSchema),
-        { method: 'POST', body: { username, companyId } },
-      );
+      const { registration, login } = await signIn(extra, companyId);
+      dispatch(guestRegistered(registration));
       dispatch(roomsRegistered(registration.guestRooms));
-      const { data: login } = await api('/guest-auth/login', envelope(guestLoginSchema), {
-        method: 'POST',
-        body: { username, companyId },
-      });
       dispatch(guestSignedIn(login));
 
       if (company.schedule && !company.schedule.openNow)
@@ -100,7 +123,7 @@ export const startVisit = createAppThunk(
           {
             method: 'POST',
             token: login.access_token,
-            body: { companyId, guestUsername: username, serviceType },
+            body: { companyId, guestUsername: login.username, serviceType },
           },
         )
           .then(({ data }) => 'id' in data)

@@ -1,17 +1,20 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { GuestLogin } from '@frontdesk/protocol';
+import type { GuestLogin, GuestRegistration, ServiceCredentials } from '@frontdesk/protocol';
 
 /** spec §3 "Guest auth": latitude and longitude are kept as text. */
 export type GuestLocation = { latitude: string; longitude: string };
 
 export type GuestAuthState = {
-  /** spec §1: fingerprint + separator + suffix, kept both as username and as credential. */
+  /** The public name the API gave this guest: call ids, nicks and reports carry it. */
   username: string | null;
+  /** SECURITY (decision 0006): the secret that logs this guest in; sent to `login` only. */
   credential: string | null;
   access_token: string | null;
+  /** When the access token expires: the guest logs in again a minute before. */
+  accessTokenExpiresAt: string | null;
   jabberusername: string | null;
-  /** What the XMPP server and Janus accept (minted by the API at login). */
-  services: Pick<GuestLogin, 'xmpp' | 'janusToken' | 'expiresAt'> | null;
+  /** What the XMPP server and Janus accept: the API gives them with a call it lets through. */
+  services: ServiceCredentials | null;
   location: GuestLocation | null;
 };
 
@@ -19,6 +22,7 @@ const initialState: GuestAuthState = {
   username: null,
   credential: null,
   access_token: null,
+  accessTokenExpiresAt: null,
   jabberusername: null,
   services: null,
   location: null,
@@ -28,15 +32,17 @@ export const guestAuthSlice = createSlice({
   name: 'guestAuth',
   initialState,
   reducers: {
-    usernameComputed(state, action: PayloadAction<string>) {
-      state.username = action.payload;
-      state.credential = action.payload;
+    guestRegistered(state, action: PayloadAction<GuestRegistration>) {
+      state.username = action.payload.username;
+      state.credential = action.payload.credential;
     },
     guestSignedIn(state, action: PayloadAction<GuestLogin>) {
-      const { access_token, jabberusername, xmpp, janusToken, expiresAt } = action.payload;
-      state.access_token = access_token;
-      state.jabberusername = jabberusername;
-      state.services = { xmpp, janusToken, expiresAt };
+      state.access_token = action.payload.access_token;
+      state.accessTokenExpiresAt = action.payload.accessTokenExpiresAt;
+      state.jabberusername = action.payload.jabberusername;
+    },
+    callServicesGranted(state, action: PayloadAction<ServiceCredentials>) {
+      state.services = action.payload;
     },
     locationFound(state, action: PayloadAction<GuestLocation>) {
       state.location = action.payload;
@@ -44,4 +50,5 @@ export const guestAuthSlice = createSlice({
   },
 });
 
-export const { usernameComputed, guestSignedIn, locationFound } = guestAuthSlice.actions;
+export const { guestRegistered, guestSignedIn, callServicesGranted, locationFound } =
+  guestAuthSlice.actions;

@@ -1,4 +1,8 @@
-import { formatGuestUsername } from '@frontdesk/protocol';
+import {
+  formatBrowserUsername,
+  guestRegistrationSchema,
+  type GuestRegistration,
+} from '@frontdesk/protocol';
 
 const SUFFIX_KEY = 'frontdesk.guestSuffix';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -16,11 +20,10 @@ export async function computeFingerprint(): Promise<string> {
 }
 
 /**
- * spec §1: fingerprint, separator, generated suffix. The suffix is kept in the browser so a
- * returning guest keeps its username (registration is idempotent for it); without storage
- * (private mode) a new one is made per visit.
+ * spec §1: fingerprint, separator, generated suffix, the suffix kept in the browser; without
+ * storage (private mode) a new one is made per visit. Sent only to registration (decision 0006).
  */
-export function guestUsername(fingerprint: string, storage: Storage | undefined): string {
+export function browserUsername(fingerprint: string, storage: Storage | undefined): string {
   let suffix: string | null = null;
   try {
     suffix = storage?.getItem(SUFFIX_KEY) ?? null;
@@ -31,7 +34,40 @@ export function guestUsername(fingerprint: string, storage: Storage | undefined)
   } catch {
     suffix = randomSuffix();
   }
-  return formatGuestUsername(fingerprint, suffix);
+  return formatBrowserUsername(fingerprint, suffix);
+}
+
+const registrationKey = (companyId: number) => `frontdesk.guest.${companyId}`;
+
+/**
+ * The registration this browser kept for the company, so a returning guest logs in as itself
+ * (its welcome form and earlier calls stay its own); `undefined` when there is none or what is
+ * stored is not one. SECURITY: it holds the credential, so it stays in this browser's storage.
+ */
+export function keptRegistration(
+  storage: Storage | undefined,
+  companyId: number,
+): GuestRegistration | undefined {
+  try {
+    const text = storage?.getItem(registrationKey(companyId));
+    return text ? guestRegistrationSchema.safeParse(JSON.parse(text)).data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the registration (or forgets it, with `undefined`); without storage, for this visit only. */
+export function keepRegistration(
+  storage: Storage | undefined,
+  companyId: number,
+  registration: GuestRegistration | undefined,
+): void {
+  try {
+    if (registration) storage?.setItem(registrationKey(companyId), JSON.stringify(registration));
+    else storage?.removeItem(registrationKey(companyId));
+  } catch {
+    // Private mode or a full storage: the guest registers again on its next visit.
+  }
 }
 
 /** A suffix for a new call id (spec §3: username, `--`, suffix). */

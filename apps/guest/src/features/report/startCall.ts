@@ -2,6 +2,7 @@ import { callReportAddedSchema, envelope, formatCallId, type CallType } from '@f
 import { createAppThunk } from '../../app/hooks.ts';
 import { stageReached } from '../flow/flowSlice.ts';
 import { joinQueue } from '../call/callFlow.ts';
+import { callServicesGranted } from '../guestAuth/guestAuthSlice.ts';
 import { callSuffix } from '../guestAuth/identity.ts';
 import { callReportFailed, callReportInitialised } from './reportSlice.ts';
 
@@ -31,6 +32,7 @@ export const startCall = createAppThunk(
         },
       });
       dispatch(callReportInitialised({ callId, reportId: data.id, status: data.status }));
+      if (data.services) dispatch(callServicesGranted(data.services));
       if (data.status === 'outOfQuota') return void dispatch(stageReached('outOfQuota'));
       if (data.status === 'blocked') return void dispatch(stageReached('blocked'));
       void dispatch(

@@ -1,0 +1,129 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { screenBrowserMessage } from '@frontdesk/media/server';
+import type { ApiError } from '@frontdesk/protocol';
+import type { Config } from '../config.ts';
+
+const SUBPROTOCOL = 'janus-protocol';
+
+/** What the origin and subprotocol checks of a WebSocket upgrade decide. */
+export type UpgradeRefusal = { status: number; code: string; message: string };
+
+/**
+ * The browser-facing checks of a WebSocket upgrade, shared with the XMPP proxy: a browser page
+ * of another origin may not connect, and the subprotocol must be the server's.
+ * SECURITY: ejabberd and Janus accept any Origin; this check is the boundary.
+ */
+export function upgradeRefusal(
+  headers: IncomingMessage['headers'],
+  subprotocol: string,
+  allowedOrigins: readonly string[],
+): UpgradeRefusal | null {
+  const { origin, host } = headers;
+  // Non-browser clients send no Origin; cross-site WebSocket hijacking needs a browser, which always sends one.
+  const sameOrigin =
+    origin === undefined ||
+    allowedOrigins.includes(origin) ||
+    (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`));
+  if (!sameOrigin) {
+    return {
+      status: 403,
+      code: 'origin_not_allowed',
+      message: 'This origin may not open a connection.',
+    };
+  }
+  const offered = String(headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim());
+  if (!offered.includes(subprotocol)) {
+    return {
+      status: 400,
+      code: 'subprotocol_required',
+      message: `Connect with the WebSocket subprotocol "${subprotocol}".`,
+    };
+  }
+  return null;
+}
+
+function refuseUpgrade(socket: Duplex, { status, code, message }: UpgradeRefusal): void {
+  const body = JSON.stringify({ error: { code, message } } satisfies ApiError);
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Bad Request'}\r\n` +
+      'content-type: application/json; charset=utf-8\r\n' +
+      `content-length: ${Buffer.byteLength(body)}\r\n` +
+      'connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+/** One browser's connection, joined to a connection of its own to Janus. */
+function bridge(browser: WebSocket, upstreamUrl: string, log: FastifyBaseLogger): void {
+  const janus = new WebSocket(upstreamUrl, SUBPROTOCOL);
+  const pending: string[] = [];
+  const toJanus = (text: string) => {
+    if (janus.readyState === WebSocket.OPEN) janus.send(text);
+    else pending.push(text);
+  };
+  janus.on('open', () => {
+    for (const text of pending.splice(0)) janus.send(text);
+  });
+  browser.on('message', (data: RawData, binary: boolean) => {
+    // The Janus API is JSON text; a binary frame is not one of its messages.
+    const verdict = screenBrowserMessage(binary ? '' : String(data));
+    if ('forward' in verdict) {
+      toJanus(verdict.forward);
+      return;
+    }
+    // Worth a look: the media layer never sends what the gate refuses, so someone tried.
+    log.warn({ refused: verdict.refuse }, 'Janus request refused by the gate');
+    browser.send(verdict.refuse);
+  });
+  janus.on('message', (data: RawData, binary: boolean) => {
+    if (browser.readyState === WebSocket.OPEN) browser.send(data, { binary });
+  });
+  const closeBoth = () => {
+    // Janus ends the browser's sessions when their WebSocket closes, and the reverse.
+    if (browser.readyState === WebSocket.OPEN) browser.close(1000);
+    if (janus.readyState === WebSocket.OPEN) janus.close(1000);
+    else if (janus.readyState === WebSocket.CONNECTING) janus.terminate();
+  };
+  browser.on('close', closeBoth);
+  janus.on('close', closeBoth);
+  browser.on('error', closeBoth);
+  janus.on('error', closeBoth);
+}
+
+/**
+ * `/janus-ws`: the browsers' one way to Janus (decision 0008). Unlike the XMPP proxy it reads
+ * every message: each must pass `screenBrowserMessage` (the videoroom requests the media layer
+ * sends, nothing administrative, no recording name, no publisher id of the browser's own) or it
+ * is answered with an error and never reaches Janus. Janus itself listens on loopback only.
+ */
+export function registerJanusGate(app: FastifyInstance, config: Config, path: string): void {
+  const server = new WebSocketServer({
+    noServer: true,
+    maxPayload: 256 * 1024,
+    handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+  });
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Other paths belong to the XMPP proxy's own upgrade listener.
+    if ((request.url ?? '').split('?', 1)[0] !== path) return;
+    const refusal = upgradeRefusal(request.headers, SUBPROTOCOL, config.allowedOrigins);
+    if (refusal) {
+      refuseUpgrade(socket, refusal);
+      return;
+    }
+    server.handleUpgrade(request, socket, head, (browser) =>
+      bridge(browser, config.janus.websocketUpstream, app.log),
+    );
+  };
+  app.server.on('upgrade', onUpgrade);
+  // Before the server closes: it waits for every open connection, WebSockets included.
+  app.addHook('preClose', async () => {
+    app.server.off('upgrade', onUpgrade);
+    for (const client of server.clients) client.terminate();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+}

@@ -1,0 +1,74 @@
+import { ApiRequestError } from '@frontdesk/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import { Connections } from '../../app/connections.ts';
+import type { ConsoleServices } from '../../app/services.ts';
+import { createStore } from '../../app/store.ts';
+import {
+  adaLogin,
+  answer,
+  clockCompany,
+  fakeApi,
+  refusal,
+  signedIn,
+  type FakeAnswer,
+} from '../../test/render.tsx';
+import { signInSucceeded } from './authSlice.ts';
+
+/** A store over a fake API that loads the workspace and answers the refresh with `refresh`. */
+function consoleWith(refresh: FakeAnswer) {
+  const { api, requests } = fakeApi({
+    'GET /company/12': answer(clockCompany),
+    'GET /config': answer(signedIn().auth.config),
+    // What the signed-in workspace asks besides; not the subject here.
+    'PUT /staff/me/availability': { body: undefined },
+    'GET /staff': answer([]),
+    'POST /auth/refresh': refresh,
+  });
+  const services: ConsoleServices = {
+    api,
+    upload: () => api,
+    loadChat: () => new Promise(() => undefined),
+    loadMedia: () => new Promise(() => undefined),
+    connections: new Connections(),
+    ringer: { ring: () => undefined },
+  };
+  return { store: createStore(services, {}), requests };
+}
+
+/** A login whose access token is a minute from expiring: it is renewed at once. */
+const expiringLogin = () => ({
+  ...adaLogin,
+  accessTokenExpiresAt: new Date(Date.now() + 60_000).toISOString(),
+});
+
+describe("renewing the agent's access token", () => {
+  it('exchanges the refresh token before the access token expires and keeps the next one', async () => {
+    const renewed = {
+      access_token: 'token-ada-2',
+      accessTokenExpiresAt: new Date(Date.now() + 600_000).toISOString(),
+      refreshToken: 'S'.repeat(43),
+    };
+    const { store, requests } = consoleWith(answer(renewed));
+    store.dispatch(signInSucceeded(expiringLogin()));
+    await vi.waitFor(() => expect(store.getState().auth.login?.access_token).toBe('token-ada-2'));
+    expect(store.getState().auth.login?.refreshToken).toBe('S'.repeat(43));
+    expect(requests.find((r) => r.route === 'POST /auth/refresh')?.body).toEqual({
+      refreshToken: adaLogin.refreshToken,
+    });
+  });
+
+  it('signs out with a reason when the API says the session has ended', async () => {
+    const { store } = consoleWith(refusal(401, 'session_ended'));
+    store.dispatch(signInSucceeded(expiringLogin()));
+    await vi.waitFor(() => expect(store.getState().auth.status).toBe('signedOut'));
+    expect(store.getState().auth.login).toBeNull();
+    expect(store.getState().auth.error).toBe('Your session has ended: sign in again.');
+  });
+
+  it('keeps the session while the API cannot be reached', async () => {
+    const { store } = consoleWith({ refuse: new ApiRequestError(0, 'network', 'offline') });
+    store.dispatch(signInSucceeded(expiringLogin()));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(store.getState().auth.login?.access_token).toBe(adaLogin.access_token);
+  });
+});
