@@ -3,6 +3,7 @@ import { expect, type Browser, type Page } from '@playwright/test';
 import { ChatSession, type RoomSnapshot } from '@frontdesk/chat';
 import {
   callReportAddedSchema,
+  callRoomJid,
   clientConfigSchema,
   envelope,
   formatCallId,
@@ -28,7 +29,7 @@ export async function signIn(page: Page, email: string) {
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
-  await expect(page.getByText('Joining your categories…')).toBeHidden();
+  await expect(page.getByText('Joining your team…')).toBeHidden();
 }
 
 /** An agent signed in at the console in a browser context of its own (close it with its context). */
@@ -39,7 +40,7 @@ export async function agentPage(browser: Browser, email: string): Promise<Page> 
 }
 
 /** One JSON request to the API from Node, parsed with its protocol schema. */
-async function call<T>(
+export async function call<T>(
   path: string,
   schema: { parse: (body: unknown) => T },
   body: unknown,
@@ -63,7 +64,7 @@ const token = () => randomBytes(8).toString('hex');
 /**
  * A guest who waits in a category without a browser, as docs/protocol.md step 2 has the guest
  * app do: registered and logged in at the API, a call report, and `OpenCall|roundRobin` in the
- * category room through the chat adapter. What the agent's side needs, and nothing it does not
+ * call's room through the chat adapter. What the agent's side needs, and nothing it does not
  * (no camera), so the journeys about claiming do not depend on the guest app's screens.
  */
 export async function waitingGuest(companyId: number, categoryId: number) {
@@ -91,8 +92,8 @@ export async function waitingGuest(companyId: number, categoryId: number) {
   );
   const { services } = added.data;
   if (!services) throw new Error(`the call was not let through: ${added.data.status}`);
-  const room = registration.data.guestRooms.find((r) => r.categoryId === categoryId);
-  if (!room) throw new Error(`company ${companyId} has no category ${categoryId}`);
+  // decision 0010: the guest waits in its call's own room, which the API made for it.
+  const room = callRoomJid(callId, services.xmpp.jid.split('@')[1] ?? '');
   const config = await call('/config', envelope(clientConfigSchema), undefined);
   const chat = new ChatSession({
     url: config.data.xmppWebsocketUrl,
@@ -103,9 +104,8 @@ export async function waitingGuest(companyId: number, categoryId: number) {
   });
   await chat.connect();
   const nick = login.data.jabberusername;
-  await chat.joinRoom(room.jid, {
+  await chat.joinRoom(room, {
     nick,
-    password: room.password,
     status: { state: 'OpenCall', peer: ROUND_ROBIN_PEER },
   });
   return {
@@ -114,11 +114,11 @@ export async function waitingGuest(companyId: number, categoryId: number) {
     chat,
     /** The room as the guest sees it, once `match` holds. */
     async roomWhen(match: (room: RoomSnapshot) => boolean): Promise<RoomSnapshot> {
-      const now = chat.room(room.jid);
+      const now = chat.room(room);
       if (now && match(now)) return now;
       return new Promise((resolve) => {
         const off = chat.on('room', (snapshot) => {
-          if (snapshot.jid === room.jid && match(snapshot)) {
+          if (snapshot.jid === room && match(snapshot)) {
             off();
             resolve(snapshot);
           }

@@ -7,6 +7,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { CallRooms } from './calls/call-rooms.ts';
+import { CallChats } from './xmpp/call-chats.ts';
 import { CompanyDetailsCache } from './companies/company-details-cache.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
@@ -45,6 +46,7 @@ declare module 'fastify' {
     fileStorage: FileStorage;
     envelopeSink: EnvelopeSink;
     callRooms: CallRooms;
+    callChats: CallChats;
     companyDetails: CompanyDetailsCache;
   }
 }
@@ -74,6 +76,10 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
   );
   // Janus is reached only when a call asks for its room, so building the app needs no Janus.
   app.decorate('callRooms', new CallRooms(config, db, app.log));
+  app.decorate(
+    'callChats',
+    new CallChats({ adminApiUrl: config.xmpp.adminUrl, domain: config.xmpp.domain }, db, app.log),
+  );
   app.decorate(
     'companyDetails',
     new CompanyDetailsCache(db, config.xmpp.domain, config.companyDetailsCacheMs),

@@ -393,13 +393,34 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       expect(await state(callId, who.token)).toEqual({
         callId,
         status: 'waiting',
+        queue: { position: expect.any(Number), waiting: expect.any(Number) },
         agentJabberUsername: null,
         transfer: null,
       });
       await claim(ada, who);
       expect(await state(callId, bo)).toMatchObject({
         status: 'answered',
+        queue: null,
         agentJabberUsername: adaNick,
+      });
+    });
+
+    it('tells a waiting guest its place in its category, which moves up as calls ahead go', async () => {
+      const first = await waitingGuest(2);
+      const second = await waitingGuest(2);
+      const ahead = (await state(first.callId, first.who.token)).queue;
+      if (!ahead) throw new Error('the first call does not wait');
+      expect(await state(second.callId, second.who.token)).toMatchObject({
+        queue: { position: ahead.position + 1, waiting: ahead.waiting + 1 },
+      });
+      // A call of another category is no call ahead.
+      await waitingGuest(3);
+      expect((await state(second.callId, second.who.token)).queue?.position).toBe(
+        ahead.position + 1,
+      );
+      expect((await end(first.callId, first.who.token, 'abandoned')).statusCode).toBe(200);
+      expect(await state(second.callId, second.who.token)).toMatchObject({
+        queue: { position: ahead.position, waiting: ahead.waiting },
       });
     });
 

@@ -3,7 +3,9 @@ import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import {
+  callReportAddedSchema,
   DEFAULT_COMPANY_ID,
+  envelope,
   formatBrowserUsername,
   formatCallId,
   guestLoginSchema,
@@ -43,6 +45,8 @@ export async function buildTestApp(
     JANUS_ADMIN_KEY: randomBytes(24).toString('base64url'),
     API_TOKEN_SECRET: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'silent',
+    // No chat server unless a test starts one: nothing listens on the discard port.
+    XMPP_ADMIN_URL: 'http://127.0.0.1:9/api',
     FRONTDESK_DATA_DIR: `/tmp/frontdesk-test-${schema}`,
     ...env,
   });
@@ -122,6 +126,26 @@ export async function loginGuest(
   });
   if (login.statusCode !== 200) throw new Error(`login: ${login.body}`);
   return { username, token: guestLoginSchema.parse(login.json().data).access_token };
+}
+
+/**
+ * A new guest of `company` whose call in `categoryId` was let through: its name, token, call id
+ * and what the API handed it for the chat and media servers.
+ */
+export async function guestWithCall(app: FastifyInstance, company: number, categoryId: number) {
+  const guest = await loginGuest(app, company);
+  const callId = newCallId(guest);
+  const added = await callApi(
+    app,
+    'POST',
+    'call-report/add',
+    { call_id: callId, company, source: 'site', category_id: categoryId },
+    guest.token,
+  );
+  if (added.statusCode !== 201) throw new Error(`call-report/add: ${added.body}`);
+  const { services } = envelope(callReportAddedSchema).parse(added.json()).data;
+  if (!services) throw new Error('no services for a call let through');
+  return { ...guest, callId, services };
 }
 
 /** Logs a seeded agent or admin in; returns the access token. */

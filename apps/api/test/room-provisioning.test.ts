@@ -50,7 +50,7 @@ describe('provisionChatRooms', () => {
     return (await response.json()) as Record<string, string>;
   };
 
-  it("creates every company's and category's room behind the company's password, idempotently", async () => {
+  it("creates every company's room for its staff, behind its password, and reserves the staff's nicks, idempotently", async () => {
     const admin = { adminApiUrl: xmpp.adminApiUrl, domain: xmpp.domain };
     const { logger, log } = recordingLogger();
     expect(await provisionChatRooms(t.app.db, admin, log)).toBe(true);
@@ -59,18 +59,33 @@ describe('provisionChatRooms', () => {
       .select('room_password')
       .where('id', '=', 5)
       .executeTakeFirstOrThrow();
-    for (const name of ['frontdesk-demo', 'frontdesk-demo-support']) {
-      expect(await roomOptions(name)).toMatchObject({
-        password_protected: 'true',
-        password: room_password,
-        persistent: 'true',
-      });
-    }
-    // Another start changes nothing.
+    expect(await roomOptions('frontdesk-demo')).toMatchObject({
+      members_only: 'true',
+      password_protected: 'true',
+      password: room_password,
+      persistent: 'true',
+    });
+    // No room per category any more: each call has its own (decision 0010).
+    expect(await roomOptions('frontdesk-demo-support')).toEqual({});
+    const staff = await t.app.db
+      .selectFrom('staff')
+      .select('id')
+      .where('company_id', '=', 5)
+      .where('active', '=', true)
+      .execute();
+    const affiliations = await fetch(`${xmpp.adminApiUrl}/get_room_affiliations`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'frontdesk-demo', service: xmpp.mucService }),
+    });
+    const members = ((await affiliations.json()) as { username: string }[])
+      .map((a) => a.username)
+      .sort();
+    expect(members).toEqual(staff.map(({ id }) => `staff-${id}`).sort());
+    // Another start changes nothing, and registering the nicks again is no error.
     expect(await provisionChatRooms(t.app.db, admin, log)).toBe(true);
-    expect(logger.debug).toHaveBeenLastCalledWith(
-      expect.objectContaining({ outcome: 'unchanged' }),
-      'chat room provisioned',
+    expect(logger.debug).toHaveBeenCalledWith(
+      expect.objectContaining({ item: 'frontdesk-demo', outcome: 'unchanged' }),
+      'chat provisioned',
     );
     // SECURITY: no password in any log line.
     expect(JSON.stringify(Object.values(logger).map((fn) => fn.mock.calls))).not.toContain(
@@ -84,7 +99,7 @@ describe('provisionChatRooms', () => {
     expect(await provisionChatRooms(t.app.db, unreachable, log, [1, 1])).toBe(false);
     expect(logger.warn).toHaveBeenCalledTimes(2);
     expect(logger.warn).toHaveBeenCalledWith(
-      expect.objectContaining({ retryInMs: 1, rooms: expect.arrayContaining(['frontdesk-demo']) }),
+      expect.objectContaining({ retryInMs: 1, items: expect.arrayContaining(['frontdesk-demo']) }),
       'chat rooms could not be provisioned yet',
     );
     expect(logger.error).toHaveBeenCalledOnce();

@@ -28,20 +28,20 @@ describe('POST /api/auth/login', () => {
       companyId: demo.companyId,
     });
     expect(data.xmpp.jid).toBe(`staff-${data.user.id}@frontdesk.localhost`);
-    // The company's room first, then its categories', all behind the company's password.
+    // The company's own room only: each call has a room of its own (decision 0010).
     const { conference_name, room_password } = await t.app.db
       .selectFrom('companies')
       .select(['conference_name', 'room_password'])
       .where('id', '=', demo.companyId)
       .executeTakeFirstOrThrow();
-    expect(data.rooms[0]).toEqual({
-      jid: `${conference_name}@conference.frontdesk.localhost`,
-      kind: 'company',
-      categoryId: null,
-      password: room_password,
-    });
-    expect(data.rooms.slice(1).every((r) => r.kind === 'category')).toBe(true);
-    expect(data.rooms.every((r) => r.password === room_password)).toBe(true);
+    expect(data.rooms).toEqual([
+      {
+        jid: `${conference_name}@conference.frontdesk.localhost`,
+        kind: 'company',
+        categoryId: null,
+        password: room_password,
+      },
+    ]);
   });
 
   it('takes the e-mail in any case', async () => {

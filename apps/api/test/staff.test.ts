@@ -10,9 +10,9 @@ import { SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
   buildTestApp,
   callApi,
+  guestWithCall,
   loginGuest,
   loginStaff,
-  newCallId,
   type TestApp,
 } from './helper.ts';
 
@@ -54,19 +54,7 @@ describe('the team (/api/staff) and round robin (offer on GET /api/calls)', () =
   const report = (token: string, status: AgentAvailability) =>
     callApi(t.app, 'PUT', 'staff/me/availability', { status }, token);
   /** A guest of company 12 waiting in Sales; answers its call id. */
-  const newWaitingCall = async () => {
-    const guest = await loginGuest(t.app, company);
-    const callId = newCallId(guest);
-    const added = await callApi(
-      t.app,
-      'POST',
-      'call-report/add',
-      { call_id: callId, company, source: 'site', category_id: 10 },
-      guest.token,
-    );
-    expect(added.statusCode).toBe(201);
-    return callId;
-  };
+  const newWaitingCall = async () => (await guestWithCall(t.app, company, 10)).callId;
   const offerOf = async (callId: string, token = cy) => {
     const response = await callApi(t.app, 'GET', 'calls?status=waiting', undefined, token);
     expect(response.statusCode).toBe(200);

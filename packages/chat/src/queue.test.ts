@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentQueue, queuePlace, waitingGuests } from './queue.ts';
+import { agentQueue, waitingGuests } from './queue.ts';
 import type { Occupant, RoomSnapshot } from './types.ts';
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');
@@ -42,20 +42,6 @@ describe('the queue', () => {
       ['late', 2],
       ['old-client', 3],
     ]);
-  });
-
-  it('gives a guest its place and an estimate that shrinks as it waits', () => {
-    const snapshot = room([
-      guest('a', { waitingSince: at(0) }),
-      guest('b', { waitingSince: at(20) }),
-    ]);
-    expect(queuePlace(snapshot, 'b', 60_000, T0 + 30_000)).toEqual({
-      position: 2,
-      waiting: 2,
-      estimatedWaitMs: 110_000,
-    });
-    expect(queuePlace(snapshot, 'a', 60_000, T0 + 90_000)?.estimatedWaitMs).toBe(0);
-    expect(queuePlace(snapshot, 'nobody', 60_000)).toBeUndefined();
   });
 
   it('shows an agent the guests waiting for anyone or for it, with their waits', () => {

@@ -38,37 +38,6 @@ function compareTimes(a: string | undefined, b: string | undefined): number {
   return Date.parse(a) - Date.parse(b);
 }
 
-/** What a waiting guest sees (spec: waiting stage, "queue position and estimated wait"). */
-export interface QueuePlace {
-  position: number;
-  /** How many guests wait in the room, this one included. */
-  waiting: number;
-  estimatedWaitMs: number;
-}
-
-/**
- * The place of `nick` in the room's queue; `undefined` while it is not waiting.
- * `averageWaitMs` is the API's moving average of how long recent guests of the category
- * waited before an agent took them. The estimate is that average per guest up to and
- * including this one, less what this one already waited: rough, never negative.
- */
-export function queuePlace(
-  room: RoomSnapshot,
-  nick: string,
-  averageWaitMs: number,
-  now: number = Date.now(),
-): QueuePlace | undefined {
-  const queue = waitingGuests(room);
-  const mine = queue.find((guest) => guest.nick === nick);
-  if (!mine) return undefined;
-  const waitedMs = mine.waitingSince ? Math.max(0, now - Date.parse(mine.waitingSince)) : 0;
-  return {
-    position: mine.position,
-    waiting: queue.length,
-    estimatedWaitMs: Math.max(0, Math.round(averageWaitMs * mine.position - waitedMs)),
-  };
-}
-
 /** A waiting guest as an agent's console lists it. */
 export interface GuestInQueue extends WaitingGuest {
   /** 0 when the guest announced no time. */

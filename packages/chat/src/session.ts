@@ -47,6 +47,8 @@ declare module 'stanza/protocol' {
 const REMOVED_FROM_ROOM = new Set(['301', '307', '321', '322']);
 /** Join errors that mean "not let in" (spec §8): wrong password, not a member, banned. */
 const ROOM_AUTH_ERRORS = new Set(['not-authorized', 'registration-required', 'forbidden']);
+/** How long a leave waits for the room's answer. */
+const LEAVE_ROOM_TIMEOUT_MS = 3000;
 /** How many message ids the session remembers to drop repeats (carbons, resends). */
 const SEEN_IDS_KEPT = 500;
 
@@ -98,6 +100,11 @@ export interface ChatEvents {
   delivery: { id: string; delivery: DeliveryState };
   /** A presence this user published from any of its sessions (its state nodes, spec §4). */
   ownPresence: PresenceStatus;
+  /**
+   * A headline from the XMPP server itself, which the API sends through it (decision 0010: the
+   * agents hear of new calls so). Only the server can send as the bare domain.
+   */
+  serverNotice: string;
 }
 
 type Listener<K extends keyof ChatEvents> = (payload: ChatEvents[K]) => void;
@@ -277,9 +284,16 @@ export class ChatSession {
     entry.wanted = false;
     this.#rooms.delete(entry.jid);
     if (entry.joined && this.#status === 'connected') {
-      await this.#untilSessionLost(this.#client.leaveRoom(entry.jid, entry.nick)).catch(
-        (error: unknown) => this.#log(`leaving ${entry.jid} failed`, error),
-      );
+      // A room the API removed as the call ended never answers the leave: wait only so long.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const answered = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, LEAVE_ROOM_TIMEOUT_MS);
+      });
+      await this.#untilSessionLost(
+        Promise.race([this.#client.leaveRoom(entry.jid, entry.nick), answered]),
+      )
+        .catch((error: unknown) => this.#log(`leaving ${entry.jid} failed`, error))
+        .finally(() => clearTimeout(timer));
     }
     entry.joined = false;
     entry.occupants.clear();
@@ -408,7 +422,13 @@ export class ChatSession {
     );
     client.on('muc:available', (presence) => this.#onOccupant(presence));
     client.on('muc:unavailable', (presence) => this.#onOccupantLeft(presence));
-    client.on('message', (message) => this.#onMessage(message, 'in'));
+    client.on('message', (message) => {
+      if (message.type === 'headline' && message.from === this.#domain) {
+        this.#emit('serverNotice', message.body ?? '');
+      } else {
+        this.#onMessage(message, 'in');
+      }
+    });
     client.on('carbon:received', (carbon) => {
       const forwarded = carbon.carbon.forward.message;
       if (forwarded && carbon.from === this.jid) this.#onMessage(forwarded, 'in');

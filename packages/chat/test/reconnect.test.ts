@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ChatSession } from '../src/index.ts';
-import { ensureRoom, newRoomPassword } from '../src/server/rooms.ts';
+import { ensureCallRoom } from '../src/server/rooms.ts';
 import { nextEvent, roomWhere, sessionOf, startTestXmpp, type TestXmpp } from './helpers.ts';
 
 let test: TestXmpp;
@@ -16,19 +16,21 @@ afterAll(async () => {
 });
 
 it('reconnects both sessions after an XMPP server restart and restores their presence', async () => {
-  const password = newRoomPassword();
-  await ensureRoom(test.admin, { name: 'company-1', title: 'Company 1', password });
-  const room = `company-1@${test.xmpp.mucService}`;
   const guest = await sessionOf(test, `g1-g${'r'.repeat(25)}`);
   const agent = await sessionOf(test, 'staff-1');
+  await ensureCallRoom(test.admin, {
+    name: 'call-1',
+    title: 'Call 1',
+    members: [guest.jid, agent.jid],
+  });
+  const room = `call-1@${test.xmpp.mucService}`;
   sessions.push(guest, agent);
   await Promise.all([guest.connect(), agent.connect()]);
   await guest.joinRoom(room, {
     nick: guest.username,
-    password,
     status: { state: 'OpenCall', peer: 'roundRobin' },
   });
-  await agent.joinRoom(room, { nick: agent.username, password, status: { state: 'Away' } });
+  await agent.joinRoom(room, { nick: agent.username, status: { state: 'Away' } });
   const before = await roomWhere(agent, room, (r) => r.occupants.length === 2);
   const waitingSince = before.occupants.find((o) => o.nick === guest.username)?.waitingSince;
   expect(waitingSince).toEqual(expect.any(String));

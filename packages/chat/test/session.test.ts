@@ -7,11 +7,16 @@ import {
   chatOpened,
   emptyConversation,
   messageAdded,
-  queuePlace,
   type ChatSession,
   type Conversation,
 } from '../src/index.ts';
-import { ensureRoom, newRoomPassword } from '../src/server/rooms.ts';
+import {
+  allowMessagesFrom,
+  ensureCallRoom,
+  ensureRoom,
+  newRoomPassword,
+  notifyUsers,
+} from '../src/server/rooms.ts';
 import {
   mintToken,
   nextEvent,
@@ -22,7 +27,7 @@ import {
 } from './helpers.ts';
 
 let test: TestXmpp;
-const passwords = { acme: newRoomPassword(), globex: newRoomPassword() };
+const passwords = { globex: newRoomPassword() };
 let acmeSales: string;
 let globexRoom: string;
 const open: ChatSession[] = [];
@@ -43,12 +48,31 @@ const callIdOf = (n: number) => formatCallId(usernameOf(n), `c${n}`);
 
 beforeAll(async () => {
   test = await startTestXmpp();
-  await ensureRoom(test.admin, {
+  const jidOf = (username: string) => `${username}@${test.xmpp.domain}`;
+  const guests = Array.from({ length: 20 }, (_, n) => jidOf(guestName(n)));
+  const agents = Array.from({ length: 12 }, (_, n) => jidOf(`staff-${n}`));
+  // A call's room: members only, as the API makes it (decision 0010).
+  await ensureCallRoom(test.admin, {
     name: 'acme-sales',
     title: 'Acme: sales',
-    password: passwords.acme,
+    members: [...guests, ...agents],
   });
-  await ensureRoom(test.admin, { name: 'globex', title: 'Globex', password: passwords.globex });
+  // A company's room: members only and behind its password; guest 4 is no member.
+  await ensureRoom(test.admin, {
+    name: 'globex',
+    title: 'Globex',
+    password: passwords.globex,
+    members: [...guests.filter((jid) => jid !== jidOf(guestName(4))), ...agents],
+  });
+  // mod_block_strangers: a guest writes only to an agent whose roster the API put it in.
+  for (const [agent, guest] of [
+    ['staff-9', 15],
+    ['staff-4', 7],
+    ['staff-5', 8],
+    ['staff-6', 10],
+  ] as const) {
+    await allowMessagesFrom(test.admin, agent, guestName(guest));
+  }
   acmeSales = `acme-sales@${test.xmpp.mucService}`;
   globexRoom = `globex@${test.xmpp.mucService}`;
 });
@@ -135,12 +159,10 @@ describe('rooms and presence', () => {
     const agent = await connected('staff-1');
     await guest.joinRoom(acmeSales, {
       nick: guest.username,
-      password: passwords.acme.toUpperCase(), // spec §5: sent lowercased
       status: { state: 'OpenCall', peer: 'roundRobin' },
     });
     await agent.joinRoom(acmeSales, {
       nick: agent.username,
-      password: passwords.acme,
       status: { state: 'Away' },
     });
 
@@ -174,7 +196,7 @@ describe('rooms and presence', () => {
     const agent = await connected('staff-10');
     const colleague = await connected('staff-11');
     for (const session of [agent, colleague]) {
-      await session.joinRoom(acmeSales, { nick: session.username, password: passwords.acme });
+      await session.joinRoom(acmeSales, { nick: session.username });
     }
     const showOf = (session: ChatSession, nick: string) =>
       session.room(acmeSales)?.occupants.find((o) => o.nick === nick)?.show;
@@ -213,18 +235,42 @@ describe('rooms and presence', () => {
     );
   });
 
+  it('lets no user make a node on the shared pubsub service (decision 0010: PEP only)', async () => {
+    const jid = `${guestName(17)}@${test.xmpp.domain}`;
+    const client = createClient({
+      jid,
+      password: await mintToken(test.jwtSecret, jid),
+      resource: 'pubsub',
+      transports: { websocket: test.xmpp.wsUrl, bosh: false },
+    });
+    client.sasl.disable('X-OAUTH2');
+    const started = new Promise((resolve) => client.once('session:started', resolve));
+    client.connect();
+    await started;
+    try {
+      // A name another user would then own: refused, while the user's own PEP node is fine.
+      const refused = await client
+        .createNode(test.xmpp.pubsubService, 'presence:OpenCall')
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({ type: 'error' });
+      await client.createNode(jid, 'presence:OpenCall');
+    } finally {
+      client.disconnect();
+    }
+  });
+
   it('records each published state on the user’s own state node', async () => {
     const agent = await connected('staff-3');
-    await agent.joinRoom(acmeSales, { nick: agent.username, password: passwords.acme });
+    await agent.joinRoom(acmeSales, { nick: agent.username });
     const recorded = nextEvent(agent, 'ownPresence', (status) => status.state === 'TestNode');
     agent.setPresence(acmeSales, { state: 'TestNode' });
     expect(await recorded).toEqual({ state: 'TestNode' });
   });
 
-  it('keeps a guest out of another company’s room and counts the tries (spec §8)', async () => {
+  it('keeps a guest out of a room it is no member of or lacks the password of, and counts the tries (spec §8)', async () => {
     const guest = await connected(guestName(4));
     const wrong = await guest
-      .joinRoom(globexRoom, { nick: guest.username, password: passwords.acme })
+      .joinRoom(globexRoom, { nick: guest.username })
       .catch((e: unknown) => e);
     expect(wrong).toMatchObject({ code: 'room-auth-failed' });
     expect(guest.room(globexRoom)).toMatchObject({
@@ -252,13 +298,17 @@ describe('rooms and presence', () => {
       joined: false,
       auth: { status: false, tries: 2 },
     });
+    // spec §5: the password is sent lowercased, so its case does not matter.
+    const joined = await other.joinRoom(globexRoom, {
+      nick: other.username,
+      password: passwords.globex.toUpperCase(),
+    });
+    expect(joined).toMatchObject({ joined: true, auth: { status: true, tries: 2 } });
   });
 
   it('requires a nick (spec §8)', async () => {
     const guest = await connected(guestName(6));
-    const error = await guest
-      .joinRoom(acmeSales, { nick: '', password: passwords.acme })
-      .catch((e: unknown) => e);
+    const error = await guest.joinRoom(acmeSales, { nick: '' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'nick-required', userMessage: expect.any(String) });
   });
 });
@@ -268,7 +318,7 @@ describe('ending a call (spec §4)', () => {
     const guest = await connected(guestName(14));
     const agent = await connected('staff-8');
     for (const session of [guest, agent]) {
-      await session.joinRoom(acmeSales, { nick: session.username, password: passwords.acme });
+      await session.joinRoom(acmeSales, { nick: session.username });
     }
     const ended: string[] = [];
     await guest.endCall(acmeSales, {
@@ -355,6 +405,21 @@ describe('messages', () => {
     ).toThrow();
   });
 
+  it('hears the server’s notices; a guest in no call with the agent cannot write to it', async () => {
+    const agent = await connected('staff-11');
+    const guest = await connected(guestName(16));
+    const notices: string[] = [];
+    agent.on('serverNotice', (body) => notices.push(body));
+    const heard = nextEvent(agent, 'serverNotice');
+    await notifyUsers(test.admin, [agent.jid], 'calls-changed');
+    expect(await heard).toBe('calls-changed');
+    // A guest that is in no call with this agent cannot write to it at all (decision 0010).
+    const refused = nextEvent(guest, 'delivery', (d) => d.delivery === 'failed');
+    const sent = guest.sendMessage(agent.username, 'pretend notice');
+    expect(await refused).toEqual({ id: sent.id, delivery: 'failed' });
+    expect(notices).toEqual(['calls-changed']);
+  });
+
   it('marks a message to nobody as failed', async () => {
     const guest = await connected(guestName(9));
     const failed = nextEvent(guest, 'delivery', (d) => d.delivery === 'failed');
@@ -413,50 +478,31 @@ describe('messages', () => {
 });
 
 describe('the queue', () => {
-  it('updates positions as guests join and leave', async () => {
+  it('shows the agent the guests in order as they join, leave and are taken', async () => {
     const agent = await connected('staff-7');
-    await agent.joinRoom(acmeSales, { nick: agent.username, password: passwords.acme });
+    await agent.joinRoom(acmeSales, { nick: agent.username });
     const guests: ChatSession[] = [];
     for (const n of [11, 12, 13]) {
       const guest = await connected(guestName(n));
       await guest.joinRoom(acmeSales, {
         nick: guest.username,
-        password: passwords.acme,
         status: { state: 'OpenCall', peer: 'roundRobin' },
       });
       guests.push(guest);
     }
-    const [first, second, third] = guests as [ChatSession, ChatSession, ChatSession];
-    const averageWaitMs = 60_000;
+    const [first, second] = guests as [ChatSession, ChatSession, ChatSession];
 
     const agentRoom = await roomWhere(
       agent,
       acmeSales,
       (room) => agentQueue(room, agent.username).length === 3,
     );
-    expect(agentQueue(agentRoom, agent.username).map((g) => g.nick)).toEqual(
-      guests.map((g) => g.username),
-    );
-    const thirdRoom = await roomWhere(
-      third,
-      acmeSales,
-      (room) => queuePlace(room, third.username, 0)?.waiting === 3,
-    );
-    expect(queuePlace(thirdRoom, third.username, averageWaitMs)).toMatchObject({
-      position: 3,
-      waiting: 3,
-    });
-    expect(queuePlace(thirdRoom, third.username, averageWaitMs)?.estimatedWaitMs).toBeGreaterThan(
-      2 * averageWaitMs,
+    expect(agentQueue(agentRoom, agent.username).map((g) => [g.nick, g.position])).toEqual(
+      guests.map((g, index) => [g.username, index + 1]),
     );
 
     await first.leaveRoom(acmeSales);
-    const afterLeave = await roomWhere(
-      third,
-      acmeSales,
-      (room) => queuePlace(room, third.username, 0)?.position === 2,
-    );
-    expect(queuePlace(afterLeave, second.username, averageWaitMs)?.position).toBe(1);
+    await roomWhere(agent, acmeSales, (room) => agentQueue(room, agent.username).length === 2);
 
     // Taken by an agent: a call id leaves the open-call set (spec §4).
     second.setPresence(acmeSales, {
@@ -464,11 +510,6 @@ describe('the queue', () => {
       peer: agent.username,
       callId: callIdOf(12),
     });
-    await roomWhere(
-      third,
-      acmeSales,
-      (room) => queuePlace(room, third.username, 0)?.position === 1,
-    );
     await roomWhere(agent, acmeSales, (room) => agentQueue(room, agent.username).length === 1);
   });
 });

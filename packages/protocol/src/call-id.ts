@@ -25,3 +25,11 @@ export function parseCallId(callId: string): { username: string; suffix: string 
   if (!guestUsernameSchema.safeParse(username).success || !SUFFIX.test(suffix)) return undefined;
   return { username, suffix };
 }
+
+/**
+ * The XMPP room of a call (decision 0010): the API makes it for the call's guest and the agents
+ * who may take it. Named after the call id, lowercased as XMPP would.
+ */
+export function callRoomJid(callId: string, xmppDomain: string): string {
+  return `${callId.toLowerCase()}@conference.${xmppDomain}`;
+}

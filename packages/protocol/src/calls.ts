@@ -86,10 +86,40 @@ export const transferBodySchema = z.union([
 ]);
 export type TransferBody = z.infer<typeof transferBodySchema>;
 
+/**
+ * Where a waiting call stands in its category (spec: waiting stage, "queue position"): 1 for the
+ * call that has waited longest. Counted by the API, as no guest sees another (decision 0010).
+ */
+export const queueSchema = z.object({
+  position: z.number().int().min(1),
+  /** How many calls wait in the category, this one included. */
+  waiting: z.number().int().min(1),
+});
+export type Queue = z.infer<typeof queueSchema>;
+
+/** What a waiting guest sees: its place and a rough estimate of the wait left. */
+export interface QueuePlace extends Queue {
+  estimatedWaitMs: number;
+}
+
+/**
+ * The estimate is the category's average wait (the API's moving average of how long recent
+ * guests waited before an agent took them) per call up to and including this one, less what
+ * this one already waited: rough, never negative.
+ */
+export function queuePlace(queue: Queue, averageWaitMs: number, waitedMs: number): QueuePlace {
+  return {
+    ...queue,
+    estimatedWaitMs: Math.max(0, Math.round(averageWaitMs * queue.position - waitedMs)),
+  };
+}
+
 /** `GET /api/calls/:callId`: what either side may know of a call in progress. */
 export const callStateSchema = z.object({
   callId: callIdSchema,
   status: z.enum(['waiting', 'answered', 'ended', 'abandoned']),
+  /** Its place in the queue while it waits; `null` otherwise. */
+  queue: queueSchema.nullable(),
   agentJabberUsername: jabberUsernameSchema.nullable(),
   transfer: z
     .object({

@@ -152,3 +152,9 @@ export const chatErrorCodeSchema = z.enum(
   Object.keys(CHAT_ERROR_MESSAGES) as [keyof typeof CHAT_ERROR_MESSAGES],
 );
 export type ChatErrorCode = z.infer<typeof chatErrorCodeSchema>;
+
+/**
+ * The body of the server notice the API sends every agent of a company when its waiting calls
+ * change (decision 0010): the console asks `GET /api/calls?status=waiting` again.
+ */
+export const CALLS_CHANGED_NOTICE = 'calls-changed';

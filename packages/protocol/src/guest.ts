@@ -58,17 +58,17 @@ export const guestRegisterBodySchema = z.strictObject({
 });
 
 /**
- * A chat room of the company: its own room or one per category. Guests get them at registration,
- * agents and admins at login.
+ * A shared chat room of the company: its agents' own room, which agents and admins get at login
+ * (members only). Guests share no room with anyone: each call has its own (decision 0010), so the
+ * registration's `guestRooms` (spec §3) is always empty.
  */
 export const guestRoomSchema = z.object({
   jid: z.string(),
-  kind: z.enum(['company', 'category']),
-  categoryId: recordIdSchema.nullable(),
+  kind: z.literal('company'),
+  categoryId: z.null(),
   /**
-   * The join password, shared by all rooms of the company and already lowercase (spec §5: send
-   * it lowercased). SECURITY: only the company's own guests and staff get it, never
-   * `GET /company/:id`.
+   * The join password, already lowercase (spec §5: send it lowercased). SECURITY: only the
+   * company's staff get it, never `GET /company/:id`.
    */
   password: z.string(),
 });
@@ -83,7 +83,8 @@ export const guestRegistrationSchema = z.object({
   jabberusername: z.string(),
   username: guestUsernameSchema,
   credential: guestCredentialSchema,
-  guestRooms: z.array(guestRoomSchema),
+  /** spec §3; always empty (decision 0010): the room of each call comes with the call. */
+  guestRooms: z.array(guestRoomSchema).max(0),
 });
 export type GuestRegistration = z.infer<typeof guestRegistrationSchema>;
 

@@ -5,6 +5,7 @@ import {
   type CallState,
   type CallSummary,
   type ClaimCallBody,
+  type Queue,
   type TransferBody,
 } from '@frontdesk/protocol';
 import type { Principal, StaffPrincipal } from '../auth/access-token.ts';
@@ -28,10 +29,11 @@ function statusOf(call: CallReportRow): CallState['status'] {
 }
 
 /** What either side may know of a call (`GET /api/calls/:callId`, docs/protocol.md step 7). */
-export function toCallState(call: CallReportRow): CallState {
+export function toCallState(call: CallReportRow, queue: Queue | null = null): CallState {
   return {
     callId: call.call_id,
     status: statusOf(call),
+    queue,
     agentJabberUsername: call.agent_id === null ? null : staffJabberUsername(call.agent_id),
     transfer:
       call.transfer_to_staff_id === null && call.transfer_to_category_id === null
@@ -44,6 +46,30 @@ export function toCallState(call: CallReportRow): CallState {
             toCategoryId: call.transfer_to_category_id,
           },
   };
+}
+
+/**
+ * Where a waiting call stands among the calls waiting in its category, oldest first; `null` once
+ * it waits no more. The guest learns it from here: it sees no other guest (decision 0010).
+ */
+export async function queueOf(db: Kysely<Database>, call: CallReportRow): Promise<Queue | null> {
+  if (statusOf(call) !== 'waiting') return null;
+  const counts = await db
+    .selectFrom('call_reports')
+    .select([
+      sql<string>`count(*)`.as('waiting'),
+      sql<string>`count(*) filter (where id <= ${call.id})`.as('position'),
+    ])
+    .where('company_id', '=', call.company_id)
+    .where('category_id', call.category_id === null ? 'is' : '=', call.category_id)
+    .where('status', '=', 'ok')
+    .where('ended_at', 'is', null)
+    .where('agent_id', 'is', null)
+    // As the agents' list: a call older than a session cannot still be waiting.
+    .where('created_at', '>', new Date(Date.now() - SESSION_TTL_MS))
+    .executeTakeFirstOrThrow();
+  const position = Number(counts.position);
+  return position > 0 ? { position, waiting: Number(counts.waiting) } : null;
 }
 
 /**

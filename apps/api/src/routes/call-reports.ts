@@ -61,7 +61,9 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const principal = await authenticateGuest(request);
       const { report, created, replaced } = await addCallReport(db, principal, request.body);
-      for (const ended of replaced) await app.callRooms.close(ended);
+      for (const ended of replaced) {
+        await Promise.all([app.callRooms.close(ended), app.callChats.close(ended)]);
+      }
       // SECURITY: the chat and media servers (and the TURN credentials that come over XMPP)
       // are reached only by a guest whose call was let through.
       const services =
@@ -75,6 +77,7 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
               new Date(),
             )
           : undefined;
+      if (report.status === 'ok' && report.ended_at === null) await app.callChats.open(report);
       return reply
         .code(created ? 201 : 200)
         .send({ data: { status: report.status, id: report.id, services } });
@@ -99,6 +102,7 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const principal = await authenticate(request);
       const report = await holdCall(db, principal, request.body);
+      await app.callChats.open(report);
       return reply.code(201).send({ data: { id: report.id } });
     },
   );

@@ -23,6 +23,7 @@ import {
   claimCall,
   liveCallOf,
   listCalls,
+  queueOf,
   roomParticipant,
   saveNotes,
   toCallState,
@@ -40,7 +41,7 @@ import { errorResponses, HttpError } from '../plugins/errors.ts';
 
 /** The call protocol between the guest and the agent who takes its call (docs/protocol.md). */
 export const callRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, callRooms } = app;
+  const { db, callRooms, callChats } = app;
   const recordings = new CallRecordings(join(app.config.dataDir, 'recordings'), app.log);
 
   app.post(
@@ -86,7 +87,10 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       const call = await claimCall(db, principal, request.body);
       // An answered call moves its category's wait estimate.
       app.companyDetails.forget(call.company_id);
-      const room = await callRooms.open(call, roomParticipant(principal), { webview: false });
+      const [room] = await Promise.all([
+        callRooms.open(call, roomParticipant(principal), { webview: false }),
+        callChats.admitAgent(call, principal.staffId),
+      ]);
       return {
         data: {
           callId: call.call_id,
@@ -133,7 +137,8 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const principal = await authenticate(request);
-      return { data: toCallState(await requireReport(db, principal, request.params.callId)) };
+      const call = await requireReport(db, principal, request.params.callId);
+      return { data: toCallState(call, await queueOf(db, call)) };
     },
   );
 
@@ -188,7 +193,7 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       // Also on a repeated end: it frees a room left behind by a transfer.
-      await callRooms.close(ended);
+      await Promise.all([callRooms.close(ended), callChats.close(ended)]);
       if (ended.end_reason === 'completed') recordings.mergeLater(ended.company_id, ended.call_id);
       return { data: toCallState(ended) };
     },

@@ -9,7 +9,7 @@ import {
   guestRegistrationSchema,
 } from '@frontdesk/protocol';
 import { issueAccessToken } from '../auth/credentials.ts';
-import { listCategories, requireCompany } from '../companies/company-repository.ts';
+import { requireCompany } from '../companies/company-repository.ts';
 import {
   findGuestByCredential,
   isBlocked,
@@ -20,7 +20,6 @@ import {
 import { assertOwnUsername, authenticate, bearerSecurity } from '../plugins/auth.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
 import { limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
-import { companyRooms } from '../xmpp/addresses.ts';
 
 /**
  * spec §7 "Guest auth service". SECURITY (decision 0006): a guest proves who it is with the
@@ -47,16 +46,13 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { username, companyId } = request.body;
       const company = await requireCompany(db, companyId);
-      const [{ guest, credential }, categories] = await Promise.all([
-        registerGuest(db, company.id, username),
-        listCategories(db, company.id),
-      ]);
+      const { guest, credential } = await registerGuest(db, company.id, username);
       return reply.code(201).send({
         data: {
           jabberusername: guest.jabberusername,
           username: guest.username,
           credential,
-          guestRooms: companyRooms(company, categories, config.xmpp.domain),
+          guestRooms: [],
         },
       });
     },

@@ -11,10 +11,10 @@ import { issueAccessToken, issueServiceCredentials } from '../auth/credentials.t
 import { openStaffSession, refreshStaffSession, revokeSession } from '../auth/sessions.ts';
 import { authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
-import { listCategories, requireCompany } from '../companies/company-repository.ts';
+import { requireCompany } from '../companies/company-repository.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
 import { limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
-import { companyRooms, staffJabberUsername, userJid } from '../xmpp/addresses.ts';
+import { companyRoom, staffJabberUsername, userJid } from '../xmpp/addresses.ts';
 
 /** Agents' and admins' login (ARCHITECTURE: the console). */
 export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -60,7 +60,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         companyId: member.company_id,
         sessionId,
       };
-      const [accessToken, services, company, categories] = await Promise.all([
+      const [accessToken, services, company] = await Promise.all([
         issueAccessToken(config, principal, now),
         issueServiceCredentials(
           config,
@@ -68,7 +68,6 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
           now,
         ),
         requireCompany(db, member.company_id),
-        listCategories(db, member.company_id),
       ]);
       return {
         data: {
@@ -82,7 +81,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
             role: member.role,
             companyId: member.company_id,
           },
-          rooms: companyRooms(company, categories, config.xmpp.domain),
+          rooms: [companyRoom(company, config.xmpp.domain)],
         },
       };
     },

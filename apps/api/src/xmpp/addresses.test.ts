@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  companyRooms,
+  companyRoom,
   guestJabberUsername,
   roomJid,
   staffJabberUsername,
@@ -26,22 +26,13 @@ describe('XMPP addresses', () => {
     expect(guestJabberUsername(3, `g${'s'.repeat(25)}`).startsWith('staff-')).toBe(false);
   });
 
-  it("lists the company's room first, then one room per category, all with its password", () => {
+  it("gives staff the company's own room with its password, and nothing of any call", () => {
     const company = { conference_name: 'demo', room_password: 'abcdefghijklmnop' };
-    const categories = [{ id: 1, roomName: 'demo-sales' }];
-    expect(companyRooms(company, categories, 'example.org')).toEqual([
-      {
-        jid: 'demo@conference.example.org',
-        kind: 'company',
-        categoryId: null,
-        password: 'abcdefghijklmnop',
-      },
-      {
-        jid: 'demo-sales@conference.example.org',
-        kind: 'category',
-        categoryId: 1,
-        password: 'abcdefghijklmnop',
-      },
-    ]);
+    expect(companyRoom(company, 'example.org')).toEqual({
+      jid: 'demo@conference.example.org',
+      kind: 'company',
+      categoryId: null,
+      password: 'abcdefghijklmnop',
+    });
   });
 });

@@ -1,6 +1,6 @@
-import { recordIdSchema, type Category, type GuestRoom } from '@frontdesk/protocol';
+import { recordIdSchema, type GuestRoom } from '@frontdesk/protocol';
 
-/** The MUC service of the XMPP domain, where company and category rooms live. */
+/** The MUC service of the XMPP domain, where the company and call rooms live. */
 export function mucService(domain: string): string {
   return `conference.${domain}`;
 }
@@ -34,23 +34,17 @@ export function staffIdOf(jabberUsername: string): number | undefined {
 }
 
 /**
- * The company's chat rooms: its own room and one per category (spec §3 chat state: companyMuc,
- * selectedCategoryMuc), all behind the company's one room password. SECURITY: for the company's
- * own guests (registration) and staff (login) only.
+ * The company's own room (spec §3 chat state `companyMuc`): its agents and admins, with their
+ * availability. SECURITY: members only (room-provisioning) and for staff login only.
  */
-export function companyRooms(
+export function companyRoom(
   company: { conference_name: string; room_password: string },
-  categories: readonly Pick<Category, 'id' | 'roomName'>[],
   domain: string,
-): GuestRoom[] {
-  const password = company.room_password;
-  return [
-    { jid: roomJid(company.conference_name, domain), kind: 'company', categoryId: null, password },
-    ...categories.map((c) => ({
-      jid: roomJid(c.roomName, domain),
-      kind: 'category' as const,
-      categoryId: c.id,
-      password,
-    })),
-  ];
+): GuestRoom {
+  return {
+    jid: roomJid(company.conference_name, domain),
+    kind: 'company',
+    categoryId: null,
+    password: company.room_password,
+  };
 }

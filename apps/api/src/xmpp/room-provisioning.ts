@@ -3,38 +3,49 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   ensureRoom,
+  reserveNick,
   RoomAdminError,
   type RoomAdmin,
   type RoomSettings,
 } from '@frontdesk/chat/server';
 import type { Database } from '../db/schema.ts';
+import { staffJabberUsername, userJid } from './addresses.ts';
 
 /** Waits between passes over the rooms that failed: about 15 s in all, then it gives up. */
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 
-/** Every company's room and its category rooms, all behind the company's password. */
-async function companyRoomSettings(db: Kysely<Database>): Promise<RoomSettings[]> {
-  const [companies, categories] = await Promise.all([
+type Provision = { name: string; run: () => Promise<unknown> };
+
+/**
+ * Every company's room, for its staff only and behind the company's password, and each staff
+ * member's nick reserved to it, so no guest can pass for an agent in a call's room (decision 0010).
+ */
+async function provisions(db: Kysely<Database>, admin: RoomAdmin): Promise<Provision[]> {
+  const [companies, staff] = await Promise.all([
     db.selectFrom('companies').select(['id', 'name', 'conference_name', 'room_password']).execute(),
-    db.selectFrom('categories').select(['company_id', 'name', 'room_name']).execute(),
+    db.selectFrom('staff').select(['id', 'company_id']).where('active', '=', true).execute(),
   ]);
-  return companies.flatMap((company) => [
-    { name: company.conference_name, title: company.name, password: company.room_password },
-    ...categories
-      .filter((category) => category.company_id === company.id)
-      .map((category) => ({
-        name: category.room_name,
-        title: `${company.name} · ${category.name}`,
-        password: company.room_password,
-      })),
-  ]);
+  const jidOf = (id: number) => userJid(staffJabberUsername(id), admin.domain);
+  const rooms = companies.map((company): RoomSettings => ({
+    name: company.conference_name,
+    title: company.name,
+    password: company.room_password,
+    members: staff.filter((s) => s.company_id === company.id).map((s) => jidOf(s.id)),
+  }));
+  return [
+    ...rooms.map((room) => ({ name: room.name, run: () => ensureRoom(admin, room) })),
+    ...staff.map(({ id }) => ({
+      name: `nick ${staffJabberUsername(id)}`,
+      run: () => reserveNick(admin, staffJabberUsername(id), jidOf(id)),
+    })),
+  ];
 }
 
 /**
- * Creates or brings in line every company's and category's chat room on ejabberd
- * (`ensureRoom` is idempotent). Rooms that fail are tried again after a short backoff, a few
- * times; what still fails is logged and left for the next start. Resolves whether all rooms
- * are in place. SECURITY: logs name rooms, never their passwords.
+ * Creates or brings in line every company's chat room on ejabberd and reserves the staff's nicks
+ * (both idempotent). What fails is tried again after a short backoff, a few times; what still
+ * fails is logged and left for the next start. Resolves whether all is in place. SECURITY: logs
+ * name rooms, never their passwords.
  */
 export async function provisionChatRooms(
   db: Kysely<Database>,
@@ -42,30 +53,30 @@ export async function provisionChatRooms(
   log: FastifyBaseLogger,
   retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
 ): Promise<boolean> {
-  const rooms = await companyRoomSettings(db);
-  let pending = rooms;
+  const all = await provisions(db, admin);
+  let pending = all;
   for (let attempt = 0; ; attempt += 1) {
-    const failed: { room: RoomSettings; error: unknown }[] = [];
-    for (const [index, room] of pending.entries()) {
+    const failed: { item: Provision; error: unknown }[] = [];
+    for (const [index, item] of pending.entries()) {
       try {
-        const outcome = await ensureRoom(admin, room);
-        log.debug({ room: room.name, outcome }, 'chat room provisioned');
+        const outcome = await item.run();
+        log.debug({ item: item.name, outcome }, 'chat provisioned');
       } catch (error) {
-        failed.push({ room, error });
-        // Unreachable (status 0): the other rooms would each wait for their own timeout.
+        failed.push({ item, error });
+        // Unreachable (status 0): the others would each wait for their own timeout.
         if (error instanceof RoomAdminError && error.status === 0) {
-          failed.push(...pending.slice(index + 1).map((rest) => ({ room: rest, error })));
+          failed.push(...pending.slice(index + 1).map((rest) => ({ item: rest, error })));
           break;
         }
       }
     }
     if (failed.length === 0) {
-      log.info({ rooms: rooms.length }, 'chat rooms provisioned');
+      log.info({ items: all.length }, 'chat rooms and nicks provisioned');
       return true;
     }
     const delay = retryDelaysMs[attempt];
     const report = {
-      rooms: failed.map((f) => f.room.name),
+      items: failed.map((f) => f.item.name),
       err: failed[0]?.error,
       ...(delay === undefined ? {} : { retryInMs: delay }),
     };
@@ -75,6 +86,6 @@ export async function provisionChatRooms(
     }
     log.warn(report, 'chat rooms could not be provisioned yet');
     await sleep(delay);
-    pending = failed.map((f) => f.room);
+    pending = failed.map((f) => f.item);
   }
 }

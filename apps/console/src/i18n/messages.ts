@@ -38,7 +38,7 @@ const en = {
   queueTitle: 'Waiting guests',
   queueEmpty: 'Nobody is waiting right now.',
   waitingCount: '{count} waiting',
-  queueJoining: 'Joining your categories…',
+  queueJoining: 'Joining your team…',
   waitedFor: 'waiting {time}',
   callTypeUnknown: 'call type unknown',
   callType_video: 'Video call',

@@ -1,6 +1,6 @@
 /**
- * Server side only (Node): the company and category rooms, created and configured through
- * ejabberd's admin REST API (mod_http_api). SECURITY: that API listens on loopback and is never
+ * Server side only (Node): the company room and each call's room, created and configured through
+ * ejabberd's admin REST API (mod_http_api), with the users' nicks, rosters and notices. SECURITY: that API listens on loopback and is never
  * proxied to browsers (INFRA-NOTES); only the API server calls this module.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,7 @@ export interface RoomAdmin {
   timeoutMs?: number;
 }
 
-/** One company's room or one category's room. */
+/** One company's room (its agents and admins only). */
 export interface RoomSettings {
   /** The room's localpart: lowercase letters, digits, `.`, `_`, `-` (ejabberd lowercases names). */
   name: string;
@@ -28,6 +28,16 @@ export interface RoomSettings {
   password: string;
   /** At most mod_muc's `max_users` (50 in our config). Default 50. */
   maxUsers?: number;
+  /** Bare JIDs: the room is members-only and these are its members. */
+  members: readonly string[];
+}
+
+/** One call's room (decision 0010): its guest and the agents who may take or hold it. */
+export interface CallRoomSettings {
+  name: string;
+  title: string;
+  /** Bare JIDs of the guest and of the agents; nobody else may enter. */
+  members: readonly string[];
 }
 
 /** What {@link ensureRoom} did. */
@@ -46,6 +56,8 @@ export class RoomAdminError extends Error {
 }
 
 const ROOM_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+/** A call room is named after its call id, which may be longer than a company's room name. */
+const CALL_ROOM_NAME = /^[a-z0-9][a-z0-9._-]{0,199}$/;
 const DEFAULT_MAX_USERS = 50;
 
 /** A fresh room password: 130 random bits as 26 lowercase letters and digits. */
@@ -54,18 +66,16 @@ export function newRoomPassword(): string {
   return [...randomBytes(26)].map((byte) => alphabet[byte % 32]).join('');
 }
 
-/**
- * The room options, as the admin API spells and answers them (values are always strings).
- * Password-protected rather than members-only: guests are not known to ejabberd before they
- * register, and a password the API hands out needs no affiliation call per guest.
- */
-function roomOptions(room: RoomSettings): Record<string, string> {
+/** The room options, as the admin API spells and answers them (values are always strings). */
+function roomOptions(room: { title: string; password?: string }): Record<string, string> {
   return {
     title: room.title,
     persistent: 'true',
-    password_protected: 'true',
-    password: room.password,
-    members_only: 'false',
+    ...(room.password
+      ? { password_protected: 'true', password: room.password }
+      : { password_protected: 'false' }),
+    // SECURITY: only the members the API names may enter (decision 0010).
+    members_only: 'true',
     public: 'false',
     public_list: 'false',
     // SECURITY: semi-anonymous, so occupants (other guests) never see each other's real JIDs.
@@ -82,7 +92,7 @@ function roomOptions(room: RoomSettings): Record<string, string> {
     allow_visitor_nickchange: 'false',
     mam: 'false',
     logging: 'false',
-    max_users: String(room.maxUsers ?? DEFAULT_MAX_USERS),
+    max_users: String(DEFAULT_MAX_USERS),
   };
 }
 
@@ -121,14 +131,17 @@ async function expectOk(command: string, response: Response): Promise<unknown> {
 export async function ensureRoom(admin: RoomAdmin, room: RoomSettings): Promise<RoomOutcome> {
   validate(room);
   const service = `conference.${admin.domain}`;
-  const wanted = roomOptions(room);
+  const wanted = { ...roomOptions(room), max_users: String(room.maxUsers ?? DEFAULT_MAX_USERS) };
   const created = await call(admin, 'create_room_with_opts', {
     name: room.name,
     service,
     host: admin.domain,
     options: Object.entries(wanted).map(([name, value]) => ({ name, value })),
   });
-  if (created.ok) return 'created';
+  if (created.ok) {
+    await addMembers(admin, room.name, room.members);
+    return 'created';
+  }
   const refusal = await created.text();
   if (created.status !== 400 || !refusal.includes('Room already exists')) {
     throw new RoomAdminError('create_room_with_opts', created.status, refusal.slice(0, 200));
@@ -145,10 +158,126 @@ export async function ensureRoom(admin: RoomAdmin, room: RoomSettings): Promise<
       await call(admin, 'change_room_option', { name: room.name, service, option, value }),
     );
   }
+  await addMembers(admin, room.name, room.members);
   return changes.length > 0 ? 'updated' : 'unchanged';
 }
 
-/** Removes a room (a deleted category); occupants are told it is gone. Absent rooms are fine. */
+/**
+ * Creates a call's room with its members, or adds the members to the room when it exists
+ * already (a repeated call-report/add, a restart). Idempotent.
+ */
+export async function ensureCallRoom(admin: RoomAdmin, room: CallRoomSettings): Promise<void> {
+  if (!CALL_ROOM_NAME.test(room.name)) throw new Error(`Invalid room name: ${room.name}`);
+  const created = await call(admin, 'create_room_with_opts', {
+    name: room.name,
+    service: `conference.${admin.domain}`,
+    host: admin.domain,
+    options: Object.entries(roomOptions(room)).map(([name, value]) => ({ name, value })),
+  });
+  if (!created.ok) {
+    const refusal = await created.text();
+    if (created.status !== 400 || !refusal.includes('Room already exists')) {
+      throw new RoomAdminError('create_room_with_opts', created.status, refusal.slice(0, 200));
+    }
+  }
+  await addMembers(admin, room.name, room.members);
+}
+
+/** Makes each bare JID a member of the room (already members stay so). */
+export async function addMembers(
+  admin: RoomAdmin,
+  name: string,
+  members: readonly string[],
+): Promise<void> {
+  const service = `conference.${admin.domain}`;
+  await Promise.all(
+    members.map(async (jid) =>
+      expectOk(
+        'set_room_affiliation',
+        await call(admin, 'set_room_affiliation', { name, service, jid, affiliation: 'member' }),
+      ),
+    ),
+  );
+}
+
+/**
+ * Reserves `nick` for `jid` on the MUC service: nobody else may take it in any room. SECURITY:
+ * the agents' nicks, so that no guest can pass for one (decision 0010).
+ */
+export async function reserveNick(admin: RoomAdmin, nick: string, jid: string): Promise<void> {
+  await expectOk(
+    'muc_register_nick',
+    await call(admin, 'muc_register_nick', { nick, jid, service: `conference.${admin.domain}` }),
+  );
+}
+
+/**
+ * Lets `contact` write to `user` (both localparts of the domain): mod_block_strangers refuses a
+ * guest's messages to anyone whose roster does not list it (decision 0010). Subscription `to`,
+ * so no presence flows between them outside the call's room.
+ */
+export async function allowMessagesFrom(
+  admin: RoomAdmin,
+  user: string,
+  contact: string,
+): Promise<void> {
+  await expectOk(
+    'add_rosteritem',
+    await call(admin, 'add_rosteritem', {
+      localuser: user,
+      localhost: admin.domain,
+      user: contact,
+      host: admin.domain,
+      nick: contact,
+      group: 'calls',
+      subs: 'to',
+    }),
+  );
+}
+
+/** Undoes {@link allowMessagesFrom}; a contact already gone is no error. */
+export async function forbidMessagesFrom(
+  admin: RoomAdmin,
+  user: string,
+  contact: string,
+): Promise<void> {
+  await expectOk(
+    'delete_rosteritem',
+    await call(admin, 'delete_rosteritem', {
+      localuser: user,
+      localhost: admin.domain,
+      user: contact,
+      host: admin.domain,
+    }),
+  );
+}
+
+/**
+ * A headline from the server itself (no user can send as the domain) to each bare JID, to every
+ * session of it that is online; nothing is kept for those offline.
+ */
+export async function notifyUsers(
+  admin: RoomAdmin,
+  jids: readonly string[],
+  body: string,
+): Promise<void> {
+  await Promise.all(
+    jids.map(async (to) =>
+      expectOk(
+        'send_message',
+        await call(admin, 'send_message', {
+          type: 'headline',
+          from: admin.domain,
+          to,
+          subject: '',
+          body,
+        }),
+      ),
+    ),
+  );
+}
+
+/** Removes a room (an ended call); occupants are told it is gone. Absent rooms are fine. */
 export async function removeRoom(admin: RoomAdmin, name: string): Promise<void> {
   const response = await call(admin, 'destroy_room', {
     name,

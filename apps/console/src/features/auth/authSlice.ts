@@ -79,3 +79,7 @@ export const {
 /** This agent's nick in the rooms: its JID's localpart (docs/protocol.md: `staff-<id>`). */
 export const selectMyNick = (state: { auth: AuthState }): string | undefined =>
   state.auth.login?.xmpp.jid.split('@')[0];
+
+/** The XMPP domain of this agent's JID, where the calls' rooms are (`callRoomJid`). */
+export const selectXmppDomain = (state: { auth: AuthState }): string | undefined =>
+  state.auth.login?.xmpp.jid.split('@')[1];

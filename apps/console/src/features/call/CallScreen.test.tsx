@@ -45,6 +45,8 @@ function liveConnections() {
   const presences: PresenceStatus[] = [];
   const connections = new Connections();
   connections.chat = {
+    // In the call's room already, as after taking the guest from the queue.
+    room: () => ({ joined: true }),
     setPresence: (_room: string, status: PresenceStatus) => presences.push(status),
   } as unknown as ChatSession;
   const setOnHold = vi.fn(async () => undefined);

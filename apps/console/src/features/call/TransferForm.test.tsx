@@ -24,6 +24,8 @@ it('offers the agents whose show says available, by name when the API named them
           jid: COMPANY_ROOM,
           kind: 'company',
           categoryId: null,
+          callId: null,
+          guest: null,
           joined: true,
           error: null,
           occupants: [

@@ -2,6 +2,7 @@ import { isAnyOf } from '@reduxjs/toolkit';
 import {
   roomAccessSchema,
   ApiRequestError,
+  callRoomJid,
   callStateSchema,
   claimedCallSchema,
   envelope,
@@ -13,8 +14,15 @@ import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { LOCAL_STREAM, type Connections } from '../../app/connections.ts';
 import { t } from '../../i18n/messages.ts';
+import { selectXmppDomain } from '../auth/authSlice.ts';
 import { conversationOpened } from '../chat/chatSlice.ts';
-import { acceptClicked, claimFailed, claimLost, roomChanged } from '../queue/queueSlice.ts';
+import {
+  acceptClicked,
+  callRoomRemoved,
+  claimFailed,
+  claimLost,
+  roomChanged,
+} from '../queue/queueSlice.ts';
 import {
   callActionFailed,
   callClaimed,
@@ -35,7 +43,7 @@ import {
   resumeClicked,
   transferSubmitted,
 } from './callSlice.ts';
-import type { RootState } from '../../app/store.ts';
+import type { AppDispatch, RootState } from '../../app/store.ts';
 
 /** The call under way, with what every control needs; undefined when there is none. */
 function current(state: RootState) {
@@ -44,7 +52,7 @@ function current(state: RootState) {
   return call && roomJid && token ? { call, roomJid, token } : undefined;
 }
 
-/** Publishes our call presence in the guest's category room (docs/protocol.md §Presence). */
+/** Publishes our call presence in the call's room (docs/protocol.md §Presence). */
 function announce(
   connections: Connections,
   roomJid: string,
@@ -52,18 +60,18 @@ function announce(
   guest: string,
   callId: string,
 ) {
-  connections.chat?.setPresence(roomJid, { state, peer: guest, callId });
-}
-
-/**
- * Leaves and re-enters the category room: the only way the chat adapter offers to clear a
- * room presence, so the agent no longer names the guest (docs/protocol.md step 8: empty presence).
- */
-async function clearPresence(connections: Connections, roomJid: string, password: string) {
   const chat = connections.chat;
   if (!chat) return;
-  await chat.leaveRoom(roomJid);
-  await chat.joinRoom(roomJid, { nick: chat.username, password });
+  const status = { state, peer: guest, callId };
+  // Joined already when the guest was taken from the queue; else it enters with the presence.
+  if (chat.room(roomJid)) chat.setPresence(roomJid, status);
+  else void chat.joinRoom(roomJid, { nick: chat.username, status }).catch(() => undefined);
+}
+
+/** Done with a call: its room is left (the API removes it when the call ends). */
+async function leaveCallRoom(connections: Connections, dispatch: AppDispatch, roomJid: string) {
+  dispatch(callRoomRemoved(roomJid));
+  await connections.chat?.leaveRoom(roomJid);
 }
 
 export function callListeners(startListening: AppStartListening): void {
@@ -74,9 +82,9 @@ export function callListeners(startListening: AppStartListening): void {
       const { nick, categoryId } = action.payload;
       const state = getState();
       const summary = state.queue.calls[nick];
-      const room = state.auth.login?.rooms.find((r) => r.categoryId === categoryId);
+      const domain = selectXmppDomain(state);
       const token = state.auth.login?.access_token;
-      if (!summary || !room || !token) {
+      if (!summary || !domain || !token) {
         dispatch(claimFailed({ nick, message: t('detailsMissing') }));
         return;
       }
@@ -86,7 +94,7 @@ export function callListeners(startListening: AppStartListening): void {
           token,
           body: { guestUsername: summary.guestUsername, categoryId },
         });
-        dispatch(callClaimed({ call: data, roomJid: room.jid }));
+        dispatch(callClaimed({ call: data, roomJid: callRoomJid(data.callId, domain) }));
       } catch (error) {
         if (error instanceof ApiRequestError && error.status === 409) {
           // The API names the winner ("Bo Agent has taken this call.").
@@ -227,11 +235,11 @@ export function callListeners(startListening: AppStartListening): void {
       }
       // Ended first: the guest leaving the room in answer is then no news (see below).
       dispatch(callEnded('completed'));
-      await finish(extra.connections, getState(), live.roomJid);
+      await finish(extra.connections, dispatch, live.roomJid);
     },
   });
 
-  // The guest's side of the call, as its presence in the category room tells it (step 4, 8).
+  // The guest's side of the call, as its presence in the call's room tells it (step 4, 8).
   const GUEST_GONE_GRACE_MS = 15_000;
   startListening({
     actionCreator: roomChanged,
@@ -241,36 +249,41 @@ export function callListeners(startListening: AppStartListening): void {
       const { snapshot } = action.payload;
       if (!live || snapshot.jid !== live.roomJid) return;
       if (state.call.phase === 'ended' || state.call.pending === 'end') return;
-      if (!snapshot.joined) return;
       // The newest view of the room decides; an older one still waiting (below) is dropped.
       cancelActiveListeners();
-      const guest = snapshot.occupants.find((o) => o.nick === live.call.guestJabberUsername);
-      const inThisCall = guest?.status?.callId === live.call.callId;
-      if (inThisCall && !state.call.guestJoined) dispatch(guestJoinedCall());
-      if (guest && (inThisCall || !state.call.guestJoined)) return;
-      // Gone from the room, or (once it had joined) no longer naming the call. A guest who hung
-      // up has told the API first; a chat server restart empties the room too, until everyone
-      // rejoins, so without the API's word the absence must last before it ends the call.
-      const ended = await extra
-        .api(`/calls/${encodeURIComponent(live.call.callId)}`, envelope(callStateSchema), {
-          token: live.token,
-        })
-        .then(({ data }) => data.status === 'ended' || data.status === 'abandoned')
-        .catch(() => false);
-      if (!ended) await delay(GUEST_GONE_GRACE_MS);
+      const endedAtApi = () =>
+        extra
+          .api(`/calls/${encodeURIComponent(live.call.callId)}`, envelope(callStateSchema), {
+            token: live.token,
+          })
+          .then(({ data }) => data.status === 'ended' || data.status === 'abandoned')
+          .catch(() => false);
+      if (!snapshot.joined) {
+        // Out of the room: the API removed it as the guest ended the call, or the chat
+        // server restarted (the room comes back on rejoin). Only the API's word ends the call.
+        if (!(await endedAtApi())) return;
+      } else {
+        const guest = snapshot.occupants.find((o) => o.nick === live.call.guestJabberUsername);
+        const inThisCall = guest?.status?.callId === live.call.callId;
+        if (inThisCall && !state.call.guestJoined) dispatch(guestJoinedCall());
+        if (guest && (inThisCall || !state.call.guestJoined)) return;
+        // Gone from the room, or (once it had joined) no longer naming the call. A guest who
+        // hung up has told the API first; a chat server restart empties the room too, until
+        // everyone rejoins, so without the API's word the absence must last before it ends.
+        if (!(await endedAtApi())) await delay(GUEST_GONE_GRACE_MS);
+      }
       dispatch(callEnded('guestLeft'));
-      await finish(extra.connections, getState(), live.roomJid);
+      await finish(extra.connections, dispatch, live.roomJid);
     },
   });
 
   // After a transfer the hold presence stayed for the guest to read; back at the queue it goes.
   startListening({
     actionCreator: callDismissed,
-    effect: async (_action, { getOriginalState, extra }) => {
+    effect: async (_action, { dispatch, getOriginalState, extra }) => {
       const before = getOriginalState();
       if (before.call.outcome !== 'transferred' || !before.call.roomJid) return;
-      const password = roomPassword(before, before.call.roomJid);
-      if (password) await clearPresence(extra.connections, before.call.roomJid, password);
+      await leaveCallRoom(extra.connections, dispatch, before.call.roomJid);
     },
   });
 
@@ -322,13 +335,8 @@ export function callListeners(startListening: AppStartListening): void {
   });
 }
 
-function roomPassword(state: RootState, roomJid: string): string | undefined {
-  return state.auth.login?.rooms.find((room) => room.jid === roomJid)?.password;
-}
-
-/** Both sides leave the Janus room and drop their call presence (docs/protocol.md step 8). */
-async function finish(connections: Connections, state: RootState, roomJid: string) {
+/** Both sides leave the Janus room and the call's room (docs/protocol.md step 8). */
+async function finish(connections: Connections, dispatch: AppDispatch, roomJid: string) {
   await connections.closeMedia();
-  const password = roomPassword(state, roomJid);
-  if (password) await clearPresence(connections, roomJid, password);
+  await leaveCallRoom(connections, dispatch, roomJid);
 }

@@ -35,8 +35,10 @@ function queueState(calls = { [GUEST]: summary }): Partial<RootState> {
       rooms: {
         [ROOM]: {
           jid: ROOM,
-          kind: 'category',
+          kind: 'call',
           categoryId: 40,
+          callId: summary.callId,
+          guest: GUEST,
           joined: true,
           error: null,
           occupants: [

@@ -104,6 +104,11 @@ function GuestRow(props: {
   );
 }
 
+/** When a guest began waiting; one that announced no time queues last. */
+function sinceOf(guest: WaitingGuest): number {
+  return guest.waitingSince ? Date.parse(guest.waitingSince) : Number.POSITIVE_INFINITY;
+}
+
 /** The live queue of the agent's categories (issue 7), each guest with what the API knows. */
 export function QueuePanel() {
   const rooms = useAppSelector((state) => state.queue.rooms);
@@ -111,25 +116,30 @@ export function QueuePanel() {
   const claim = useAppSelector((state) => state.queue.claim);
   const callsError = useAppSelector((state) => state.queue.callsError);
   const now = useNow();
-  const categoryRooms = Object.values(rooms).flatMap((room) =>
-    room.kind === 'category' && room.categoryId !== null
-      ? [{ ...room, categoryId: room.categoryId }]
-      : [],
-  );
-  const joining = categoryRooms.some((room) => !room.joined && !room.error);
-  const waiting = categoryRooms.flatMap((room) => room.waiting.map((guest) => ({ guest, room })));
+  const companyRoom = Object.values(rooms).find((room) => room.kind === 'company');
+  const joining = !companyRoom?.joined && !companyRoom?.error;
+  // One room per call (decision 0010): the queue is their waiting guests, longest-waiting first.
+  const waiting = Object.values(rooms)
+    .flatMap((room) =>
+      room.kind === 'call' && room.categoryId !== null
+        ? room.waiting.map((guest) => ({ guest, categoryId: room.categoryId as number }))
+        : [],
+    )
+    .sort((a, b) => sinceOf(a.guest) - sinceOf(b.guest) || 0)
+    // Its place among the guests of its category (each room holds one guest).
+    .map((entry, index, all) => ({
+      ...entry,
+      guest: {
+        ...entry.guest,
+        position: all.slice(0, index + 1).filter((e) => e.categoryId === entry.categoryId).length,
+      },
+    }));
   return (
     <section aria-labelledby="queue-title" data-testid="queue" data-waiting={waiting.length}>
       <h2 id="queue-title">{t('queueTitle')}</h2>
       {claim && <ClaimNotice claim={claim} />}
       {callsError && <p role="alert">{callsError}</p>}
-      {categoryRooms
-        .filter((room) => room.error)
-        .map((room) => (
-          <p role="alert" key={room.jid}>
-            {room.error}
-          </p>
-        ))}
+      {companyRoom?.error && <p role="alert">{companyRoom.error}</p>}
       {joining && (
         <p role="status" aria-live="polite">
           {t('queueJoining')}
@@ -139,12 +149,12 @@ export function QueuePanel() {
         {waiting.length ? t('waitingCount', { count: String(waiting.length) }) : t('queueEmpty')}
       </p>
       <ul className="queue">
-        {waiting.map(({ guest, room }) => (
+        {waiting.map(({ guest, categoryId }) => (
           <GuestRow
             key={guest.nick}
             guest={guest}
-            categoryId={room.categoryId}
-            categoryName={categories.find((c) => c.id === room.categoryId)?.name ?? ''}
+            categoryId={categoryId}
+            categoryName={categories.find((c) => c.id === categoryId)?.name ?? ''}
             now={now}
           />
         ))}

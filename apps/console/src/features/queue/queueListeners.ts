@@ -1,4 +1,5 @@
 import type { GuestInQueue } from '@frontdesk/chat';
+import { CALLS_CHANGED_NOTICE } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import type { ConsoleServices } from '../../app/services.ts';
 import type { RootState } from '../../app/store.ts';
@@ -13,7 +14,7 @@ import {
   messageReceived,
 } from '../chat/chatSlice.ts';
 import { roomChanged, roomJoinFailed, roomsAssigned, waitingCallsLoaded } from './queueSlice.ts';
-import { waitingCallsListeners } from './waitingCalls.ts';
+import { callsChangedNotice, waitingCallsListeners } from './waitingCalls.ts';
 
 /** The queue keeps a guest's announced start, not a stale "waited" figure: the UI ticks. */
 const withoutWaited = ({ nick, peer, waitingSince, position }: GuestInQueue) => ({
@@ -33,16 +34,15 @@ function ring(extra: ConsoleServices, state: RootState, categoryId: number | nul
 }
 
 export function queueListeners(startListening: AppStartListening): void {
-  // After sign-in: the chat session (lazy-loaded), then the company room and the category rooms.
+  // After sign-in: the chat session (lazy-loaded), then the company room; the rooms of the
+  // waiting calls follow the API's list of them (waitingCalls.ts).
   startListening({
     actionCreator: workspaceLoaded,
     effect: async (action, { dispatch, getState, extra }) => {
       const { login } = getState().auth;
       if (!login) return;
       const rooms = login.rooms;
-      dispatch(
-        roomsAssigned(rooms.map(({ jid, kind, categoryId }) => ({ jid, kind, categoryId }))),
-      );
+      dispatch(roomsAssigned(rooms));
       const { ChatSession, agentQueue } = await extra.loadChat();
       const chat = new ChatSession({
         url: action.payload.config.xmppWebsocketUrl,
@@ -57,15 +57,22 @@ export function queueListeners(startListening: AppStartListening): void {
       extra.connections.chat = chat;
       chat.on('status', (status) => dispatch(chatStatusChanged(status)));
       chat.on('error', (error) => dispatch(chatFailed(describeError(error))));
-      chat.on('room', (snapshot) =>
+      chat.on('room', (snapshot) => {
+        // SECURITY: in a call's room only the guest the API named is that call's guest.
+        const guest = getState().queue.rooms[snapshot.jid]?.guest;
         dispatch(
           roomChanged({
             snapshot,
-            waiting: agentQueue(snapshot, chat.username).map(withoutWaited),
+            waiting: agentQueue(snapshot, chat.username)
+              .filter((waiting) => waiting.nick === guest)
+              .map(withoutWaited),
           }),
-        ),
-      );
+        );
+      });
       chat.on('message', (record) => dispatch(messageReceived(record)));
+      chat.on('serverNotice', (body) => {
+        if (body === CALLS_CHANGED_NOTICE) dispatch(callsChangedNotice());
+      });
       chat.on('delivery', (change) => dispatch(messageDeliveryChanged(change)));
       try {
         await chat.connect();

@@ -4,13 +4,19 @@ import type { CallSummary } from '@frontdesk/protocol';
 import type { RootState } from '../../app/store.ts';
 import { callClaimed } from '../call/callSlice.ts';
 
-/** The company room (every agent, availability) or a category room (its guests and agents). */
-export type RoomKind = 'company' | 'category';
+/**
+ * The company room (every agent, availability) or a call's room (its guest, waiting or in the
+ * call, and the company's agents; decision 0010).
+ */
+export type RoomKind = 'company' | 'call';
 
 export type RoomView = {
   jid: string;
   kind: RoomKind;
   categoryId: number | null;
+  /** A call room's call and its guest's jabber username (the API's word); null otherwise. */
+  callId: string | null;
+  guest: string | null;
   joined: boolean;
   /** Why the last join failed, in the agent's words; null while all is well. */
   error: string | null;
@@ -34,23 +40,57 @@ export type QueueState = {
   claim: ClaimAttempt | null;
 };
 
+function dropRoom(state: QueueState, jid: string): void {
+  state.rooms = Object.fromEntries(Object.entries(state.rooms).filter(([key]) => key !== jid));
+}
+
 const initialState: QueueState = { rooms: {}, calls: {}, callsError: null, claim: null };
 
 export const queueSlice = createSlice({
   name: 'queue',
   initialState,
   reducers: {
-    /** The rooms this agent belongs in, before joining them. */
-    roomsAssigned(
-      state,
-      action: PayloadAction<{ jid: string; kind: RoomKind; categoryId: number | null }[]>,
-    ) {
+    /** The company room, before joining it; call rooms come and go with the waiting calls. */
+    roomsAssigned(state, action: PayloadAction<{ jid: string }[]>) {
       state.rooms = Object.fromEntries(
-        action.payload.map((room) => [
-          room.jid,
-          { ...room, joined: false, error: null, occupants: [], waiting: [] },
+        action.payload.map(({ jid }) => [
+          jid,
+          {
+            jid,
+            kind: 'company' as const,
+            categoryId: null,
+            callId: null,
+            guest: null,
+            joined: false,
+            error: null,
+            occupants: [],
+            waiting: [],
+          },
         ]),
       );
+    },
+    /** A waiting call's room, as this agent starts joining it. */
+    callRoomAdded(
+      state,
+      action: PayloadAction<{
+        jid: string;
+        categoryId: number | null;
+        callId: string;
+        guest: string;
+      }>,
+    ) {
+      state.rooms[action.payload.jid] ??= {
+        ...action.payload,
+        kind: 'call',
+        joined: false,
+        error: null,
+        occupants: [],
+        waiting: [],
+      };
+    },
+    /** A call room this agent left: the call was taken, ended, or its own call is over. */
+    callRoomRemoved(state, action: PayloadAction<string>) {
+      if (state.rooms[action.payload]?.kind === 'call') dropRoom(state, action.payload);
     },
     roomChanged(state, action: PayloadAction<{ snapshot: RoomSnapshot; waiting: WaitingGuest[] }>) {
       const { snapshot, waiting } = action.payload;
@@ -63,7 +103,9 @@ export const queueSlice = createSlice({
     },
     roomJoinFailed(state, action: PayloadAction<{ jid: string; message: string }>) {
       const room = state.rooms[action.payload.jid];
-      if (room) room.error = action.payload.message;
+      // A call's room that is gone (the guest left first) is no failure of the agent's.
+      if (room?.kind === 'call') dropRoom(state, action.payload.jid);
+      else if (room) room.error = action.payload.message;
     },
     /** `GET /api/calls?status=waiting`: the whole list, so calls that ended drop out. */
     waitingCallsLoaded(state, action: PayloadAction<CallSummary[]>) {
@@ -98,6 +140,8 @@ export const queueSlice = createSlice({
 
 export const {
   roomsAssigned,
+  callRoomAdded,
+  callRoomRemoved,
   roomChanged,
   roomJoinFailed,
   waitingCallsLoaded,

@@ -1,27 +1,58 @@
-import { callSummarySchema, envelope } from '@frontdesk/protocol';
+import { createAction } from '@reduxjs/toolkit';
+import { callRoomJid, callSummarySchema, envelope } from '@frontdesk/protocol';
 import type { AppListenerApi, AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
-import { roomChanged, waitingCallsFailed, waitingCallsLoaded } from './queueSlice.ts';
+import { selectXmppDomain } from '../auth/authSlice.ts';
+import { chatStatusChanged } from '../chat/chatSlice.ts';
+import {
+  callRoomAdded,
+  callRoomRemoved,
+  roomChanged,
+  roomJoinFailed,
+  waitingCallsFailed,
+  waitingCallsLoaded,
+} from './queueSlice.ts';
 
-/** Guests often arrive together: one request for a burst of room changes. */
+/** The XMPP server said, for the API, that the company's waiting calls changed. */
+export const callsChangedNotice = createAction('queue/callsChangedNotice');
+
+/** Guests often arrive together: one request for a burst of changes. */
 const SETTLE_MS = 300;
 /** Asked a little after an offer ends, so the API's clock has surely moved to the next turn. */
 const TURN_MARGIN_MS = 250;
+/** Asked again this often besides the notices, so a notice that got lost costs little. */
+const REFRESH_MS = 20_000;
 
 /**
- * The queue comes from the rooms' presences; the API adds what presence cannot carry
- * (welcome-form answers, call type, previous calls) and the guest's username that a claim
- * needs. Asked again whenever a guest waits whom the last answer did not list.
+ * The waiting calls come from the API (`GET /api/calls?status=waiting`), which tells the agents
+ * through the XMPP server when they change; each call's room is joined to see its guest's
+ * presence (decision 0010), and left once the call is taken, ends, or this agent's own call in it
+ * is over. The API adds what presence cannot carry (welcome answers, call type, previous calls)
+ * and the guest's username that a claim needs.
  */
 export function waitingCallsListeners(startListening: AppStartListening): void {
   startListening({
     predicate: (action, state) =>
-      roomChanged.match(action) &&
-      action.payload.waiting.some((guest) => !state.queue.calls[guest.nick]),
+      callsChangedNotice.match(action) ||
+      (roomChanged.match(action) &&
+        action.payload.waiting.some((guest) => !state.queue.calls[guest.nick])),
     effect: async (_action, api) => {
       api.cancelActiveListeners();
       await api.delay(SETTLE_MS);
       await loadWaitingCalls(api);
+    },
+  });
+
+  // While the chat is up: at once (a reconnect may have missed notices), then now and again.
+  startListening({
+    actionCreator: chatStatusChanged,
+    effect: async (action, api) => {
+      api.cancelActiveListeners();
+      if (action.payload !== 'connected') return;
+      for (;;) {
+        await loadWaitingCalls(api);
+        await api.delay(REFRESH_MS);
+      }
     },
   });
 
@@ -38,9 +69,50 @@ export function waitingCallsListeners(startListening: AppStartListening): void {
       await loadWaitingCalls(api);
     },
   });
+
+  // The rooms follow the list.
+  startListening({
+    actionCreator: waitingCallsLoaded,
+    effect: async (action, { dispatch, getState, extra }) => {
+      const chat = extra.connections.chat;
+      const state = getState();
+      const domain = selectXmppDomain(state);
+      if (!chat || chat.status !== 'connected' || !domain) return;
+      const listed = new Map(
+        action.payload.map((call) => [callRoomJid(call.callId, domain), call] as const),
+      );
+      for (const room of Object.values(state.queue.rooms)) {
+        if (room.kind !== 'call' || listed.has(room.jid) || room.jid === state.call.roomJid) {
+          continue;
+        }
+        // Being claimed by this agent: the claim's answer decides what becomes of it.
+        const claiming = state.queue.claim?.status === 'claiming';
+        if (claiming && room.waiting.some((guest) => guest.nick === state.queue.claim?.nick)) {
+          continue;
+        }
+        dispatch(callRoomRemoved(room.jid));
+        void chat.leaveRoom(room.jid);
+      }
+      for (const [jid, call] of listed) {
+        if (state.queue.rooms[jid]) continue;
+        dispatch(
+          callRoomAdded({
+            jid,
+            categoryId: call.categoryId,
+            callId: call.callId,
+            guest: call.guestJabberUsername,
+          }),
+        );
+        chat
+          .joinRoom(jid, { nick: chat.username })
+          .catch((error: unknown) =>
+            dispatch(roomJoinFailed({ jid, message: describeError(error) })),
+          );
+      }
+    },
+  });
 }
 
-/** `GET /api/calls?status=waiting`: the whole list, so calls that ended drop out. */
 async function loadWaitingCalls({ dispatch, getState, extra }: AppListenerApi) {
   const token = getState().auth.login?.access_token;
   if (!token) return;

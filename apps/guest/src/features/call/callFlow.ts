@@ -1,6 +1,7 @@
 import {
   callBugBodySchema,
   callReportSchema,
+  callRoomJid,
   callStateSchema,
   createdSchema,
   envelope,
@@ -13,7 +14,7 @@ import type { GuestServices } from '../../app/services.ts';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import { callSuffix } from '../guestAuth/identity.ts';
 import { callReportChained } from '../report/reportSlice.ts';
-import { categoryChosen } from '../chat/chatRoomSlice.ts';
+import { callRoomChosen } from '../chat/chatRoomSlice.ts';
 import { consoleLog } from '../diagnostics/logBuffer.ts';
 import { stageReached } from '../flow/flowSlice.ts';
 import { callRequested, callTransferred, endConfirmToggled } from './callSlice.ts';
@@ -71,19 +72,18 @@ export const joinQueue = createAppThunk(
     let callId = request.callId;
     for (;;) {
       const categoryId = getState().call.categoryId ?? request.categoryId;
-      dispatch(categoryChosen(categoryId));
-      const room = getState().chatRoom.rooms.find(
-        (r) => r.kind === 'category' && r.categoryId === categoryId,
-      );
-      if (!room) throw new Error(`no chat room for category ${categoryId}`);
+      const xmppJid = getState().guestAuth.services?.xmpp.jid;
+      if (!xmppJid) throw new Error('no chat service for this call');
+      // decision 0010: each call has a room of its own, which the API made for it.
+      const roomJid = callRoomJid(callId, xmppJid.split('@')[1] ?? '');
+      dispatch(callRoomChosen({ categoryId, jid: roomJid }));
       dispatch(stageReached('waiting'));
       let call;
       try {
-        call = await openCall(
-          { callId, callType: request.callType, roomJid: room.jid, roomPassword: room.password },
-          ctx,
-        );
+        call = await openCall({ callId, callType: request.callType, roomJid }, ctx);
       } catch (error) {
+        // The guest left the queue while the call was being set up: that is no failure.
+        if (getState().flow.stage !== 'waiting') return;
         console.error('call set-up failed', error);
         if (!setupComplete(liveCall()?.media.state.stages ?? {})) {
           void extra

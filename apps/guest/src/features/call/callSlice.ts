@@ -3,10 +3,11 @@ import type {
   CallPeer,
   CallType,
   PeerCallState,
+  QueuePlace,
   RemoteFeed,
   StreamsReady,
 } from '@frontdesk/protocol';
-import type { ChatMessageRecord, ChatStatus, DeliveryState, QueuePlace } from '@frontdesk/chat';
+import type { ChatMessageRecord, ChatStatus, DeliveryState } from '@frontdesk/chat';
 // The conversation reducers come from their own entry: the chat package's main entry pulls in
 // StanzaJS, which the pre-call pages must not load (issue 6: call code loads when a call starts).
 import {

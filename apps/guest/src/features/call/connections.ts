@@ -7,11 +7,12 @@ import {
   envelope,
   guestPresenceState,
   janusTokenSchema,
+  queuePlace,
   roomAccessSchema,
   ROUND_ROBIN_PEER,
   type CallType,
 } from '@frontdesk/protocol';
-import type { ChatSession, queuePlace, RoomSnapshot } from '@frontdesk/chat';
+import type { ChatSession, RoomSnapshot } from '@frontdesk/chat';
 import type { MediaSession, MediaState } from '@frontdesk/media';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import type { GuestServices } from '../../app/services.ts';
@@ -45,6 +46,8 @@ type LiveCall = {
   agentGoneTimer?: ReturnType<typeof setTimeout>;
   /** The occupant whose claim of the call is being checked with the API. */
   confirming?: string;
+  /** When this leg began to wait (`Date.now()`), for the estimate of the wait left. */
+  waitingSince: number;
 };
 
 /** How one leg of a call ends (docs/protocol.md steps 7 and 8). */
@@ -86,22 +89,35 @@ async function checkTransfer(call: LiveCall, ctx: Context): Promise<void> {
   }
 }
 
-/**
- * What the category room says about this guest's call: its queue place while waiting, and the
- * agent's presences that accept, hold and resume it (docs/protocol.md steps 3, 4 and 6).
- */
-function followRoom(
-  snapshot: RoomSnapshot,
-  call: LiveCall,
-  queuePlaceOf: typeof queuePlace,
-  ctx: Context,
-) {
-  const { dispatch, getState } = ctx;
-  const state = getState();
-  const category = state.company.details?.categories.find((c) => c.id === state.call.categoryId);
-  const averageWaitMs = category?.averageWaitMs ?? DEFAULT_AVERAGE_WAIT_MS;
-  dispatch(queuePlaceChanged(queuePlaceOf(snapshot, call.nick, averageWaitMs) ?? null));
+/** How often a waiting guest asks the API for its place: no guest sees the others (decision 0010). */
+const QUEUE_POLL_MS = 5000;
 
+/** While no agent has the call: its place in the queue, from the API, now and again. */
+async function followQueue(call: LiveCall, ctx: Context): Promise<void> {
+  const { dispatch, getState } = ctx;
+  while (live === call && getState().call.agent === null) {
+    const state = await readCallState(call.callId, ctx).catch(() => null);
+    if (live !== call) return;
+    if (state) {
+      const { details } = getState().company;
+      const category = details?.categories.find((c) => c.id === getState().call.categoryId);
+      const averageWaitMs = category?.averageWaitMs ?? DEFAULT_AVERAGE_WAIT_MS;
+      dispatch(
+        queuePlaceChanged(
+          state.queue && queuePlace(state.queue, averageWaitMs, Date.now() - call.waitingSince),
+        ),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, QUEUE_POLL_MS));
+  }
+}
+
+/**
+ * What the call's room says: the agent's presences that accept, hold and resume the call
+ * (docs/protocol.md steps 3, 4 and 6).
+ */
+function followRoom(snapshot: RoomSnapshot, call: LiveCall, ctx: Context) {
+  const { dispatch, getState } = ctx;
   for (const occupant of snapshot.occupants) {
     const status = occupant.status;
     if (occupant.self || status?.peer !== call.nick || status.callId !== call.callId) continue;
@@ -165,12 +181,12 @@ function watchAgentPresence(call: LiveCall, { getState }: Context): void {
 }
 
 /**
- * Joins the queue of the chosen category and publishes into the call's Janus room
+ * Waits in the call's own room (decision 0010) and publishes into the call's Janus room
  * (docs/protocol.md step 2). The chat and media code is loaded here, not before: the pre-call
  * pages stay light.
  */
 export async function openCall(
-  params: { callId: string; callType: CallType; roomJid: string; roomPassword: string },
+  params: { callId: string; callType: CallType; roomJid: string },
   ctx: Context,
 ): Promise<LiveCall> {
   const { dispatch, getState, extra } = ctx;
@@ -227,16 +243,21 @@ export async function openCall(
     unsubscribe: [],
     ended,
     settle,
+    waitingSince: Date.now(),
   };
   live = call;
 
   call.unsubscribe.push(
     chat.on('status', (status) => dispatch(chatStatusChanged(status))),
-    chat.on('message', (record) => dispatch(chatMessageReceived(record))),
+    chat.on('message', (record) => {
+      // SECURITY: only the agent the API confirmed for this call speaks in it (decision 0010).
+      if (record.direction === 'in' && record.payload.from !== getState().call.agent) return;
+      dispatch(chatMessageReceived(record));
+    }),
     chat.on('delivery', (update) => dispatch(chatDeliveryChanged(update))),
     chat.on('room', (snapshot) => {
       if (snapshot.jid !== call.room) return;
-      followRoom(snapshot, call, chatModule.queuePlace, ctx);
+      followRoom(snapshot, call, ctx);
       watchAgentPresence(call, ctx);
     }),
     media.on('state', (state) => {
@@ -263,11 +284,7 @@ export async function openCall(
 
   await chat.connect();
   const snapshot = await chat
-    .joinRoom(params.roomJid, {
-      nick: call.nick,
-      password: params.roomPassword,
-      status: waitingPresence(getState()),
-    })
+    .joinRoom(params.roomJid, { nick: call.nick, status: waitingPresence(getState()) })
     .catch((error: unknown) => {
       const known = chat.room(params.roomJid);
       dispatch(
@@ -276,6 +293,7 @@ export async function openCall(
       throw error;
     });
   dispatch(roomJoined({ jid: params.roomJid, auth: snapshot.auth }));
+  void followQueue(call, ctx);
   await media.connect();
   return call;
 }

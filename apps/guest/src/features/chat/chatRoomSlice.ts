@@ -2,9 +2,12 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { GuestRoom } from '@frontdesk/protocol';
 import type { RoomAuth } from '@frontdesk/chat';
 
-/** spec §3 "Chat-room state". Room addresses are bare JIDs. */
+/**
+ * spec §3 "Chat-room state". Room addresses are bare JIDs. A guest shares no room with other
+ * guests (decision 0010): `rooms` (registration's `guestRooms`) and `companyMuc` stay empty, and
+ * the guest waits for its category in its own call's room, `selectedCategoryMuc`.
+ */
 export type ChatRoomState = {
-  /** Every room the API lets this guest join (guest-auth/register `guestRooms`). */
   rooms: GuestRoom[];
   companyMuc: string | null;
   selectedCategoryMuc: string | null;
@@ -29,16 +32,11 @@ export const chatRoomSlice = createSlice({
   name: 'chatRoom',
   initialState,
   reducers: {
-    roomsRegistered(state, action: PayloadAction<GuestRoom[]>) {
-      state.rooms = action.payload;
-      state.companyMuc = action.payload.find((r) => r.kind === 'company')?.jid ?? null;
-    },
-    categoryChosen(state, action: PayloadAction<number>) {
-      state.currentCategory = action.payload;
-      state.selectedCategoryMuc =
-        state.rooms.find((r) => r.kind === 'category' && r.categoryId === action.payload)?.jid ??
-        null;
-      state.newRoom = state.selectedCategoryMuc;
+    /** The guest is about to wait for `categoryId` in the room of its call `jid`. */
+    callRoomChosen(state, action: PayloadAction<{ categoryId: number; jid: string }>) {
+      state.currentCategory = action.payload.categoryId;
+      state.selectedCategoryMuc = action.payload.jid;
+      state.newRoom = action.payload.jid;
     },
     roomJoined(state, action: PayloadAction<{ jid: string; auth: RoomAuth }>) {
       state.isRoomAuthed = action.payload.auth;
@@ -50,4 +48,4 @@ export const chatRoomSlice = createSlice({
   },
 });
 
-export const { roomsRegistered, categoryChosen, roomJoined } = chatRoomSlice.actions;
+export const { callRoomChosen, roomJoined } = chatRoomSlice.actions;

@@ -12,7 +12,6 @@ import {
 import { createAppThunk } from '../../app/hooks.ts';
 import type { GuestServices } from '../../app/services.ts';
 import { browserChecked } from '../browserCheck/browserCheckSlice.ts';
-import { roomsRegistered } from '../chat/chatRoomSlice.ts';
 import { companyLoaded } from '../company/companySlice.ts';
 import { geofenceChecked } from '../geofence/geofenceSlice.ts';
 import { guestRegistered, guestSignedIn, locationFound } from '../guestAuth/guestAuthSlice.ts';
@@ -91,7 +90,6 @@ export const startVisit = createAppThunk(
 
       const { registration, login } = await signIn(extra, companyId);
       dispatch(guestRegistered(registration));
-      dispatch(roomsRegistered(registration.guestRooms));
       dispatch(guestSignedIn(login));
 
       if (company.schedule && !company.schedule.openNow)

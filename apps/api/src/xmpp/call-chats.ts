@@ -1,0 +1,112 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import {
+  allowMessagesFrom,
+  ensureCallRoom,
+  forbidMessagesFrom,
+  addMembers,
+  notifyUsers,
+  removeRoom,
+  type RoomAdmin,
+} from '@frontdesk/chat/server';
+import { callRoomJid, CALLS_CHANGED_NOTICE, parseCallId } from '@frontdesk/protocol';
+import type { CallReportRow, Database } from '../db/schema.ts';
+import { guestJabberUsername, staffJabberUsername, userJid } from './addresses.ts';
+
+/**
+ * Each call's chat room on the XMPP server (decision 0010): made when the call is let through,
+ * for its guest and the company's agents only, and removed when the call ends. The agent who
+ * takes the call is put in the guest's way (the server refuses a guest's messages to anyone
+ * else), and every agent of the company hears that the waiting calls changed.
+ *
+ * Failures are logged, not thrown: the call has been recorded either way, and a guest whose room
+ * is missing is told so by the chat server when it joins (stage `failed`).
+ */
+export class CallChats {
+  private readonly admin: RoomAdmin;
+
+  constructor(
+    admin: RoomAdmin,
+    private readonly db: Kysely<Database>,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.admin = admin;
+  }
+
+  /** The room's localpart: its JID without the MUC service. */
+  private roomName(call: CallReportRow): string {
+    return callRoomJid(call.call_id, this.admin.domain).split('@')[0] as string;
+  }
+
+  /** The guest's jabber username: a call id starts with its guest's public username. */
+  private guestOf(call: CallReportRow): string {
+    const username = parseCallId(call.call_id)?.username;
+    if (!username) throw new Error(`not a call id: ${call.call_id}`);
+    return guestJabberUsername(call.company_id, username);
+  }
+
+  /** Every active agent and admin of the company, as bare JIDs. */
+  private async staffOf(companyId: number): Promise<string[]> {
+    const staff = await this.db
+      .selectFrom('staff')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('active', '=', true)
+      .execute();
+    return staff.map(({ id }) => userJid(staffJabberUsername(id), this.admin.domain));
+  }
+
+  /** A call was let through (call-report/add, hold-call): its room, then the agents told. */
+  async open(call: CallReportRow): Promise<void> {
+    try {
+      const staff = await this.staffOf(call.company_id);
+      await ensureCallRoom(this.admin, {
+        name: this.roomName(call),
+        title: `Call ${call.call_id}`,
+        members: [userJid(this.guestOf(call), this.admin.domain), ...staff],
+      });
+      this.tell(staff);
+    } catch (error) {
+      this.log.error({ err: error, callId: call.call_id }, 'the call’s chat room was not made');
+    }
+  }
+
+  /**
+   * An agent took the call: it is a member of the room (an agent added since the room was made
+   * too) and the guest may write to it. The other agents' queues drop the call.
+   */
+  async admitAgent(call: CallReportRow, staffId: number): Promise<void> {
+    const agent = staffJabberUsername(staffId);
+    try {
+      await Promise.all([
+        addMembers(this.admin, this.roomName(call), [userJid(agent, this.admin.domain)]),
+        allowMessagesFrom(this.admin, agent, this.guestOf(call)),
+      ]);
+      this.tell(await this.staffOf(call.company_id));
+    } catch (error) {
+      this.log.error({ err: error, callId: call.call_id }, 'the agent was not let into the chat');
+    }
+  }
+
+  /** The call ended: the room goes (whoever is in it is told), the guest's way to the agent too. */
+  async close(call: CallReportRow): Promise<void> {
+    try {
+      await Promise.all([
+        removeRoom(this.admin, this.roomName(call)),
+        call.agent_id === null
+          ? undefined
+          : forbidMessagesFrom(this.admin, staffJabberUsername(call.agent_id), this.guestOf(call)),
+      ]);
+      this.tell(await this.staffOf(call.company_id));
+    } catch (error) {
+      this.log.warn({ err: error, callId: call.call_id }, 'the call’s chat room was not removed');
+    }
+  }
+
+  /** Not awaited: the consoles ask for the list again, and a missed notice is caught up later. */
+  private tell(staff: readonly string[]): void {
+    notifyUsers(this.admin, staff, CALLS_CHANGED_NOTICE).catch((error: unknown) =>
+      this.log.warn({ err: error }, 'the agents were not told that the calls changed'),
+    );
+  }
+}

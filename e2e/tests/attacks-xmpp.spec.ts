@@ -1,0 +1,236 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { ChatSession, type ChatEvents, type RoomSnapshot } from '@frontdesk/chat';
+import {
+  callReportAddedSchema,
+  callRoomJid,
+  clientConfigSchema,
+  envelope,
+  formatBrowserUsername,
+  formatCallId,
+  guestLoginSchema,
+  guestRegistrationSchema,
+  staffLoginSchema,
+} from '@frontdesk/protocol';
+import { AGENT, call } from '../support/console.ts';
+import { COMPANY } from '../support/guest.ts';
+
+/** Company 12's Sales (always open); company 13's one category (apps/api/src/db/seed.ts). */
+const SALES = 10;
+const VOICE_LINE_GENERAL = 14;
+
+const sessions: ChatSession[] = [];
+
+/** The next `event` of `session` for which `match` holds. */
+function next<K extends keyof ChatEvents>(
+  session: ChatSession,
+  event: K,
+  match: (payload: ChatEvents[K]) => boolean,
+): Promise<ChatEvents[K]> {
+  return new Promise((resolve) => {
+    const off = session.on(event, (payload) => {
+      if (!match(payload)) return;
+      off();
+      resolve(payload);
+    });
+  });
+}
+
+function roomWhere(chat: ChatSession, room: string, match: (r: RoomSnapshot) => boolean) {
+  const now = chat.room(room);
+  if (now && match(now)) return Promise.resolve(now);
+  return next(chat, 'room', (snapshot) => snapshot.jid === room && match(snapshot));
+}
+
+/** A chat session over the page's own XMPP WebSocket, as a browser has it. */
+async function connect(xmpp: { jid: string; password: string }) {
+  const config = await call('/config', envelope(clientConfigSchema), undefined);
+  const chat = new ChatSession({
+    url: config.data.xmppWebsocketUrl,
+    jid: xmpp.jid,
+    token: xmpp.password,
+    sender: xmpp.jid.startsWith('staff-') ? 'AGENT' : 'GUEST',
+    log: () => undefined,
+    joinThrottleMs: 0,
+  });
+  sessions.push(chat);
+  await chat.connect();
+  return chat;
+}
+
+/** A visitor that registered and started a call of its own: so it holds a valid XMPP login. */
+async function guestWithCall(companyId: number, categoryId: number) {
+  const suffix = () => randomBytes(8).toString('hex');
+  const registration = await call('/guest-auth/register', envelope(guestRegistrationSchema), {
+    username: formatBrowserUsername(`attack${suffix()}`, suffix()),
+    companyId,
+  });
+  const login = await call('/guest-auth/login', envelope(guestLoginSchema), {
+    credential: registration.data.credential,
+    companyId,
+  });
+  const { username } = registration.data;
+  const callId = formatCallId(username, suffix());
+  const added = await call(
+    '/call-report/add',
+    envelope(callReportAddedSchema),
+    { call_id: callId, company: companyId, source: 'site', category_id: categoryId },
+    login.data.access_token,
+  );
+  const { services } = added.data;
+  if (!services) throw new Error(`the call was not let through: ${added.data.status}`);
+  const chat = await connect(services.xmpp);
+  const domain = services.xmpp.jid.split('@')[1] ?? '';
+  return {
+    username,
+    token: login.data.access_token,
+    callId,
+    room: callRoomJid(callId, domain),
+    chat,
+  };
+}
+
+async function staffLogin(email: string) {
+  const login = await call('/auth/login', envelope(staffLoginSchema), {
+    email,
+    password: 'frontdesk-demo',
+  });
+  return {
+    token: login.data.access_token,
+    companyRoom: login.data.rooms[0]?.jid ?? '',
+    chat: await connect(login.data.xmpp),
+  };
+}
+
+/**
+ * Attack: reading or reaching other guests over XMPP (decision 0010). The attacker is a guest
+ * with a call of its own, so it holds a valid XMPP login; it knows the victim's call id and
+ * jabber username, the company room's address and the agents' nicks. It plays every move with a
+ * real XMPP client over the page's WebSocket, and the XMPP server must refuse them.
+ */
+test.describe.serial('attack: other guests’ rooms, nicks, messages and presence over XMPP', () => {
+  let victim: Awaited<ReturnType<typeof guestWithCall>>;
+  let attacker: Awaited<ReturnType<typeof guestWithCall>>;
+  let foreign: Awaited<ReturnType<typeof guestWithCall>>;
+  let agent: Awaited<ReturnType<typeof staffLogin>>;
+
+  test.beforeAll(async () => {
+    agent = await staffLogin(AGENT.cy);
+    victim = await guestWithCall(COMPANY.aroundTheClock, SALES);
+    attacker = await guestWithCall(COMPANY.aroundTheClock, SALES);
+    foreign = await guestWithCall(COMPANY.voiceLine, VOICE_LINE_GENERAL);
+    await victim.chat.joinRoom(victim.room, {
+      nick: victim.chat.username,
+      status: { state: 'OpenCall', peer: 'roundRobin' },
+    });
+    await agent.chat.joinRoom(victim.room, { nick: agent.chat.username });
+  });
+
+  test.afterAll(async () => {
+    await Promise.all(sessions.splice(0).map((session) => session.close()));
+    // The other suites' agents of these companies find no call of this one waiting.
+    for (const guest of [attacker, foreign]) {
+      await call(
+        `/calls/${guest.callId}/end`,
+        { parse: (body: unknown) => body },
+        { reason: 'abandoned' },
+        guest.token,
+      );
+    }
+  });
+
+  test('the call room admits its guest and the company’s agents, and no other guest', async () => {
+    const seen = await roomWhere(agent.chat, victim.room, (room) =>
+      room.occupants.some((o) => o.nick === victim.chat.username),
+    );
+    expect(seen.occupants.find((o) => o.nick === victim.chat.username)?.status).toEqual({
+      state: 'OpenCall',
+      peer: 'roundRobin',
+    });
+    for (const outsider of [attacker, foreign]) {
+      const refused = await outsider.chat
+        .joinRoom(victim.room, { nick: outsider.chat.username })
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({ message: 'room-auth-failed: registration-required' });
+    }
+    const mine = await roomWhere(victim.chat, victim.room, (room) => room.occupants.length === 2);
+    expect(mine.occupants.map((o) => o.nick).sort()).toEqual(
+      [agent.chat.username, victim.chat.username].sort(),
+    );
+  });
+
+  test('guests are kept out of the company’s room, and nobody makes a room', async () => {
+    const companyRoom = await attacker.chat
+      .joinRoom(agent.companyRoom, { nick: attacker.chat.username })
+      .catch((error: unknown) => error);
+    expect(companyRoom).toMatchObject({ code: 'room-auth-failed' });
+    const domain = attacker.room.split('@')[1] ?? '';
+    const made = await attacker.chat
+      .joinRoom(`lobby-${randomBytes(4).toString('hex')}@${domain}`, {
+        nick: attacker.chat.username,
+      })
+      .catch((error: unknown) => error);
+    expect(made).toMatchObject({ message: 'room-auth-failed: forbidden' });
+  });
+
+  test('an agent’s nick is refused to a guest, even in the guest’s own room', async () => {
+    const squatted = await attacker.chat
+      .joinRoom(attacker.room, { nick: agent.chat.username })
+      .catch((error: unknown) => error);
+    expect(squatted).toMatchObject({ message: 'room-join-failed: conflict' });
+    await attacker.chat.joinRoom(attacker.room, { nick: attacker.chat.username });
+  });
+
+  test('a guest cannot write to another guest, nor to an agent who has not taken its call', async () => {
+    const heard: string[] = [];
+    for (const chat of [victim.chat, agent.chat]) {
+      chat.on('message', (record) => {
+        if (record.direction === 'in') heard.push(String(record.payload.message));
+      });
+    }
+    for (const [from, to] of [
+      [attacker, victim.chat.username],
+      [attacker, agent.chat.username],
+      [foreign, agent.chat.username],
+      [victim, agent.chat.username],
+    ] as const) {
+      const failed = next(from.chat, 'delivery', (d) => d.delivery === 'failed');
+      const sent = from.chat.sendMessage(to, `hello from ${from.chat.username}`);
+      expect(await failed).toEqual({ id: sent.id, delivery: 'failed' });
+    }
+    expect(heard).toEqual([]);
+  });
+
+  test('once an agent takes the call, its guest can write to it, and only its guest', async () => {
+    await call(
+      '/calls/claim',
+      { parse: (body: unknown) => body },
+      { guestUsername: victim.username, categoryId: SALES },
+      agent.token,
+    );
+    const atAgent = next(agent.chat, 'message', (record) => record.direction === 'in');
+    victim.chat.sendMessage(agent.chat.username, 'I am the guest of this call');
+    expect((await atAgent).payload).toMatchObject({
+      from: victim.chat.username,
+      message: 'I am the guest of this call',
+    });
+    const failed = next(attacker.chat, 'delivery', (d) => d.delivery === 'failed');
+    const sent = attacker.chat.sendMessage(agent.chat.username, 'me too?');
+    expect(await failed).toEqual({ id: sent.id, delivery: 'failed' });
+  });
+
+  test('the room goes when the call ends: its guest is told and cannot come back', async () => {
+    const gone = roomWhere(victim.chat, victim.room, (room) => !room.joined);
+    await call(
+      `/calls/${victim.callId}/end`,
+      { parse: (body: unknown) => body },
+      { reason: 'completed' },
+      agent.token,
+    );
+    await gone;
+    const again = await victim.chat
+      .joinRoom(victim.room, { nick: victim.chat.username })
+      .catch((error: unknown) => error);
+    expect(again).toMatchObject({ message: 'room-auth-failed: forbidden' });
+  });
+});
