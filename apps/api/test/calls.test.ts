@@ -411,7 +411,7 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       const ahead = (await state(first.callId, first.who.token)).queue;
       if (!ahead) throw new Error('the first call does not wait');
       expect(await state(second.callId, second.who.token)).toMatchObject({
-        queue: { position: ahead.position + 1, waiting: ahead.waiting + 1 },
+        queue: { position: ahead.position + 1, waiting: ahead.waiting },
       });
       // A call of another category is no call ahead.
       await waitingGuest(3);
@@ -420,8 +420,28 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       );
       expect((await end(first.callId, first.who.token, 'abandoned')).statusCode).toBe(200);
       expect(await state(second.callId, second.who.token)).toMatchObject({
-        queue: { position: ahead.position, waiting: ahead.waiting },
+        queue: { position: ahead.position, waiting: ahead.waiting - 1 },
       });
+    });
+
+    it('counts no call whose guest stopped asking for its place (its page closed)', async () => {
+      const gone = await waitingGuest(2);
+      const staying = await waitingGuest(2);
+      const before = (await state(staying.callId, staying.who.token)).queue;
+      if (!before) throw new Error('the call does not wait');
+      // The guest of `gone` last asked a minute ago, as if its page had closed then.
+      const aMinuteAgo = new Date(Date.now() - 60_000);
+      await t.app.db
+        .updateTable('call_reports')
+        .set({ created_at: aMinuteAgo, guest_seen_at: aMinuteAgo })
+        .where('call_id', '=', gone.callId)
+        .execute();
+      expect(await state(staying.callId, staying.who.token)).toMatchObject({
+        queue: { position: before.position - 1, waiting: before.waiting - 1 },
+      });
+      // Its own place it still learns, and asking counts it again.
+      expect((await state(gone.callId, gone.who.token)).queue).not.toBeNull();
+      expect((await state(staying.callId, staying.who.token)).queue).toEqual(before);
     });
 
     it('refuses another guest or company (403), an unknown call (404), a bad id (400)', async () => {
@@ -527,6 +547,7 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       expect(await state(next, who.token)).toEqual({
         callId: next,
         status: 'waiting',
+        queue: { position: expect.any(Number), waiting: expect.any(Number) },
         agentJabberUsername: null,
         transfer: null,
       });

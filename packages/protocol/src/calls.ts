@@ -97,6 +97,12 @@ export const queueSchema = z.object({
 });
 export type Queue = z.infer<typeof queueSchema>;
 
+/**
+ * How often a waiting guest asks `GET /api/calls/:callId` for its place. The API counts a call in
+ * the queue while its guest has asked within three of these (or since the call began).
+ */
+export const QUEUE_POLL_MS = 5000;
+
 /** What a waiting guest sees: its place and a rough estimate of the wait left. */
 export interface QueuePlace extends Queue {
   estimatedWaitMs: number;

@@ -4,6 +4,7 @@ import {
   type CallListQuery,
   type CallState,
   type CallSummary,
+  QUEUE_POLL_MS,
   type ClaimCallBody,
   type Queue,
   type TransferBody,
@@ -49,11 +50,14 @@ export function toCallState(call: CallReportRow, queue: Queue | null = null): Ca
 }
 
 /**
- * Where a waiting call stands among the calls waiting in its category, oldest first; `null` once
- * it waits no more. The guest learns it from here: it sees no other guest (decision 0010).
+ * Where a waiting call stands among the calls waiting in its category, oldest first, counting the
+ * calls whose guest still asks (`guestSeen`); `null` once it waits no more. The guest learns it
+ * from here: it sees no other guest (decision 0010).
  */
 export async function queueOf(db: Kysely<Database>, call: CallReportRow): Promise<Queue | null> {
   if (statusOf(call) !== 'waiting') return null;
+  // A guest that stopped asking has left (closed its page): its call no longer holds a place.
+  const since = new Date(Date.now() - 3 * QUEUE_POLL_MS);
   const counts = await db
     .selectFrom('call_reports')
     .select([
@@ -65,11 +69,25 @@ export async function queueOf(db: Kysely<Database>, call: CallReportRow): Promis
     .where('status', '=', 'ok')
     .where('ended_at', 'is', null)
     .where('agent_id', 'is', null)
-    // As the agents' list: a call older than a session cannot still be waiting.
-    .where('created_at', '>', new Date(Date.now() - SESSION_TTL_MS))
+    .where((eb) =>
+      eb.or([
+        eb('id', '=', call.id),
+        eb(eb.fn.coalesce('guest_seen_at', 'created_at'), '>', since),
+      ]),
+    )
     .executeTakeFirstOrThrow();
   const position = Number(counts.position);
   return position > 0 ? { position, waiting: Number(counts.waiting) } : null;
+}
+
+/** The guest of a waiting call asked for its place: it is still there. */
+export async function guestSeen(db: Kysely<Database>, call: CallReportRow): Promise<void> {
+  if (statusOf(call) !== 'waiting') return;
+  await db
+    .updateTable('call_reports')
+    .set({ guest_seen_at: sql<Date>`now()` })
+    .where('id', '=', call.id)
+    .execute();
 }
 
 /**

@@ -8,6 +8,7 @@ import * as staffAvailability from './migrations/0005-staff-availability.ts';
 import * as guestCredentials from './migrations/0006-guest-credentials.ts';
 import * as sessions from './migrations/0008-sessions.ts';
 import * as uploadCalls from './migrations/0009-upload-calls.ts';
+import * as waitingGuestSeen from './migrations/0010-waiting-guest-seen.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006-guest-credentials': guestCredentials,
   '0008-sessions': sessions,
   '0009-upload-calls': uploadCalls,
+  '0010-waiting-guest-seen': waitingGuestSeen,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

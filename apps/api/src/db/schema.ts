@@ -172,6 +172,8 @@ export interface CallReportsTable {
   created_at: CreatedAt;
   call_initiated_at: Date | null;
   guest_exit_at: Date | null;
+  /** When the guest of the waiting call last asked for its place (its queue counts it so). */
+  guest_seen_at: Date | null;
   /** The agent or admin who claimed the call (docs/protocol.md step 3); set once. */
   agent_id: number | null;
   answered_at: Date | null;

@@ -21,6 +21,7 @@ import { issueJanusToken } from '../auth/credentials.ts';
 import {
   assertParticipant,
   claimCall,
+  guestSeen,
   liveCallOf,
   listCalls,
   queueOf,
@@ -138,6 +139,7 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const principal = await authenticate(request);
       const call = await requireReport(db, principal, request.params.callId);
+      if (principal.role === 'guest') await guestSeen(db, call);
       return { data: toCallState(call, await queueOf(db, call)) };
     },
   );

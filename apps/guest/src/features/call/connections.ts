@@ -7,6 +7,7 @@ import {
   envelope,
   guestPresenceState,
   janusTokenSchema,
+  QUEUE_POLL_MS,
   queuePlace,
   roomAccessSchema,
   ROUND_ROBIN_PEER,
@@ -89,10 +90,10 @@ async function checkTransfer(call: LiveCall, ctx: Context): Promise<void> {
   }
 }
 
-/** How often a waiting guest asks the API for its place: no guest sees the others (decision 0010). */
-const QUEUE_POLL_MS = 5000;
-
-/** While no agent has the call: its place in the queue, from the API, now and again. */
+/**
+ * While no agent has the call: its place in the queue, from the API, now and again (no guest sees
+ * the others, decision 0010). Asking is also how the API knows the guest still waits.
+ */
 async function followQueue(call: LiveCall, ctx: Context): Promise<void> {
   const { dispatch, getState } = ctx;
   while (live === call && getState().call.agent === null) {
