@@ -391,7 +391,7 @@ describe('messages', () => {
     const guest = await connected(guestName(8));
     const agent = await connected('staff-5');
     const file: ChatFile = {
-      url: '/api/uploads/5/3f2a9c.pdf',
+      url: '/api/files/3f2a9c0b1d2e4f5a6b7c8d',
       name: 'invoice March.pdf',
       size: 48213,
       type: 'application/pdf',

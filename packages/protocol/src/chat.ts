@@ -91,13 +91,13 @@ export type ChatSender = z.infer<typeof chatSenderSchema>;
 export const CHAT_TEXT_MAX_LENGTH = 4000;
 
 /**
- * SECURITY: a file URL ends up in `href`/`src` attributes of the other party's page: only a path
- * on our own origin (as `/api/upload` answers) or an http(s) URL, never `javascript:` or `data:`.
+ * SECURITY: a file URL ends up in `href`/`src` attributes of the other party's page: only a file
+ * our own API stored (`/api/files/<id>`, as `POST /api/upload` answers), never another site, a
+ * `javascript:` or a `data:` URL (issue 13).
  */
 const fileUrlSchema = z
   .string()
-  .max(2048)
-  .refine((url) => /^(\/[^/\\]|https?:\/\/)/.test(url), 'must be a path or an http(s) URL');
+  .regex(/^\/api\/files\/[A-Za-z0-9_-]{22}$/, 'must be a file of ours: /api/files/<id>');
 
 /** A file sent in the chat: uploaded first through `POST /upload/{type}` (spec §7). */
 export const chatFileSchema = z.strictObject({
