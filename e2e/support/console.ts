@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { expect, type Browser, type Page } from '@playwright/test';
 import { ChatSession, type RoomSnapshot } from '@frontdesk/chat';
+import { passCompanyChecks } from './company-checks.ts';
 import {
   callReportAddedSchema,
   callRoomJid,
   clientConfigSchema,
+  createApiClient,
   envelope,
   formatCallId,
   formatBrowserUsername,
@@ -18,6 +20,7 @@ export const AGENT = {
   ada: 'ada@frontdesk.demo',
   bo: 'bo@frontdesk.demo',
   cy: 'cy@frontdesk.demo',
+  di: 'di@frontdesk.demo',
   admin: 'admin@frontdesk.demo',
 } as const;
 const DEMO_PASSWORD = 'frontdesk-demo';
@@ -77,6 +80,10 @@ export async function waitingGuest(companyId: number, categoryId: number) {
     companyId,
   });
   const { username } = registration.data;
+  await passCompanyChecks(createApiClient(`${process.env.FRONTDESK_URL}/api`), companyId, {
+    username,
+    token: login.data.access_token,
+  });
   const callId = formatCallId(username, token());
   const added = await call(
     '/call-report/add',

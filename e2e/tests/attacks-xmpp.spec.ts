@@ -5,6 +5,7 @@ import {
   callReportAddedSchema,
   callRoomJid,
   clientConfigSchema,
+  createApiClient,
   envelope,
   formatBrowserUsername,
   formatCallId,
@@ -12,6 +13,7 @@ import {
   guestRegistrationSchema,
   staffLoginSchema,
 } from '@frontdesk/protocol';
+import { passCompanyChecks } from '../support/company-checks.ts';
 import { AGENT, call } from '../support/console.ts';
 import { COMPANY } from '../support/guest.ts';
 
@@ -70,6 +72,10 @@ async function guestWithCall(companyId: number, categoryId: number) {
     companyId,
   });
   const { username } = registration.data;
+  await passCompanyChecks(createApiClient(`${process.env.FRONTDESK_URL}/api`), companyId, {
+    username,
+    token: login.data.access_token,
+  });
   const callId = formatCallId(username, suffix());
   const added = await call(
     '/call-report/add',

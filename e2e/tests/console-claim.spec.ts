@@ -3,35 +3,35 @@ import { expect, test } from '../support/fixtures.ts';
 import { COMPANY, inspectScreen } from '../support/guest.ts';
 import { AGENT, signIn, waitingGuest } from '../support/console.ts';
 
-/** Company 5's Sales category, served by Ada and Bo (apps/api/src/db/seed.ts). */
-const DEMO_SALES = 1;
+/** Company 12's Sales category, served by Cy and Di at any hour (apps/api/src/db/seed.ts). */
+const CLOCK_SALES = 10;
 
 test('two agents accept one guest: exactly one gets the call, the other is told who did', async ({
   browser,
 }) => {
   const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
-  const [ada, bo] = await Promise.all(contexts.map((context) => context.newPage()));
-  if (!ada || !bo) throw new Error('no page');
-  await Promise.all([signIn(ada, AGENT.ada), signIn(bo, AGENT.bo)]);
-  const guest = await waitingGuest(COMPANY.demo, DEMO_SALES);
+  const [cy, di] = await Promise.all(contexts.map((context) => context.newPage()));
+  if (!cy || !di) throw new Error('no page');
+  await Promise.all([signIn(cy, AGENT.cy), signIn(di, AGENT.di)]);
+  const guest = await waitingGuest(COMPANY.aroundTheClock, CLOCK_SALES);
   try {
     const accept = (page: Page) =>
       page.getByTestId('queue-guest').getByRole('button', { name: /^Accept/ });
-    await Promise.all([expect(accept(ada)).toBeEnabled(), expect(accept(bo)).toBeEnabled()]);
-    await Promise.all([accept(ada).click(), accept(bo).click()]);
+    await Promise.all([expect(accept(cy)).toBeEnabled(), expect(accept(di)).toBeEnabled()]);
+    await Promise.all([accept(cy).click(), accept(di).click()]);
 
     // One call screen between them; the other agent reads who took the call.
     const winnerIndex = await Promise.race(
-      [ada, bo].map((page, index) =>
+      [cy, di].map((page, index) =>
         page
           .getByTestId('call-screen')
           .waitFor()
           .then(() => index),
       ),
     );
-    const winner = winnerIndex === 0 ? ada : bo;
-    const loser = winnerIndex === 0 ? bo : ada;
-    const winnerName = winnerIndex === 0 ? 'Ada Agent' : 'Bo Agent';
+    const winner = winnerIndex === 0 ? cy : di;
+    const loser = winnerIndex === 0 ? di : cy;
+    const winnerName = winnerIndex === 0 ? 'Cy Agent' : 'Di Agent';
     await expect(loser.getByTestId('claim-notice')).toHaveText(
       new RegExp(`${winnerName} has taken this call`),
     );

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { CallRooms } from './calls/call-rooms.ts';
 import { CallChats } from './xmpp/call-chats.ts';
 import { CompanyDetailsCache } from './companies/company-details-cache.ts';
+import { StaffChatSessions } from './xmpp/staff-chat-sessions.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import {
@@ -48,6 +49,7 @@ declare module 'fastify' {
     callRooms: CallRooms;
     callChats: CallChats;
     companyDetails: CompanyDetailsCache;
+    staffChats: StaffChatSessions;
   }
 }
 
@@ -80,6 +82,15 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     'callChats',
     new CallChats({ adminApiUrl: config.xmpp.adminUrl, domain: config.xmpp.domain }, db, app.log),
   );
+  app.decorate(
+    'staffChats',
+    new StaffChatSessions(
+      { adminApiUrl: config.xmpp.adminUrl, domain: config.xmpp.domain },
+      db,
+      app.log,
+    ),
+  );
+  app.addHook('onClose', () => app.staffChats.stop());
   app.decorate(
     'companyDetails',
     new CompanyDetailsCache(db, config.xmpp.domain, config.companyDetailsCacheMs),

@@ -19,6 +19,8 @@ await provisionChatRooms(
   app.log,
 );
 
+app.staffChats.start();
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;

@@ -6,13 +6,13 @@ import {
   envelope,
   formatCallId,
 } from '@frontdesk/protocol';
-import { SEEDED_COMPANY } from '../src/db/seed.ts';
+import { SEEDED_COMPANY, seedDemo } from '../src/db/seed.ts';
 import { buildTestApp, loginGuest, type TestApp } from './helper.ts';
 
 describe('GET /api/company/:id', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({}, { seed: (db) => seedDemo(db) });
   });
   afterAll(() => t.close());
 

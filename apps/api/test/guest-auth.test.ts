@@ -15,6 +15,7 @@ import {
   loginGuest,
   loginStaff,
   newBrowserUsername,
+  passCompanyChecks,
   type TestApp,
 } from './helper.ts';
 
@@ -148,6 +149,10 @@ describe('guest auth', () => {
       const login = envelope(guestLoginSchema).parse(
         (await post('login', { credential: registered.credential, companyId: 5 })).json(),
       ).data;
+      await passCompanyChecks(t.app, SEEDED_COMPANY.demo, {
+        username: registered.username,
+        token: login.access_token,
+      });
       const added = await t.app.inject({
         method: 'POST',
         url: '/api/call-report/add',

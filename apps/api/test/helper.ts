@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import {
   callReportAddedSchema,
+  companyDetailsSchema,
   DEFAULT_COMPANY_ID,
   envelope,
   formatBrowserUsername,
@@ -11,6 +12,7 @@ import {
   guestLoginSchema,
   guestRegistrationSchema,
   staffLoginSchema,
+  minimalAnswers,
 } from '@frontdesk/protocol';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -26,13 +28,24 @@ export const testDatabaseUrl =
 export type TestApp = { app: FastifyInstance; config: Config; close: () => Promise<void> };
 
 /**
+ * The demo data with the demo company open at every hour: most tests make calls to it, and the
+ * API refuses a call out of hours, so they would otherwise pass or fail with the hour they run
+ * at. Tests of the timetable itself seed with `seedDemo`.
+ */
+export async function seedDemoOpenAllHours(db: Kysely<Database>): Promise<void> {
+  await seedDemo(db);
+  await db.deleteFrom('schedule_hours').where('company_id', '=', DEFAULT_COMPANY_ID).execute();
+  await db.deleteFrom('schedules').where('company_id', '=', DEFAULT_COMPANY_ID).execute();
+}
+
+/**
  * Builds the API on a fresh schema of the test database, migrated and seeded, so each test file
  * sees its own rows; `close` drops the schema. `env` overrides configuration per test.
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
   {
-    seed = (db) => seedDemo(db),
+    seed = seedDemoOpenAllHours,
   }: { seed?: (db: Kysely<Database>, config: Config) => Promise<void> } = {},
 ): Promise<TestApp> {
   const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -100,14 +113,52 @@ export const callApi = (
  */
 const someAddress = () => `10.${[...randomBytes(3)].join('.')}`;
 
+/** A position in central London: inside every seeded company's service area. */
+export const INSIDE_EVERY_ZONE = { lat: 51.5074, lng: -0.1278 };
+
 /**
- * Registers a guest of `companyId` from the browser named `browserUsername` and logs it in;
- * returns its public username and access token.
+ * What the guest page has a guest do before it may call, when the company asks for it: answer
+ * the welcome form, and pass the geofence check from {@link INSIDE_EVERY_ZONE}.
+ */
+export async function passCompanyChecks(
+  app: FastifyInstance,
+  companyId: number,
+  guest: { username: string; token: string },
+  remoteAddress = someAddress(),
+): Promise<void> {
+  const details = await app.inject({ method: 'GET', url: `/api/company/${companyId}` });
+  const company = envelope(companyDetailsSchema).parse(details.json()).data;
+  const send = (method: 'POST' | 'PUT', path: string, body: object) =>
+    app.inject({ method, url: `/api/${path}`, body, headers: bearer(guest.token), remoteAddress });
+  if (company.welcomeForm) {
+    const submitted = await send('POST', 'form-submission', {
+      company: companyId,
+      guestUsername: guest.username,
+      serviceType: 'Talk',
+      form: company.welcomeForm.id,
+      answers: minimalAnswers(company.welcomeForm),
+    });
+    if (submitted.statusCode !== 201) throw new Error(`form-submission: ${submitted.body}`);
+  }
+  if (company.requestLocation) {
+    const checked = await send('PUT', 'geo-fence/check', {
+      ...INSIDE_EVERY_ZONE,
+      companyID: companyId,
+    });
+    if (checked.statusCode !== 200) throw new Error(`geo-fence/check: ${checked.body}`);
+  }
+}
+
+/**
+ * Registers a guest of `companyId` from the browser named `browserUsername` and logs it in, then
+ * (unless `checks` is false) passes the company's checks as the guest page would; returns its
+ * public username and access token.
  */
 export async function loginGuest(
   app: FastifyInstance,
   companyId: number,
   browserUsername = newBrowserUsername(),
+  { checks = true }: { checks?: boolean } = {},
 ): Promise<{ username: string; token: string }> {
   const remoteAddress = someAddress();
   const registered = await app.inject({
@@ -125,7 +176,9 @@ export async function loginGuest(
     remoteAddress,
   });
   if (login.statusCode !== 200) throw new Error(`login: ${login.body}`);
-  return { username, token: guestLoginSchema.parse(login.json().data).access_token };
+  const guest = { username, token: guestLoginSchema.parse(login.json().data).access_token };
+  if (checks) await passCompanyChecks(app, companyId, guest, remoteAddress);
+  return guest;
 }
 
 /**

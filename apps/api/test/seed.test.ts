@@ -6,7 +6,7 @@ import { buildTestApp, loginStaff, type TestApp } from './helper.ts';
 describe('seedDemo', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({}, { seed: (db) => seedDemo(db) });
   });
   afterAll(() => t.close());
 

@@ -88,6 +88,38 @@ describe('POST /api/auth/login', () => {
     ).toBe(401);
   });
 
+  it('counts only failures: a whole office signs in from one address, again and again', async () => {
+    const office = '10.0.0.11';
+    const statuses = [];
+    for (let i = 0; i < 25; i += 1) {
+      const demo = DEMO_LOGINS[i % DEMO_LOGINS.length];
+      if (!demo) throw new Error('no demo login');
+      statuses.push(
+        (await login({ email: demo.email, password: demo.password }, office)).statusCode,
+      );
+    }
+    expect(statuses).toEqual(Array(25).fill(200));
+    // Nine wrong passwords from the office still leave its agents signing in.
+    for (let i = 0; i < 9; i += 1) {
+      await login({ email: 'ada@frontdesk.demo', password: `typo-${i}` }, office);
+    }
+    const ada = DEMO_LOGINS[0];
+    expect((await login({ email: ada?.email, password: ada?.password }, office)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('counts guesses sent all at once before any of them is answered', async () => {
+    const attempts = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        login({ email: 'bo@frontdesk.demo', password: `burst-${i}` }, '10.0.0.12'),
+      ),
+    );
+    const statuses = attempts.map((r) => r.statusCode).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(2);
+  });
+
   it('stops password guessing of one account from many addresses with 429', async () => {
     // Limited per e-mail whether the account exists or not, so the limit tells nothing either.
     const attempts = [];

@@ -10,6 +10,7 @@ import {
   type ChatFile,
   type ChatMessage,
   type ChatSender,
+  type IceServer,
   type PresenceStatus,
 } from '@frontdesk/protocol';
 import { createClient, JID, JXT, type Agent } from 'stanza';
@@ -153,7 +154,7 @@ export class ChatSession {
   #status: ChatStatus = 'idle';
   /** The `show` of every room presence (see {@link setAvailability}). */
   #show: PresenceShow | undefined;
-  #iceServers: RTCIceServer[] = [];
+  #iceServers: IceServer[] = [];
   /** Aborted when the current XMPP session drops: pending joins give up then. */
   #sessionLost = new AbortController();
   #pendingConnect: { resolve: () => void; reject: (error: ChatError) => void } | undefined;
@@ -197,7 +198,7 @@ export class ChatSession {
   }
 
   /** STUN/TURN servers announced by the XMPP server (XEP-0215), for RTCPeerConnection. */
-  get iceServers(): readonly RTCIceServer[] {
+  get iceServers(): readonly IceServer[] {
     return this.#iceServers;
   }
 
@@ -408,9 +409,15 @@ export class ChatSession {
     client.on('disconnected', () => this.#onDisconnected());
     const onStreamError = (error: StreamError) => {
       // The negotiation failures of spec §8 end the session, and so does a conflict: with one
-      // resource per user (spec §9), two tabs reconnecting would keep evicting each other. A
-      // server shutdown or a dead connection is a drop that the reconnect loop handles.
-      const code = error.condition === 'conflict' ? 'replaced' : chatErrorCodeOf(error.text);
+      // resource per user (spec §9), two tabs reconnecting would keep evicting each other. The
+      // API disconnecting a signed-out user is final too. A server shutdown or a dead connection
+      // is a drop that the reconnect loop handles.
+      const code =
+        error.condition === 'conflict'
+          ? 'replaced'
+          : error.condition === 'policy-violation'
+            ? 'signed-out'
+            : chatErrorCodeOf(error.text);
       if (code) this.#fail(new ChatError(code, error.text));
     };
     // StanzaJS reports its own failures as 'stream:error' but a <stream:error/> from the
@@ -763,7 +770,7 @@ function bodyOf(payload: ChatMessage): string {
 }
 
 /** An XEP-0215 service as RTCPeerConnection takes it; other kinds are left out. */
-function iceServerOf(service: ExternalService): RTCIceServer[] {
+function iceServerOf(service: ExternalService): IceServer[] {
   const { type, host, port } = service;
   if (!host || !type || !['stun', 'stuns', 'turn', 'turns'].includes(type)) return [];
   const address = host.includes(':') ? `[${host}]` : host;

@@ -12,6 +12,8 @@ import {
 } from '../src/index.ts';
 import {
   allowMessagesFrom,
+  connectedUsers,
+  disconnectUser,
   ensureCallRoom,
   ensureRoom,
   newRoomPassword,
@@ -124,6 +126,22 @@ describe('connecting', () => {
     await connected('staff-2');
     expect(await replaced).toMatchObject({ code: 'replaced' });
     await nextEvent(first, 'status', (status) => status === 'closed');
+  });
+
+  it('ends every session of a user the server disconnects, for good (a signed-out agent)', async () => {
+    const tabA = await connected('staff-11', { resource: 'web-a' });
+    const tabB = await connected('staff-11', { resource: 'web-b' });
+    expect(await connectedUsers(test.admin)).toContain('staff-11');
+    const ended = [tabA, tabB].map((tab) => nextEvent(tab, 'error'));
+    await disconnectUser(test.admin, 'staff-11');
+    for (const error of await Promise.all(ended))
+      expect(error).toMatchObject({ code: 'signed-out' });
+    await Promise.all(
+      [tabA, tabB].map((tab) => nextEvent(tab, 'status', (status) => status === 'closed')),
+    );
+    // Neither tab comes back by itself.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await connectedUsers(test.admin)).not.toContain('staff-11');
   });
 
   it('keeps sessions of one user with their own resources side by side, in sync', async () => {

@@ -3,6 +3,7 @@ import { callIdSchema } from './call-id.ts';
 import { RATING_SCALE_MAX } from './forms.ts';
 import { guestUsernameSchema, serviceCredentialsSchema } from './guest.ts';
 import { recordIdSchema } from './ids.ts';
+import type { GuestStage } from './stages.ts';
 
 /** spec §3: where the call started ("site"); the embeddable widget is the other source. */
 export const callSourceSchema = z.enum(['site', 'widget']);
@@ -17,6 +18,19 @@ export type CallType = z.infer<typeof callTypeSchema>;
  */
 export const callReportStatusSchema = z.enum(['ok', 'outOfQuota', 'blocked']);
 export type CallReportStatus = z.infer<typeof callReportStatusSchema>;
+
+/**
+ * Why `POST /call-report/add` refuses a call outright (403, this `code`): the company's own rules,
+ * which the guest page checks before it calls and the API checks again (issue 13), each with the
+ * guest stage that explains it. The block list and the quota answer a status instead (spec §4).
+ */
+export const CALL_REFUSAL_STAGES = {
+  company_inactive: 'inactive',
+  out_of_hours: 'schedule',
+  outside_geofence: 'outofzone',
+  welcome_form_required: 'welcome',
+} as const satisfies Record<string, GuestStage>;
+export type CallRefusalCode = keyof typeof CALL_REFUSAL_STAGES;
 
 /** `POST /call-report/add` (spec §3 "Call report fields sent", §7). */
 export const callReportAddBodySchema = z.strictObject({

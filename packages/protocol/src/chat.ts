@@ -144,6 +144,8 @@ export const CHAT_ERROR_MESSAGES = {
   'room-join-failed': 'The conversation is not available right now.',
   /** Another session took this user's resource (spec §9: always `web`): another tab. */
   replaced: 'The chat is open in another window. Close this one or reload it.',
+  /** The server ended every session of this user: a member of staff signed out or deactivated. */
+  'signed-out': 'You have been signed out. Please sign in again.',
   /** The connection closed or never opened; nothing was sent. */
   'not-connected': 'The chat is offline. It reconnects by itself.',
 } as const;

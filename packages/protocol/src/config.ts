@@ -6,6 +6,7 @@ export const iceServerSchema = z.object({
   username: z.string().optional(),
   credential: z.string().optional(),
 });
+export type IceServer = z.infer<typeof iceServerSchema>;
 
 /** `GET /api/config`: where a browser finds the three channels (all on the page's own origin). */
 export const clientConfigSchema = z.object({

@@ -6,12 +6,14 @@ import {
   type CallReportAddBody,
   type CallReportChanges,
   type CallReportStatus,
+  type CompanyDetails,
   type HoldCallBody,
 } from '@frontdesk/protocol';
 import type { GuestPrincipal, Principal } from '../auth/access-token.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { assertOwnCompany, assertOwnUsername } from '../plugins/auth.ts';
 import { HttpError } from '../plugins/errors.ts';
+import { assertCallAdmitted } from './call-admission.ts';
 
 /** A report with the names of its guest, which every answer about a call carries. */
 export type ReportWithGuest = CallReportRow & {
@@ -179,31 +181,29 @@ async function insertNewReport(
 }
 
 /**
- * `call-report/add` (spec §7): records the call and decides whether it may start (spec §4
- * "Report initialisation"): `blocked` when the company's block list holds the guest, `outOfQuota`
- * when the company's monthly calls are used up, else `ok`. Refused calls are recorded too.
+ * `call-report/add` (spec §7): once the company's rules admit the call (403 otherwise), records
+ * it and decides whether it may start (spec §4 "Report initialisation"): `blocked` when the
+ * company's block list holds the guest, `outOfQuota` when the company's monthly calls are used
+ * up, else `ok`. Refused calls are recorded too.
  * Adding the same call id again answers the first report (the guest retries on network errors).
  */
 export async function addCallReport(
   db: Kysely<Database>,
   principal: GuestPrincipal,
   body: CallReportAddBody,
+  loadCompany: (id: number) => Promise<CompanyDetails>,
+  now: Date,
 ): Promise<{ report: CallReportRow; created: boolean; replaced: CallReportRow[] }> {
   assertOwnCompany(principal, body.company);
   assertOwnUsername(principal, body.guest_username);
   assertOwnCallId(principal, body.call_id, 'call_id');
+  const details = await loadCompany(body.company);
+  await assertCallAdmitted(db, details, principal.guestId, now);
   const company = await db
     .selectFrom('companies')
-    .select(['id', 'activated', 'monthly_call_quota'])
+    .select(['id', 'monthly_call_quota'])
     .where('id', '=', body.company)
     .executeTakeFirstOrThrow();
-  if (!company.activated) {
-    throw new HttpError(
-      403,
-      'company_inactive',
-      `Company ${company.id} takes no calls at the moment.`,
-    );
-  }
   await assertCategoryOf(db, company.id, body.category_id);
   // Only a quota needs counting; without one, a company's calls need not queue for its row.
   const added =

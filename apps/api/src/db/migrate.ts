@@ -9,6 +9,7 @@ import * as guestCredentials from './migrations/0006-guest-credentials.ts';
 import * as sessions from './migrations/0008-sessions.ts';
 import * as uploadCalls from './migrations/0009-upload-calls.ts';
 import * as waitingGuestSeen from './migrations/0010-waiting-guest-seen.ts';
+import * as guestLocationCheck from './migrations/0011-guest-location-check.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0008-sessions': sessions,
   '0009-upload-calls': uploadCalls,
   '0010-waiting-guest-seen': waitingGuestSeen,
+  '0011-guest-location-check': guestLocationCheck,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

@@ -112,6 +112,8 @@ export interface GuestsTable {
   credential_hash: string | null;
   created_at: CreatedAt;
   last_login_at: ColumnType<Date | null, never, Date>;
+  /** When the guest's position last passed the company's geofence check. */
+  inside_zone_at: ColumnType<Date | null, never, Date | null>;
 }
 export type GuestRow = Selectable<GuestsTable>;
 

@@ -11,8 +11,6 @@ type Limit = { max: number; timeWindow: string };
  * `TRUST_PROXY` so the address is the visitor's).
  */
 export const RATE_LIMITS = {
-  /** Password guessing. */
-  staffLogin: { max: 10, timeWindow: '1 minute' },
   guestAuth: { max: 30, timeWindow: '1 minute' },
   /** A console refreshes every few minutes; more is someone trying refresh tokens. */
   refresh: { max: 30, timeWindow: '1 minute' },
@@ -32,8 +30,6 @@ export const RATE_LIMITS = {
 export const ACCOUNT_LIMITS = {
   /** Registrations per company: a busy site's visitors, not a script's. */
   registerPerCompany: { max: 600, timeWindow: '1 minute' },
-  /** Sign-in attempts per e-mail, whatever the address (password guessing from many). */
-  staffLoginPerEmail: { max: 20, timeWindow: '15 minutes' },
   callsPerGuest: { max: 30, timeWindow: '1 minute' },
   callsPerCompany: { max: 300, timeWindow: '1 minute' },
   bugsPerGuest: { max: 30, timeWindow: '1 minute' },
@@ -43,7 +39,16 @@ export const ACCOUNT_LIMITS = {
   monitoringOverall: { max: 600, timeWindow: '1 minute' },
 } as const satisfies Record<string, Limit>;
 
-const tooMany = (after: string) =>
+/**
+ * Failed staff sign-ins (password guessing): per address, and per e-mail whatever the address
+ * (guessing one account from many addresses). Successful sign-ins are not counted.
+ */
+export const FAILED_SIGN_IN_LIMITS = {
+  perAddress: { max: 10, windowMs: 60_000 },
+  perEmail: { max: 20, windowMs: 15 * 60_000 },
+} as const;
+
+export const tooMany = (after: string) =>
   new HttpError(429, 'rate_limited', `Too many requests: try again in ${after}.`);
 
 /** Enables `config.rateLimit` on routes; nothing is limited unless a route asks. */

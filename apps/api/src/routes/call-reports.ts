@@ -60,7 +60,14 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const principal = await authenticateGuest(request);
-      const { report, created, replaced } = await addCallReport(db, principal, request.body);
+      const now = new Date();
+      const { report, created, replaced } = await addCallReport(
+        db,
+        principal,
+        request.body,
+        (id) => app.companyDetails.get(id, now),
+        now,
+      );
       for (const ended of replaced) {
         await Promise.all([app.callRooms.close(ended), app.callChats.close(ended)]);
       }
@@ -74,7 +81,7 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
                 guestJabberUsername(principal.companyId, principal.username),
                 config.xmpp.domain,
               ),
-              new Date(),
+              now,
             )
           : undefined;
       if (report.status === 'ok' && report.ended_at === null) await app.callChats.open(report);

@@ -5,12 +5,18 @@ import {
   geofenceCheckBodySchema,
   geofenceResultSchema,
 } from '@frontdesk/protocol';
+import { recordLocationCheck } from '../calls/call-admission.ts';
 import { requireCompany } from '../companies/company-repository.ts';
 import { insideAnyArea } from '../geofence/zones.ts';
+import { assertOwnCompany, authenticate, bearerSecurity, bearerToken } from '../plugins/auth.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
 import { RATE_LIMITS } from '../plugins/rate-limits.ts';
 
-/** spec §7 `geo-fence/check`: public, as the check comes before the guest may call. */
+/**
+ * spec §7 `geo-fence/check`: public, as the check comes before the guest may call. With a guest's
+ * access token the result is kept for that guest: `call-report/add` lets a call of a company that
+ * asks for the location through only after a recent pass (issue 13).
+ */
 export const geofenceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/geo-fence/check',
@@ -19,25 +25,34 @@ export const geofenceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['geofence'],
         summary: "200 when the position is inside the company's service area, 403 when outside",
+        security: bearerSecurity,
         body: geofenceCheckBodySchema,
-        response: { 200: envelope(geofenceResultSchema), ...errorResponses(400, 403, 404, 429) },
+        response: {
+          200: envelope(geofenceResultSchema),
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
       },
     },
     async (request) => {
       const { lat, lng, companyID } = request.body;
+      const principal =
+        bearerToken(request) === undefined ? undefined : await authenticate(request);
+      const guestId = principal?.role === 'guest' ? principal.guestId : undefined;
+      if (principal) assertOwnCompany(principal, companyID);
       const company = await requireCompany(app.db, companyID);
       const zones = await app.db
         .selectFrom('geofence_zones')
         .select('area')
         .where('company_id', '=', company.id)
         .execute();
-      if (
-        !insideAnyArea(
-          zones.map((z) => z.area),
-          lat,
-          lng,
-        )
-      ) {
+      const inside = insideAnyArea(
+        zones.map((z) => z.area),
+        lat,
+        lng,
+      );
+      if (guestId !== undefined)
+        await recordLocationCheck(app.db, guestId, inside ? new Date() : null);
+      if (!inside) {
         // spec §4: any failure means outside, so "outside" is a refusal the guest shows as such.
         const { outOfZoneMsg } = companySettingsSchema.parse(company.settings);
         throw new HttpError(

@@ -13,7 +13,8 @@ import { authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { requireCompany } from '../companies/company-repository.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
-import { limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { FAILED_SIGN_IN_LIMITS, RATE_LIMITS, tooMany } from '../plugins/rate-limits.ts';
+import { FailedSignIns } from '../auth/failed-sign-ins.ts';
 import { companyRoom, staffJabberUsername, userJid } from '../xmpp/addresses.ts';
 
 /** Agents' and admins' login (ARCHITECTURE: the console). */
@@ -21,15 +22,18 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
   // SECURITY: an unknown e-mail is checked against this hash, so it takes as long as a wrong password.
   const unknownUserHash = await hashPassword('no account has this password');
+  const failedByAddress = new FailedSignIns(
+    FAILED_SIGN_IN_LIMITS.perAddress.max,
+    FAILED_SIGN_IN_LIMITS.perAddress.windowMs,
+  );
+  const failedByEmail = new FailedSignIns(
+    FAILED_SIGN_IN_LIMITS.perEmail.max,
+    FAILED_SIGN_IN_LIMITS.perEmail.windowMs,
+  );
 
   app.post(
     '/auth/login',
     {
-      config: { rateLimit: RATE_LIMITS.staffLogin },
-      // SECURITY: guessing one account's password from many addresses meets this count.
-      preHandler: limitBy(app, 'staffLoginPerEmail', (request) =>
-        (request.body as { email: string }).email.toLowerCase(),
-      ),
       schema: {
         tags: ['staff auth'],
         summary: 'Log an agent or admin in by e-mail and password',
@@ -37,8 +41,22 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(staffLoginSchema), ...errorResponses(400, 401, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const email = request.body.email.toLowerCase();
+      // SECURITY: an address, or one account from many addresses, that failed too often waits,
+      // whether the account exists or not (so the limit tells nothing of it either).
+      const now = Date.now();
+      const waitSeconds = Math.max(
+        failedByAddress.retryAfterSeconds(request.ip, now),
+        failedByEmail.retryAfterSeconds(email, now),
+      );
+      if (waitSeconds > 0) {
+        void reply.header('retry-after', String(waitSeconds));
+        throw tooMany(`${waitSeconds} seconds`);
+      }
+      // Counted as failed until the password is found right, so guesses sent all at once count too.
+      failedByAddress.record(request.ip, now);
+      failedByEmail.record(email, now);
       const member = await db
         .selectFrom('staff')
         .selectAll()
@@ -52,8 +70,10 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         // SECURITY: one answer for an unknown e-mail and a wrong password.
         throw new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong.');
       }
-      const now = new Date();
-      const { sessionId, refreshToken } = await openStaffSession(db, member.id, now);
+      failedByAddress.forgive(request.ip, now);
+      failedByEmail.forgive(email, now);
+      const signedInAt = new Date(now);
+      const { sessionId, refreshToken } = await openStaffSession(db, member.id, signedInAt);
       const principal = {
         role: member.role,
         staffId: member.id,
@@ -61,11 +81,11 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         sessionId,
       };
       const [accessToken, services, company] = await Promise.all([
-        issueAccessToken(config, principal, now),
+        issueAccessToken(config, principal, signedInAt),
         issueServiceCredentials(
           config,
           userJid(staffJabberUsername(member.id), config.xmpp.domain),
-          now,
+          signedInAt,
         ),
         requireCompany(db, member.company_id),
       ]);
@@ -123,6 +143,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const principal = await authenticateStaff(request);
       await revokeSession(db, principal.sessionId);
+      await app.staffChats.endIfSignedOut(principal.staffId);
       return reply.code(204).send(null);
     },
   );

@@ -6,7 +6,14 @@ import {
   parseCallId,
 } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
-import { buildTestApp, callApi, newBrowserUsername, newCallId, type TestApp } from '../helper.ts';
+import {
+  buildTestApp,
+  callApi,
+  newBrowserUsername,
+  newCallId,
+  passCompanyChecks,
+  type TestApp,
+} from '../helper.ts';
 
 /**
  * Attack: a visitor becomes another guest from what it can observe of that guest (decision
@@ -44,6 +51,7 @@ describe('attack: impersonating another guest', () => {
     t = await buildTestApp();
     const browserUsername = newBrowserUsername();
     victim = { browserUsername, ...(await signIn(browserUsername)) };
+    await passCompanyChecks(t.app, company, victim);
     victimCallId = newCallId(victim);
     const added = await callApi(
       t.app,

@@ -286,3 +286,27 @@ export async function removeRoom(admin: RoomAdmin, name: string): Promise<void> 
   if (response.status === 400 && (await response.clone().text()).includes("doesn't exist")) return;
   await expectOk('destroy_room', response);
 }
+
+/** The users (localparts) of the domain that have at least one session open now. */
+export async function connectedUsers(admin: RoomAdmin): Promise<string[]> {
+  const jids = await expectOk('connected_users', await call(admin, 'connected_users', {}));
+  if (!Array.isArray(jids)) throw new RoomAdminError('connected_users', 200, 'not a list');
+  const suffix = `@${admin.domain}`;
+  const users = jids
+    .filter((jid): jid is string => typeof jid === 'string')
+    .map((jid) => jid.split('/')[0] ?? '')
+    .filter((bare) => bare.endsWith(suffix))
+    .map((bare) => bare.slice(0, -suffix.length));
+  return [...new Set(users)];
+}
+
+/**
+ * Ends every session of the user at once: the server closes each with a `policy-violation`
+ * stream error, which {@link ChatSession} takes as final (no reconnecting).
+ */
+export async function disconnectUser(admin: RoomAdmin, localpart: string): Promise<void> {
+  await expectOk(
+    'kick_user',
+    await call(admin, 'kick_user', { user: localpart, host: admin.domain }),
+  );
+}

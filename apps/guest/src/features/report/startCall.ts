@@ -1,4 +1,11 @@
-import { callReportAddedSchema, envelope, formatCallId, type CallType } from '@frontdesk/protocol';
+import {
+  ApiRequestError,
+  CALL_REFUSAL_STAGES,
+  callReportAddedSchema,
+  envelope,
+  formatCallId,
+  type CallType,
+} from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
 import { stageReached } from '../flow/flowSlice.ts';
 import { joinQueue } from '../call/callFlow.ts';
@@ -8,9 +15,16 @@ import { callReportFailed, callReportInitialised } from './reportSlice.ts';
 
 export type CallRequest = { categoryId: number; callType: CallType };
 
+/** The stage that explains the API's refusal of a new call, when the refusal is one of its rules. */
+function refusalStage(error: unknown) {
+  if (!(error instanceof ApiRequestError) || error.status !== 403) return undefined;
+  return Object.entries(CALL_REFUSAL_STAGES).find(([code]) => code === error.code)?.[1];
+}
+
 /**
  * ARCHITECTURE step 3: a new call id (username--suffix), the call report, and the company's
- * verdict on it — out of quota or blocked stop here (spec §4 report initialisation).
+ * verdict on it — out of quota or blocked stop here (spec §4 report initialisation), and so do
+ * the company's rules when they changed since the page checked them (closed meanwhile, say).
  */
 export const startCall = createAppThunk(
   'report/startCall',
@@ -40,6 +54,8 @@ export const startCall = createAppThunk(
       );
     } catch (error) {
       dispatch(callReportFailed());
+      const stage = refusalStage(error);
+      if (stage) return void dispatch(stageReached(stage));
       throw error;
     }
   },

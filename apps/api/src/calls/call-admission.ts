@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely';
+import type { CallRefusalCode, CompanyDetails } from '@frontdesk/protocol';
+import type { Database } from '../db/schema.ts';
+import { HttpError } from '../plugins/errors.ts';
+
+/**
+ * How long a passed geofence check lets the guest call: a visit from the check through the
+ * welcome form, preview and choice of category, with room to spare.
+ */
+export const LOCATION_CHECK_TTL_MS = 60 * 60 * 1000;
+
+const refuse = (code: CallRefusalCode, message: string, fields?: Record<string, string>) =>
+  new HttpError(403, code, message, fields);
+
+/** The guest's position passed the company's check (`null`: it failed, the guest moved out). */
+export async function recordLocationCheck(
+  db: Kysely<Database>,
+  guestId: number,
+  insideAt: Date | null,
+): Promise<void> {
+  await db
+    .updateTable('guests')
+    .set({ inside_zone_at: insideAt })
+    .where('id', '=', guestId)
+    .execute();
+}
+
+/**
+ * SECURITY: the company's rules for a new call, checked by the API whatever the browser did
+ * (issue 13): the guest page checks them first and shows their stage, but a script calling
+ * `call-report/add` directly meets them here. An inactive company, a closed one, a guest whose
+ * position has not passed the geofence within {@link LOCATION_CHECK_TTL_MS} of a company that
+ * asks for it, or who has not answered the company's welcome form: 403 with the reason's code.
+ */
+export async function assertCallAdmitted(
+  db: Kysely<Database>,
+  company: CompanyDetails,
+  guestId: number,
+  now: Date,
+): Promise<void> {
+  if (!company.activated) {
+    throw refuse('company_inactive', `Company ${company.id} takes no calls at the moment.`);
+  }
+  if (company.schedule && !company.schedule.openNow) {
+    throw refuse('out_of_hours', `${company.name} is closed at the moment.`);
+  }
+  if (company.requestLocation) {
+    const { inside_zone_at: insideAt } = await db
+      .selectFrom('guests')
+      .select('inside_zone_at')
+      .where('id', '=', guestId)
+      .executeTakeFirstOrThrow();
+    if (insideAt === null || now.getTime() - insideAt.getTime() > LOCATION_CHECK_TTL_MS) {
+      throw refuse(
+        'outside_geofence',
+        `${company.name} serves only its area: check the location first (PUT /geo-fence/check).`,
+      );
+    }
+  }
+  if (company.welcomeForm) {
+    const answered = await db
+      .selectFrom('form_submissions')
+      .select('id')
+      .where('guest_id', '=', guestId)
+      .where('form_id', '=', company.welcomeForm.id)
+      .executeTakeFirst();
+    if (!answered) {
+      throw refuse(
+        'welcome_form_required',
+        `Answer the welcome form of ${company.name} first (POST /form-submission).`,
+        { form: 'the welcome form has no answers from this guest' },
+      );
+    }
+  }
+}
