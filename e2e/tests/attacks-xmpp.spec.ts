@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/fixtures.ts';
 import { ChatSession, type ChatEvents, type RoomSnapshot } from '@frontdesk/chat';
 import {
   callReportAddedSchema,
@@ -12,10 +12,12 @@ import {
   guestLoginSchema,
   guestRegistrationSchema,
   staffLoginSchema,
+  callListSchema,
+  claimedCallSchema,
 } from '@frontdesk/protocol';
 import { passCompanyChecks } from '../support/company-checks.ts';
 import { AGENT, call } from '../support/console.ts';
-import { COMPANY } from '../support/guest.ts';
+import { COMPANY, walkToWaiting } from '../support/guest.ts';
 
 /** Company 12's Sales (always open); company 13's one category (apps/api/src/db/seed.ts). */
 const SALES = 10;
@@ -104,6 +106,7 @@ async function staffLogin(email: string) {
   return {
     token: login.data.access_token,
     companyRoom: login.data.rooms[0]?.jid ?? '',
+    domain: login.data.xmpp.jid.split('@')[1] ?? '',
     chat: await connect(login.data.xmpp),
   };
 }
@@ -239,4 +242,65 @@ test.describe.serial('attack: other guests’ rooms, nicks, messages and presenc
       .catch((error: unknown) => error);
     expect(again).toMatchObject({ message: 'room-auth-failed: forbidden' });
   });
+});
+
+/**
+ * Attack: an occupant of the guest's call room says it took the call (decision 0010). Every agent
+ * of the company may be in the room, so one who did not take the call — or took another — can
+ * publish `InCall` naming the guest. The guest page believes it only when the API says that very
+ * agent answered the call; then it goes on to the call with the agent who did.
+ */
+test('the guest believes "I took your call" only from the agent the API names', async ({
+  page,
+}) => {
+  const name = `Forged presence ${randomBytes(4).toString('hex')}`;
+  await walkToWaiting(page, { categoryTestId: 'category-10', callType: 'Voice call', name });
+  const [rogue, taker] = await Promise.all([staffLogin(AGENT.cy), staffLogin(AGENT.di)]);
+  try {
+    const waiting = await call(
+      '/calls?status=waiting&categoryId=10',
+      envelope(callListSchema),
+      undefined,
+      taker.token,
+    );
+    const guestCall = waiting.data.find((c) => c.welcomeAnswers?.name === name);
+    if (!guestCall) throw new Error('the guest’s call is not in the queue');
+    const room = callRoomJid(guestCall.callId, taker.domain);
+    const forged = {
+      state: 'InCall' as const,
+      peer: guestCall.guestJabberUsername,
+      callId: guestCall.callId,
+    };
+
+    // What the guest's page answers in the room: it says InCall with the agent it believes.
+    const guestBelieves = (chat: ChatSession) => {
+      const guest = chat.room(room)?.occupants.find((o) => o.nick === forged.peer);
+      return guest?.status?.state === 'InCall' ? guest.status.peer : null;
+    };
+
+    // Before anyone took the call: a forged "I took it" leaves the guest waiting for an agent.
+    await rogue.chat.joinRoom(room, { nick: rogue.chat.username, status: forged });
+    await roomWhere(rogue.chat, room, (r) => r.occupants.some((o) => o.nick === forged.peer));
+    await page.waitForTimeout(4000);
+    expect(guestBelieves(rogue.chat)).toBeNull();
+    await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
+
+    // Di takes the call; Cy says again that it did: still not believed.
+    await call(
+      '/calls/claim',
+      envelope(claimedCallSchema),
+      { guestUsername: guestCall.guestUsername, categoryId: 10 },
+      taker.token,
+    );
+    rogue.chat.setPresence(room, { ...forged, state: 'OpenCall' });
+    rogue.chat.setPresence(room, forged);
+    await page.waitForTimeout(4000);
+    expect(guestBelieves(rogue.chat)).toBeNull();
+
+    // The agent the API names is believed: the guest answers InCall with Di.
+    await taker.chat.joinRoom(room, { nick: taker.chat.username, status: forged });
+    await roomWhere(taker.chat, room, () => guestBelieves(taker.chat) === taker.chat.username);
+  } finally {
+    await Promise.all([rogue.chat, taker.chat].map((chat) => chat.close()));
+  }
 });

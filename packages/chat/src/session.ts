@@ -408,16 +408,18 @@ export class ChatSession {
     client.on('session:started', () => void this.#onSessionStarted());
     client.on('disconnected', () => this.#onDisconnected());
     const onStreamError = (error: StreamError) => {
-      // The negotiation failures of spec §8 end the session, and so does a conflict: with one
-      // resource per user (spec §9), two tabs reconnecting would keep evicting each other. The
-      // API disconnecting a signed-out user is final too. A server shutdown or a dead connection
-      // is a drop that the reconnect loop handles.
+      // The negotiation failures of spec §8 end the session (StanzaJS sends its own as
+      // `policy-violation` with their text), and so does a conflict: with one resource per user
+      // (spec §9), two tabs reconnecting would keep evicting each other. Any other
+      // `policy-violation` is the API disconnecting a signed-out user: final too. A server
+      // shutdown or a dead connection is a drop that the reconnect loop handles.
       const code =
-        error.condition === 'conflict'
+        chatErrorCodeOf(error.text) ??
+        (error.condition === 'conflict'
           ? 'replaced'
           : error.condition === 'policy-violation'
             ? 'signed-out'
-            : chatErrorCodeOf(error.text);
+            : undefined);
       if (code) this.#fail(new ChatError(code, error.text));
     };
     // StanzaJS reports its own failures as 'stream:error' but a <stream:error/> from the

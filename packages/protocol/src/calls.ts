@@ -175,4 +175,7 @@ export const callSummarySchema = agentCallSchema.extend({
     .object({ agentJabberUsername: jabberUsernameSchema, until: z.iso.datetime() })
     .nullable(),
 });
+
+/** `GET /api/calls`: the open calls, each category's oldest first. */
+export const callListSchema = z.array(callSummarySchema);
 export type CallSummary = z.infer<typeof callSummarySchema>;

@@ -8,7 +8,7 @@ import {
   callNotesBodySchema,
   callRoomQuerySchema,
   callStateSchema,
-  callSummarySchema,
+  callListSchema,
   claimCallBodySchema,
   claimedCallSchema,
   endCallBodySchema,
@@ -114,7 +114,7 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The company's waiting or answered calls, with each guest's welcome answers",
         security: bearerSecurity,
         querystring: callListQuerySchema,
-        response: { 200: envelope(z.array(callSummarySchema)), ...errorResponses(400, 401, 403) },
+        response: { 200: envelope(callListSchema), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
