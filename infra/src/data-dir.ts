@@ -42,6 +42,9 @@ export function prepareDataDir(root: string): DataDir {
   // The servers run as their own system users (postgres, ejabberd) and must traverse the root;
   // 0711 lets them through without letting anyone list it (a mkdtemp folder starts at 0700).
   chmodSync(abs, 0o711);
+  // SECURITY: what guests sent and what the services log is the owner's alone; the servers that
+  // run as users of their own are handed their log files open, and never write here themselves.
+  for (const path of [dir.uploads, dir.logs]) chmodSync(path, 0o700);
   return dir;
 }
 

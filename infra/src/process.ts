@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -171,7 +171,10 @@ function describeExit(exit: ExitInfo): string {
 export async function startProcess(options: StartProcessOptions): Promise<SupervisedProcess> {
   const { name, logFile } = options;
   const stopTimeoutMs = options.stopTimeoutMs ?? 5000;
-  const logFd = openSync(logFile, 'a');
+  // SECURITY: logs name guests, calls and addresses: their owner's alone, also when left by an
+  // older run with wider rights.
+  const logFd = openSync(logFile, 'a', 0o600);
+  fchmodSync(logFd, 0o600);
   let child: ChildProcess;
   try {
     child = spawn(options.command, options.args ?? [], {

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, isProcessAlive, processGroupMembers, startProcess } from '../src/process.ts';
@@ -22,6 +23,15 @@ const sh = (name: string, script: string, stopTimeoutMs?: number) =>
   });
 
 describe('startProcess', () => {
+  it("keeps the service's log its owner's alone, also one an older run left readable", async () => {
+    const logFile = join(dir.path, 'private.log');
+    await writeFile(logFile, 'from an older run\n', { mode: 0o644 });
+    const proc = await sh('private', 'echo "guest g1 called"; sleep 30');
+    await proc.waitUntilReady(async () => (await readFile(logFile, 'utf8')).includes('g1'));
+    expect((await stat(logFile)).mode & 0o077).toBe(0);
+    await proc.stop();
+  });
+
   it('reports an early exit with the service name and the log tail', async () => {
     const proc = await sh('early-exit', 'echo "config is broken" >&2; exit 3');
     await expect(proc.waitUntilReady(async () => false)).rejects.toThrow(

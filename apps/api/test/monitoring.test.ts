@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helper.ts';
@@ -46,7 +46,11 @@ describe('POST /api/monitoring keeping envelopes on disk', () => {
     const root = join(t.config.dataDir, 'monitoring');
     const [day] = await readdir(root);
     const [file] = await readdir(join(root, day ?? ''));
-    expect(await readFile(join(root, day ?? '', file ?? ''), 'utf8')).toBe(body);
+    const stored = join(root, day ?? '', file ?? '');
+    expect(await readFile(stored, 'utf8')).toBe(body);
+    // SECURITY: a report may carry what a guest typed: nobody but the owner reads it.
+    expect((await stat(stored)).mode & 0o077).toBe(0);
+    expect((await stat(join(root, day ?? ''))).mode & 0o077).toBe(0);
   });
 
   it('refuses an envelope for another project, key or host (400: no open relay)', async () => {

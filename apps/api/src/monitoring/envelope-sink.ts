@@ -42,9 +42,10 @@ export class DiskEnvelopeStore implements EnvelopeSink {
   async deliver(envelope: Uint8Array): Promise<Delivery> {
     const now = new Date().toISOString();
     const folder = join(this.root, now.slice(0, 10));
-    await mkdir(folder, { recursive: true });
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     const name = `${now.replaceAll(':', '-')}-${randomBytes(4).toString('hex')}.envelope`;
-    await writeFile(join(folder, name), envelope, { flag: 'wx' });
+    // SECURITY: a browser's error report may carry what its guest typed: the owner's alone.
+    await writeFile(join(folder, name), envelope, { flag: 'wx', mode: 0o600 });
     return { outcome: 'stored' };
   }
 }
