@@ -33,7 +33,15 @@ export const refreshTokenSchema = z
 /** `POST /auth/refresh`. */
 export const refreshBodySchema = z.strictObject({ refreshToken: refreshTokenSchema });
 
-export const refreshedSchema = accessTokenSchema.extend({ refreshToken: refreshTokenSchema });
+/**
+ * `POST /auth/refresh`: the next access and refresh tokens, and the chat's next token. A member
+ * of staff's XMPP token lasts little longer than its access token, so a sign-in that has ended
+ * stops reaching the chat server soon after, whoever copied the token.
+ */
+export const refreshedSchema = accessTokenSchema.extend({
+  refreshToken: refreshTokenSchema,
+  xmpp: serviceCredentialsSchema.shape.xmpp,
+});
 export type Refreshed = z.infer<typeof refreshedSchema>;
 
 export const staffLoginSchema = serviceCredentialsSchema.extend({

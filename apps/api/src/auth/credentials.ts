@@ -30,7 +30,24 @@ export function issueJanusToken(config: Config, now: Date) {
   };
 }
 
-/** What the XMPP server and Janus accept for `jid`, for a session's length. */
+/**
+ * How long a member of staff's XMPP token lasts: its access token's time and a margin for the
+ * renewal. The console gets the next one with each renewal (`POST /auth/refresh`) and hands it to
+ * its chat for the next reconnection, so a sign-in that has ended reaches the chat server no
+ * longer than this (and the sweep of staff-chat-sessions disconnects it meanwhile).
+ */
+export const STAFF_XMPP_TOKEN_TTL_MS = ACCESS_TOKEN_TTL_MS + 5 * 60 * 1000;
+
+/** A member of staff's XMPP login, for {@link STAFF_XMPP_TOKEN_TTL_MS}. */
+export async function issueStaffXmppCredentials(config: Config, jid: string, now: Date) {
+  const expiresAt = new Date(now.getTime() + STAFF_XMPP_TOKEN_TTL_MS);
+  return { jid, password: await mintXmppToken(config.secrets.xmppJwt, jid, expiresAt) };
+}
+
+/**
+ * What the XMPP server and Janus accept for `jid`, for a session's length: a guest's, which
+ * never renews them during its call.
+ */
 export async function issueServiceCredentials(config: Config, jid: string, now: Date) {
   const janus = issueJanusToken(config, now);
   const password = await mintXmppToken(config.secrets.xmppJwt, jid, new Date(janus.expiresAt));

@@ -4,9 +4,9 @@ import type { StaffRole } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
 
 /**
- * How long one login lasts: a staff login's refresh token, and the XMPP and Janus tokens. Janus cannot swap
- * the token of a live session and ejabberd re-checks it on reconnect, so it must outlast the
- * longest call plus the rating afterwards: 12 hours.
+ * How long one login lasts: a staff login's refresh token, the Janus token and a guest's XMPP
+ * token. Janus cannot swap the token of a live session and a guest does not renew its XMPP
+ * token, so they must outlast the longest call plus the rating afterwards: 12 hours.
  */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 

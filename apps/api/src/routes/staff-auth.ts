@@ -7,7 +7,11 @@ import {
   staffLoginBodySchema,
   staffLoginSchema,
 } from '@frontdesk/protocol';
-import { issueAccessToken, issueServiceCredentials } from '../auth/credentials.ts';
+import {
+  issueAccessToken,
+  issueJanusToken,
+  issueStaffXmppCredentials,
+} from '../auth/credentials.ts';
 import { openStaffSession, refreshStaffSession, revokeSession } from '../auth/sessions.ts';
 import { authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
@@ -80,20 +84,18 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         companyId: member.company_id,
         sessionId,
       };
-      const [accessToken, services, company] = await Promise.all([
+      const jid = userJid(staffJabberUsername(member.id), config.xmpp.domain);
+      const [accessToken, xmpp, company] = await Promise.all([
         issueAccessToken(config, principal, signedInAt),
-        issueServiceCredentials(
-          config,
-          userJid(staffJabberUsername(member.id), config.xmpp.domain),
-          signedInAt,
-        ),
+        issueStaffXmppCredentials(config, jid, signedInAt),
         requireCompany(db, member.company_id),
       ]);
       return {
         data: {
           ...accessToken,
           refreshToken,
-          ...services,
+          xmpp,
+          ...issueJanusToken(config, signedInAt),
           user: {
             id: member.id,
             email: member.email,
@@ -124,9 +126,13 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new HttpError(401, 'session_ended', 'This session has ended: sign in again.');
       }
       const { refreshToken, ...principal } = session;
-      return {
-        data: { ...(await issueAccessToken(config, principal, new Date())), refreshToken },
-      };
+      const now = new Date();
+      const jid = userJid(staffJabberUsername(principal.staffId), config.xmpp.domain);
+      const [accessToken, xmpp] = await Promise.all([
+        issueAccessToken(config, principal, now),
+        issueStaffXmppCredentials(config, jid, now),
+      ]);
+      return { data: { ...accessToken, refreshToken, xmpp } };
     },
   );
 

@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, refreshedSchema, staffLoginSchema } from '@frontdesk/protocol';
 import { DEMO_LOGINS } from '../../src/db/seed.ts';
@@ -48,6 +49,23 @@ describe('attack: sessions that outlive what ended them', () => {
     const replay = await refresh(login.refreshToken);
     expect(replay.statusCode).toBe(401);
     expect(replay.json().error.code).toBe('session_ended');
+  });
+
+  it('gives staff a chat token that lasts a quarter of an hour, renewed with each refresh', async () => {
+    // The JWT's own expiry, which is what the XMPP server checks.
+    const minutesLeft = (token: string) => {
+      const claims = decodeJwt(token);
+      return ((claims.exp ?? 0) * 1000 - Date.now()) / 60_000;
+    };
+    const login = await signIn('di@frontdesk.demo');
+    expect(minutesLeft(login.xmpp.password)).toBeGreaterThan(14.9);
+    expect(minutesLeft(login.xmpp.password)).toBeLessThanOrEqual(15);
+    const renewed = envelope(refreshedSchema).parse(
+      (await refresh(login.refreshToken)).json(),
+    ).data;
+    expect(renewed.xmpp.jid).toBe(login.xmpp.jid);
+    expect(minutesLeft(renewed.xmpp.password)).toBeGreaterThan(14.9);
+    expect(decodeJwt(renewed.xmpp.password).jid).toBe(login.xmpp.jid);
   });
 
   it('sign-out ends the access token and the refresh token at once', async () => {

@@ -1,3 +1,4 @@
+import type { ChatSession } from '@frontdesk/chat';
 import { ApiRequestError } from '@frontdesk/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { Connections } from '../../app/connections.ts';
@@ -24,15 +25,19 @@ function consoleWith(refresh: FakeAnswer) {
     'GET /staff': answer([]),
     'POST /auth/refresh': refresh,
   });
+  const connections = new Connections();
+  // The chat session, as far as the renewal deals with it.
+  const setToken = vi.fn();
+  connections.chat = { setToken, close: async () => undefined } as unknown as ChatSession;
   const services: ConsoleServices = {
     api,
     upload: () => api,
     loadChat: () => new Promise(() => undefined),
     loadMedia: () => new Promise(() => undefined),
-    connections: new Connections(),
+    connections,
     ringer: { ring: () => undefined },
   };
-  return { store: createStore(services, {}), requests };
+  return { store: createStore(services, {}), requests, setToken };
 }
 
 /** A login whose access token is a minute from expiring: it is renewed at once. */
@@ -47,11 +52,15 @@ describe("renewing the agent's access token", () => {
       access_token: 'token-ada-2',
       accessTokenExpiresAt: new Date(Date.now() + 600_000).toISOString(),
       refreshToken: 'S'.repeat(43),
+      xmpp: { jid: adaLogin.xmpp.jid, password: 'xmpp-token-ada-2' },
     };
-    const { store, requests } = consoleWith(answer(renewed));
+    const { store, requests, setToken } = consoleWith(answer(renewed));
     store.dispatch(signInSucceeded(expiringLogin()));
     await vi.waitFor(() => expect(store.getState().auth.login?.access_token).toBe('token-ada-2'));
     expect(store.getState().auth.login?.refreshToken).toBe('S'.repeat(43));
+    // The chat's next reconnection signs in with the renewed token.
+    expect(store.getState().auth.login?.xmpp.password).toBe('xmpp-token-ada-2');
+    expect(setToken).toHaveBeenCalledWith('xmpp-token-ada-2');
     expect(requests.find((r) => r.route === 'POST /auth/refresh')?.body).toEqual({
       refreshToken: adaLogin.refreshToken,
     });

@@ -82,6 +82,8 @@ export function authListeners(startListening: AppStartListening): void {
             body: { refreshToken: login.refreshToken },
           });
           dispatch(accessTokenRenewed(data));
+          // The chat's token lasts about as long: its next reconnection takes the new one.
+          extra.connections.chat?.setToken(data.xmpp.password);
           return;
         } catch (error) {
           if (error instanceof ApiRequestError && error.status === 401) {
