@@ -1,13 +1,17 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 
-/** Adapters are the only doors to the outside (STYLE.md): these imports belong to one package. */
+/** Adapters are the only doors to the outside (docs/architecture.md): each SDK belongs to one package. */
 const sdkOwners = [
   { name: 'janus-gateway', owner: 'packages/media' },
+  { name: 'webrtc-adapter', owner: 'packages/media' },
   { name: 'stanza', owner: 'packages/chat' },
 ];
+const owners = [...new Set(sdkOwners.map((sdk) => sdk.owner))];
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 
 export default tseslint.config(
   {
@@ -36,11 +40,49 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  ...[...sdkOwners.map((sdk) => sdk.owner), null].map((owner) => {
+  {
+    // The apps reach the API through one client (packages/protocol: client.ts, browser.ts).
+    files: ['apps/guest/src/**/*.{ts,tsx}', 'apps/console/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'apps/*/src/test/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'XMLHttpRequest'].map((name) => ({
+          name,
+          message: 'Call the API through the REST client (app/api.ts).',
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...[
+          ['navigator', 'sendBeacon'],
+          ['window', 'fetch'],
+          ['globalThis', 'fetch'],
+          ['window', 'XMLHttpRequest'],
+        ].map(([object, property]) => ({
+          object,
+          property,
+          message: 'Call the API through the REST client (app/api.ts, sendBeacon).',
+        })),
+      ],
+    },
+  },
+  {
+    files: ['apps/guest/**/*.tsx', 'apps/console/**/*.tsx'],
+    ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // A call's live audio and video have no caption file to attach; its text channel is the
+      // chat beside them.
+      'jsx-a11y/media-has-caption': 'off',
+    },
+  },
+  ...[...owners, null].map((owner) => {
     const banned = sdkOwners.filter((sdk) => sdk.owner !== owner);
+    const names = banned.map((sdk) => escape(sdk.name)).join('|');
     return {
       files: owner ? [`${owner}/**/*.{ts,tsx}`] : ['**/*.{ts,tsx}'],
-      ignores: owner ? [] : sdkOwners.map((sdk) => `${sdk.owner}/**`),
+      ignores: owner ? [] : owners.map((o) => `${o}/**`),
       rules: {
         'no-restricted-imports': [
           'error',
@@ -53,6 +95,14 @@ export default tseslint.config(
               group: [`${name}/*`],
               message: `Only ${o} may import ${name}.`,
             })),
+          },
+        ],
+        // `import('…')` too: a lazy import of an SDK is still an import of it.
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector: `ImportExpression[source.value=/^(${names})(\\/|$)/]`,
+            message: 'Only its adapter package may import this SDK, lazily or not.',
           },
         ],
       },

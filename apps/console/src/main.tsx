@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { App } from './app/App.tsx';
-import { api, uploadClient } from './app/api.ts';
+import { api } from './app/api.ts';
 import { Connections } from './app/connections.ts';
 import type { ConsoleServices } from './app/services.ts';
 import { ServicesContext } from './app/servicesContext.ts';
@@ -12,7 +12,6 @@ import './app/global.css';
 
 const services: ConsoleServices = {
   api,
-  upload: uploadClient,
   loadChat: () => import('@frontdesk/chat'),
   loadMedia: () => import('@frontdesk/media'),
   connections: new Connections(),

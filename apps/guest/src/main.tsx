@@ -13,7 +13,8 @@ import { startVisit } from './features/flow/startVisit.ts';
 import { pageVisibilityChanged } from './features/call/callSlice.ts';
 import { captureConsole } from './features/diagnostics/logBuffer.ts';
 import { startErrorReporting } from './features/diagnostics/errorReporting.ts';
-import { clientConfigSchema, envelope } from '@frontdesk/protocol';
+import { clientConfigSchema, envelope, type CallReportTimestampBody } from '@frontdesk/protocol';
+import { sendBeacon } from '@frontdesk/protocol/browser';
 import './app/global.css';
 
 function localStorageOrUndefined(): Storage | undefined {
@@ -78,19 +79,11 @@ document.addEventListener('visibilitychange', () =>
 window.addEventListener('pagehide', () => {
   const { report, guestAuth } = store.getState();
   if (!report.callID || !guestAuth.access_token) return;
-  navigator.sendBeacon(
-    '/api/call-report/update-timestamp',
-    new Blob(
-      [
-        JSON.stringify({
-          call_id: report.callID,
-          guest_exit_timestamp: true,
-          access_token: guestAuth.access_token,
-        }),
-      ],
-      { type: 'text/plain' },
-    ),
-  );
+  sendBeacon('/api/call-report/update-timestamp', {
+    call_id: report.callID,
+    guest_exit_timestamp: true,
+    access_token: guestAuth.access_token,
+  } satisfies CallReportTimestampBody);
 });
 
 const root = document.getElementById('root');

@@ -101,6 +101,7 @@ export const callReportTimestampBodySchema = z
     (body) => body.call_initiated_timestamp || body.guest_exit_timestamp,
     'set call_initiated_timestamp or guest_exit_timestamp to true',
   );
+export type CallReportTimestampBody = z.infer<typeof callReportTimestampBodySchema>;
 
 const timestampSchema = z.iso.datetime().nullable();
 

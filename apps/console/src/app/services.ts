@@ -14,7 +14,6 @@ export type Ringer = {
  */
 export type ConsoleServices = {
   api: ApiClient;
-  upload: (form: FormData) => ApiClient;
   /** The adapters load after sign-in (dynamic import): the login page stays small. */
   loadChat: () => Promise<typeof ChatAdapter>;
   loadMedia: () => Promise<typeof MediaAdapter>;

@@ -70,7 +70,6 @@ export function renderWithState(
 ) {
   const all: ConsoleServices = {
     api: unreachable,
-    upload: unreachable,
     loadChat: unreachable,
     loadMedia: unreachable,
     connections: new Connections(),

@@ -1,5 +1,5 @@
-import { createApiClient } from '@frontdesk/protocol';
+import { createBrowserApiClient } from '@frontdesk/protocol/browser';
 
 /** The guest app's single REST client (served from the same origin as the API). */
-export const api = createApiClient('/api');
+export const api = createBrowserApiClient('/api');
 export type { ApiClient } from '@frontdesk/protocol';

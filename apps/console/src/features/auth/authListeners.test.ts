@@ -31,7 +31,6 @@ function consoleWith(refresh: FakeAnswer) {
   connections.chat = { setToken, close: async () => undefined } as unknown as ChatSession;
   const services: ConsoleServices = {
     api,
-    upload: () => api,
     loadChat: () => new Promise(() => undefined),
     loadMedia: () => new Promise(() => undefined),
     connections,

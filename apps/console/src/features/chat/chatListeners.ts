@@ -41,8 +41,9 @@ export function chatListeners(startListening: AppStartListening): void {
       form.append('companyId', String(login.user.companyId));
       form.append(type, file, file.name);
       try {
-        const { data } = await extra.upload(form)(`/upload/${type}`, envelope(uploadedFileSchema), {
+        const { data } = await extra.api(`/upload/${type}`, envelope(uploadedFileSchema), {
           method: 'POST',
+          form,
           token: login.access_token,
         });
         if (!extra.connections.chat) throw new Error(t('chat_closed'));

@@ -45,7 +45,6 @@ function withChat() {
   const store = createStore(
     {
       api: unreachable,
-      upload: unreachable,
       loadChat: unreachable,
       loadMedia: unreachable,
       connections,

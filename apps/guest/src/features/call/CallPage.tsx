@@ -14,14 +14,16 @@ function EndCallDialog() {
   const dispatch = useAppDispatch();
   const stay = useRef<HTMLButtonElement>(null);
   useEffect(() => stay.current?.focus(), []);
+  // Escape answers "stay" wherever the focus is while the dialog is open.
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') dispatch(endConfirmToggled(false));
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [dispatch]);
   return (
-    <div
-      className="dialog"
-      role="alertdialog"
-      aria-modal="true"
-      aria-labelledby="end-call-title"
-      onKeyDown={(e) => e.key === 'Escape' && dispatch(endConfirmToggled(false))}
-    >
+    <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="end-call-title">
       <h2 id="end-call-title">{t('endCallConfirm')}</h2>
       <button
         type="button"

@@ -1,0 +1,43 @@
+/**
+ * The browser's side of the REST client: the apps' only use of XMLHttpRequest and sendBeacon
+ * (lint forbids them, and fetch, anywhere else in the apps).
+ */
+import { createApiClient, unreachable, type ProgressTransport } from './client.ts';
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** A multipart upload with progress, through XMLHttpRequest. */
+const withProgress: ProgressTransport = (url, form, headers, options) =>
+  new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(options.method ?? 'POST', url);
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) options.onUploadProgress(event.loaded / event.total);
+    };
+    request.onerror = () => reject(unreachable('XMLHttpRequest failed'));
+    request.onabort = () => reject(unreachable('aborted'));
+    request.onload = () =>
+      resolve({ status: request.status, payload: parseJson(request.responseText) });
+    options.signal?.addEventListener('abort', () => request.abort());
+    request.send(form);
+  });
+
+/** The apps' REST client: JSON, multipart forms, and uploads with progress. */
+export const createBrowserApiClient = (baseUrl: string) =>
+  createApiClient(baseUrl, { withProgress });
+
+/**
+ * Sends a JSON body that must outlive the page (on `pagehide`): `navigator.sendBeacon`, which can
+ * set no header, so the body goes as text/plain and carries its own token (the API reads such a
+ * body as JSON). Answers whether the browser queued it.
+ */
+export function sendBeacon(url: string, body: unknown): boolean {
+  return navigator.sendBeacon(url, new Blob([JSON.stringify(body)], { type: 'text/plain' }));
+}
