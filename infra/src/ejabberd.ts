@@ -161,7 +161,7 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
   };
   await renderTemplateFile('ejabberd', 'ejabberd.yml', dir, vars);
   await renderTemplateFile('ejabberd', 'ejabberdctl.cfg', dir, vars);
-  // ejabberdctl points ERL_INETRC at <config dir>/inetrc (INFRA-NOTES).
+  // ejabberdctl points ERL_INETRC at <config dir>/inetrc (docs/operations.md).
   await copyFile('/etc/ejabberd/inetrc', join(dir, 'inetrc'));
   const jwk = {
     kty: 'oct',
@@ -191,7 +191,7 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     cwd: spoolDir,
     // Run as the ejabberd user directly: a root-run ejabberdctl switches user
     // with `su` into a new session, and signals then miss beam.smp
-    // (INFRA-NOTES "Starting and stopping ejabberd from Node").
+    // (docs/operations.md, "Starting and stopping ejabberd from Node").
     uid: user.uid,
     gid: user.gid,
     env: {

@@ -11,7 +11,7 @@ import { processUids, tempDir, TestSocket } from './helpers.ts';
 const secret = () => randomBytes(18).toString('base64url');
 const tokenSecret = secret();
 const adminKey = secret();
-// Inside the test network namespace (veth pair, see INFRA-NOTES) pin ICE to veth0.
+// Inside the test network namespace (veth pair, see docs/operations.md) pin ICE to veth0.
 const iceEnforceList = networkInterfaces().veth0 ? 'veth0' : undefined;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let janus: RunningJanus;

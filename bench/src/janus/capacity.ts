@@ -13,7 +13,9 @@ import { fitLine, summarize, type Summary } from '../stats.ts';
 import type { GeneratorCommand, GeneratorReply } from './generator.ts';
 import { AUDIO_KBPS, ensureClipFiles, VIDEO_KBPS } from './media.ts';
 
-/** INFRA-NOTES: one Node process stays clean to ~20 calls (40 publisher+subscriber pairs). */
+/**
+ * docs/operations.md: one Node process stays clean to ~20 calls (40 publisher+subscriber pairs).
+ */
 const CALLS_PER_GENERATOR = 10;
 /** A subscriber losing more than this share of its packets makes the step unclean. */
 const CLEAN_LOSS = 0.01;

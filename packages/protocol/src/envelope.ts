@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every successful body wraps its payload (ARCHITECTURE: the spec's `data.data`). */
+/** Every successful body wraps its payload (spec §7: the first version's `data.data`). */
 export const envelope = <T extends z.ZodType>(payload: T) => z.object({ data: payload });
 
 /** Every 4xx/5xx body: a machine code, a human message and, for validation, the fields at fault. */

@@ -3,7 +3,7 @@ import { jabberUsernameSchema } from './chat.ts';
 import { accessTokenSchema, guestRoomSchema, serviceCredentialsSchema } from './guest.ts';
 import { recordIdSchema } from './ids.ts';
 
-/** Agents take calls; admins also manage their company (ARCHITECTURE: console). */
+/** Agents take calls; admins also manage their company (docs/architecture.md: console). */
 export const staffRoleSchema = z.enum(['agent', 'admin']);
 export type StaffRole = z.infer<typeof staffRoleSchema>;
 

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * The guest flow's screens: spec §2's thirteen stages plus three of ours — `loading` (before the
- * company's branding is known), `welcome` (the optional welcome form, ARCHITECTURE step 2) and
- * `failed` (the service itself is unreachable; spec §8 leaves user-facing wording open).
+ * company's branding is known), `welcome` (the optional welcome form, docs/architecture.md,
+ * step 2) and `failed` (the service itself is unreachable; spec §8 leaves user-facing wording
+ * open).
  */
 export const guestStageSchema = z.enum([
   'loading',

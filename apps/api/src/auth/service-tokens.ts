@@ -3,8 +3,9 @@ import { SignJWT } from 'jose';
 
 /**
  * The XMPP password: an HS256 JWT with the claims `jid` and `exp`, which ejabberd checks with
- * its `jwt_key` (INFRA-NOTES "Tokens"). That key's `k` is the secret string itself, i.e. the
- * base64url text of 32 random bytes, so the HMAC key is the decoded bytes, not the text.
+ * its `jwt_key` (docs/operations.md, "Tokens"). That key's `k` is the secret string itself,
+ * i.e. the base64url text of 32 random bytes, so the HMAC key is the decoded bytes, not the
+ * text.
  */
 export async function mintXmppToken(secret: string, jid: string, expiresAt: Date): Promise<string> {
   return new SignJWT({ jid })

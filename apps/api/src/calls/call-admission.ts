@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CallRefusalCode, CompanyDetails } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
-import { HttpError } from '../plugins/errors.ts';
+import { ForbiddenError } from '../domain-errors.ts';
 
 /**
  * How long a passed geofence check lets the guest call: a visit from the check through the
@@ -10,7 +10,7 @@ import { HttpError } from '../plugins/errors.ts';
 export const LOCATION_CHECK_TTL_MS = 60 * 60 * 1000;
 
 const refuse = (code: CallRefusalCode, message: string, fields?: Record<string, string>) =>
-  new HttpError(403, code, message, fields);
+  new ForbiddenError(code, message, fields);
 
 /** The guest's position passed the company's check (`null`: it failed, the guest moved out). */
 export async function recordLocationCheck(

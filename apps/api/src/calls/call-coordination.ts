@@ -14,7 +14,12 @@ import { SESSION_TTL_MS } from '../auth/sessions.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { requireCompany } from '../companies/company-repository.ts';
 import { findGuest } from '../guests/guest-repository.ts';
-import { HttpError } from '../plugins/errors.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+} from '../domain-errors.ts';
 import { staffIdOf, staffJabberUsername } from '../xmpp/addresses.ts';
 import { assertCategoryOf, assertMayTouch, type ReportWithGuest } from './call-reports.ts';
 import type { RoomParticipant } from './call-rooms.ts';
@@ -97,8 +102,7 @@ export async function guestSeen(db: Kysely<Database>, call: CallReportRow): Prom
 export function assertParticipant(principal: Principal, call: CallReportRow): void {
   assertMayTouch(principal, call);
   if (principal.role !== 'guest' && call.agent_id !== principal.staffId) {
-    throw new HttpError(
-      403,
+    throw new ForbiddenError(
       'not_your_call',
       `Only the agent who took call ${call.call_id} may do this.`,
     );
@@ -159,7 +163,7 @@ export async function claimCall(
   // SECURITY: guests are looked up in the agent's own company only.
   const guest = await findGuest(db, principal.companyId, guestUsername);
   if (!guest) {
-    throw new HttpError(404, 'no_open_call', `Guest ${guestUsername} is not waiting for a call.`);
+    throw new NotFoundError('no_open_call', `Guest ${guestUsername} is not waiting for a call.`);
   }
   const withGuest = (row: CallReportRow): ReportWithGuest => ({
     ...row,
@@ -184,8 +188,7 @@ export async function claimCall(
     .where('call_reports.id', '=', latestOpenCall(db, guest.id, categoryId))
     .executeTakeFirst();
   if (!current || current.agent_id === null) {
-    throw new HttpError(
-      404,
+    throw new NotFoundError(
       'no_open_call',
       `Guest ${guestUsername} has no open call in category ${categoryId}.`,
     );
@@ -193,7 +196,7 @@ export async function claimCall(
   const { agent_name, ...row } = current;
   if (row.agent_id === principal.staffId) return withGuest(row);
   const taker = staffJabberUsername(current.agent_id);
-  throw new HttpError(409, 'already_claimed', `${agent_name ?? taker} has taken this call.`, {
+  throw new ConflictError('already_claimed', `${agent_name ?? taker} has taken this call.`, {
     guestUsername: `was taken by ${taker}`,
   });
 }
@@ -227,7 +230,7 @@ export async function transferCall(
             .where('company_id', '=', principal.companyId)
             .executeTakeFirst();
     if (!colleague) {
-      throw new HttpError(400, 'unknown_agent', 'Transfer to another agent of your company.', {
+      throw new InvalidInputError('unknown_agent', 'Transfer to another agent of your company.', {
         toAgentJabberUsername: 'is not another agent of the company',
       });
     }
@@ -240,7 +243,7 @@ export async function transferCall(
     .where('ended_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
-  if (!updated) throw new HttpError(409, 'call_ended', `Call ${call.call_id} has ended.`);
+  if (!updated) throw new ConflictError('call_ended', `Call ${call.call_id} has ended.`);
   return updated;
 }
 

@@ -12,7 +12,12 @@ import {
 import type { GuestPrincipal, Principal } from '../auth/access-token.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { assertOwnCompany, assertOwnUsername } from '../plugins/auth.ts';
-import { HttpError } from '../plugins/errors.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+} from '../domain-errors.ts';
 import { assertCallAdmitted } from './call-admission.ts';
 
 /** A report with the names of its guest, which every answer about a call carries. */
@@ -65,7 +70,7 @@ export function assertMayTouch(principal: Principal, report: CallReportRow): voi
       ? report.guest_id !== principal.guestId
       : report.company_id !== principal.companyId
   ) {
-    throw new HttpError(403, 'not_your_call', `Call ${report.call_id} belongs to someone else.`);
+    throw new ForbiddenError('not_your_call', `Call ${report.call_id} belongs to someone else.`);
   }
 }
 
@@ -73,7 +78,7 @@ export function assertMayTouch(principal: Principal, report: CallReportRow): voi
 export async function requireCall(db: Kysely<Database>, callId: string): Promise<ReportWithGuest> {
   const report = await findReport(db, callId);
   if (!report)
-    throw new HttpError(404, 'call_report_not_found', `There is no report of call ${callId}.`);
+    throw new NotFoundError('call_report_not_found', `There is no report of call ${callId}.`);
   return report;
 }
 
@@ -91,7 +96,7 @@ export async function requireReport(
 /** spec §3: a call id starts with the guest's username; a guest may open calls only for itself. */
 export function assertOwnCallId(principal: GuestPrincipal, callId: string, field: string): void {
   if (parseCallId(callId)?.username !== principal.username) {
-    throw new HttpError(403, 'not_your_call', 'A call id must start with your own username.', {
+    throw new ForbiddenError('not_your_call', 'A call id must start with your own username.', {
       [field]: 'must start with your username and "--"',
     });
   }
@@ -112,8 +117,7 @@ export async function assertCategoryOf(
     .where('company_id', '=', companyId)
     .executeTakeFirst();
   if (!category) {
-    throw new HttpError(
-      400,
+    throw new InvalidInputError(
       'unknown_category',
       `Company ${companyId} has no category ${categoryId}.`,
       { [field]: 'is not a category of the company' },
@@ -291,8 +295,7 @@ export async function holdCall(
   return db.transaction().execute(async (trx) => {
     const origin = await requireReport(trx, principal, body.origin_call_id);
     if (origin.origin_call_id !== origin.call_id) {
-      throw new HttpError(
-        400,
+      throw new InvalidInputError(
         'not_an_origin',
         `Call ${origin.call_id} continues ${origin.origin_call_id}.`,
         {
@@ -302,8 +305,7 @@ export async function holdCall(
     }
     const current = await requireReport(trx, principal, body.current_call_id);
     if (current.origin_call_id !== origin.call_id) {
-      throw new HttpError(
-        400,
+      throw new InvalidInputError(
         'not_in_chain',
         `Call ${current.call_id} is not part of ${origin.call_id}.`,
         {
@@ -313,8 +315,7 @@ export async function holdCall(
     }
     // The chain stays the guest's: the new call id starts with the same username.
     if (parseCallId(body.new_call_id)?.username !== origin.guest_username) {
-      throw new HttpError(
-        400,
+      throw new InvalidInputError(
         'not_in_chain',
         "The new call id must start with the guest's username.",
         {
@@ -323,7 +324,7 @@ export async function holdCall(
       );
     }
     if (body.guest_username !== undefined && body.guest_username !== origin.guest_username) {
-      throw new HttpError(400, 'not_in_chain', 'guest_username is not the guest of this call.', {
+      throw new InvalidInputError('not_in_chain', 'guest_username is not the guest of this call.', {
         guest_username: 'must be the guest of the call',
       });
     }
@@ -335,14 +336,14 @@ export async function holdCall(
         existing.previous_call_id === current.call_id
       )
         return existing;
-      throw new HttpError(409, 'call_id_taken', `Call ${body.new_call_id} is already reported.`, {
+      throw new ConflictError('call_id_taken', `Call ${body.new_call_id} is already reported.`, {
         new_call_id: 'is already in use',
       });
     }
     // SECURITY: only a live call that was let through goes on; a refused (blocked, out of quota)
     // or ended call cannot be revived under a new id.
     if (current.status !== 'ok' || current.ended_at !== null) {
-      throw new HttpError(409, 'call_not_live', `Call ${current.call_id} is not a live call.`, {
+      throw new ConflictError('call_not_live', `Call ${current.call_id} is not a live call.`, {
         current_call_id: 'must be a live call that was let through',
       });
     }

@@ -14,7 +14,7 @@ import {
 import { mintJanusToken } from '../auth/service-tokens.ts';
 import type { Config } from '../config.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
-import { HttpError } from '../plugins/errors.ts';
+import { ConflictError, UpstreamError } from '../domain-errors.ts';
 
 /** Who enters the room: the guest who owns the call or the agent who claimed it. */
 export type RoomParticipant = { username: string; role: RecordingRole };
@@ -78,7 +78,7 @@ export class CallRooms {
     options: { webview: boolean },
   ): Promise<RoomAccess> {
     if (call.status !== 'ok') {
-      throw new HttpError(409, 'call_refused', `Call ${call.call_id} was not let through.`);
+      throw new ConflictError('call_refused', `Call ${call.call_id} was not let through.`);
     }
     // The first to ask makes the keys; coalesce keeps them when two ask at once.
     const keys = await this.db
@@ -92,7 +92,7 @@ export class CallRooms {
       .returning(['room_pin', 'room_secret'])
       .$narrowType<{ room_pin: string; room_secret: string }>()
       .executeTakeFirst();
-    if (!keys) throw new HttpError(409, 'call_ended', `Call ${call.call_id} has ended.`);
+    if (!keys) throw new ConflictError('call_ended', `Call ${call.call_id} has ended.`);
     const company = await this.db
       .selectFrom('companies')
       .select('settings')
@@ -114,8 +114,7 @@ export class CallRooms {
       });
     } catch (error) {
       this.log.error({ err: error, callId: call.call_id }, 'Janus could not create the call room');
-      throw new HttpError(
-        502,
+      throw new UpstreamError(
         'media_unavailable',
         'The media server could not open the call: try again.',
       );

@@ -9,7 +9,7 @@ import {
   type Schedule,
 } from '@frontdesk/protocol';
 import type { CompanyRow, Database, FormKind, FormRow } from '../db/schema.ts';
-import { HttpError } from '../plugins/errors.ts';
+import { NotFoundError } from '../domain-errors.ts';
 import { mucService } from '../xmpp/addresses.ts';
 import { isOpenAt } from './schedule.ts';
 
@@ -20,7 +20,7 @@ export async function requireCompany(db: Kysely<Database>, id: number): Promise<
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!company) throw new HttpError(404, 'company_not_found', `There is no company ${id}.`);
+  if (!company) throw new NotFoundError('company_not_found', `There is no company ${id}.`);
   return company;
 }
 

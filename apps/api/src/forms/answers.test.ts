@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FormField } from '@frontdesk/protocol';
-import { HttpError } from '../plugins/errors.ts';
+import { InvalidInputError } from '../domain-errors.ts';
 import { checkAnswers } from './answers.ts';
 
 const fields: FormField[] = [
@@ -22,7 +22,7 @@ function refusal(answers: Record<string, unknown>): Record<string, string> | und
     checkAnswers(fields, answers as never);
     return undefined;
   } catch (error) {
-    if (error instanceof HttpError) return error.fields;
+    if (error instanceof InvalidInputError) return error.fields;
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { formAnswersSchema, type Answers, type FormField } from '@frontdesk/protocol';
-import { HttpError } from '../plugins/errors.ts';
+import { InvalidInputError } from '../domain-errors.ts';
 
 /** The field each issue speaks of, under `answers.`; an unknown answer names its own key. */
 function fieldsOf(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
@@ -18,8 +18,7 @@ function fieldsOf(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
 export function checkAnswers(fields: readonly FormField[], answers: Answers): Answers {
   const parsed = formAnswersSchema(fields).safeParse(answers);
   if (!parsed.success) {
-    throw new HttpError(
-      400,
+    throw new InvalidInputError(
       'invalid_answers',
       'Some answers do not fit the form.',
       fieldsOf(parsed.error.issues),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { fingerprintOf } from '@frontdesk/protocol';
 import type { Database, GuestRow } from '../db/schema.ts';
-import { HttpError } from '../plugins/errors.ts';
+import { NotFoundError } from '../domain-errors.ts';
 import { guestJabberUsername } from '../xmpp/addresses.ts';
 import { credentialHash, newGuestCredential, newGuestUsername } from './guest-identity.ts';
 
@@ -67,8 +67,7 @@ export async function requireGuest(
 ): Promise<GuestRow> {
   const guest = await findGuest(db, companyId, username);
   if (!guest) {
-    throw new HttpError(
-      404,
+    throw new NotFoundError(
       'guest_not_found',
       `No guest ${username} is registered with company ${companyId}.`,
     );

@@ -1,6 +1,15 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { apiErrorSchema, type ApiError } from '@frontdesk/protocol';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidInputError,
+  LimitExceededError,
+  NotFoundError,
+  UpstreamError,
+} from '../domain-errors.ts';
 
 /** Replies with the one error shape every client understands. */
 export function sendError(
@@ -24,7 +33,10 @@ export function errorResponses<S extends number>(
   >;
 }
 
-/** A refusal raised by a handler; the error handler turns it into the one error shape. */
+/**
+ * A refusal raised by a route or plugin for a purely HTTP concern (a missing token, a rate
+ * limit, a malformed upload); domain code throws a {@link DomainError} instead.
+ */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -35,6 +47,28 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
   }
+}
+
+type DomainErrorKind = abstract new (...args: never[]) => DomainError;
+
+/** The one place a domain refusal gets its HTTP status. */
+const DOMAIN_STATUSES: ReadonlyArray<readonly [DomainErrorKind, number]> = [
+  [InvalidInputError, 400],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [LimitExceededError, 413],
+  [UpstreamError, 502],
+];
+
+/**
+ * A domain refusal with its status; `undefined` for any other error, and for a kind missing from
+ * {@link DOMAIN_STATUSES} (a bug, answered as a 500).
+ */
+function domainRefusal(error: unknown): { status: number; refusal: DomainError } | undefined {
+  if (!(error instanceof DomainError)) return undefined;
+  const status = DOMAIN_STATUSES.find(([kind]) => error instanceof kind)?.[1];
+  return status === undefined ? undefined : { status, refusal: error };
 }
 
 /** Fastify's own refusals of a body, under the codes our clients see. */
@@ -50,6 +84,11 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       return sendError(reply, error.statusCode, error.code, error.message, error.fields);
+    }
+    const domain = domainRefusal(error);
+    if (domain) {
+      const { status, refusal } = domain;
+      return sendError(reply, status, refusal.code, refusal.message, refusal.fields);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};

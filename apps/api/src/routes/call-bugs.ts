@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callBugBodySchema, createdSchema, envelope } from '@frontdesk/protocol';
+import { recordCallBug } from '../calls/call-bugs.ts';
 import { assertOwnCallId } from '../calls/call-reports.ts';
 import { assertOwnUsername, authenticateGuest, bearerSecurity } from '../plugins/auth.ts';
 import { errorResponses } from '../plugins/errors.ts';
@@ -25,27 +26,8 @@ export const callBugRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       assertOwnUsername(principal, body.guest_id);
       assertOwnCallId(principal, body.call_id, 'call_id');
-      // The report may be missing (spec §8: report failures are only logged), so it is optional.
-      const report = await app.db
-        .selectFrom('call_reports')
-        .select('id')
-        .where('call_id', '=', body.call_id)
-        .where('guest_id', '=', principal.guestId)
-        .executeTakeFirst();
-      const bug = await app.db
-        .insertInto('call_bugs')
-        .values({
-          company_id: principal.companyId,
-          guest_id: principal.guestId,
-          call_id: body.call_id,
-          call_report_id: report?.id ?? null,
-          guest_log: JSON.stringify(body.guest_log),
-          guest_state: JSON.stringify(body.guest_state),
-          guest_client_info: JSON.stringify(body.guest_client_info),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return reply.code(201).send({ data: { id: bug.id } });
+      const id = await recordCallBug(app.db, principal, body);
+      return reply.code(201).send({ data: { id } });
     },
   );
 };

@@ -8,12 +8,11 @@ import {
   ratingSubmissionBodySchema,
   type FormSubmissionLookup,
 } from '@frontdesk/protocol';
-import type { Kysely } from 'kysely';
-import { assertMayTouch } from '../calls/call-reports.ts';
-import { findForm } from '../companies/company-repository.ts';
-import type { Database, FormKind, FormRow } from '../db/schema.ts';
-import { checkAnswers } from '../forms/answers.ts';
-import { findGuest } from '../guests/guest-repository.ts';
+import {
+  findLatestWelcomeSubmission,
+  submitRating,
+  submitWelcomeForm,
+} from '../forms/submissions.ts';
 import {
   assertOwnCompany,
   assertOwnUsername,
@@ -21,29 +20,8 @@ import {
   authenticateGuest,
   bearerSecurity,
 } from '../plugins/auth.ts';
-import { errorResponses, HttpError } from '../plugins/errors.ts';
+import { errorResponses } from '../plugins/errors.ts';
 import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
-
-/** The company's form of `kind` when its id is `formId`, else 400 naming the field `form`. */
-async function requireForm(
-  db: Kysely<Database>,
-  companyId: number,
-  kind: FormKind,
-  formId: number,
-): Promise<FormRow> {
-  const form = await findForm(db, companyId, kind);
-  if (form?.id !== formId) {
-    throw new HttpError(
-      400,
-      'unknown_form',
-      `Form ${formId} is not the ${kind} form of company ${companyId}.`,
-      {
-        form: `must be the company's ${kind} form`,
-      },
-    );
-  }
-  return form;
-}
 
 /** spec §7 "forms": the welcome form before the call and the rating form after it. */
 export const formRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -71,20 +49,8 @@ export const formRoutes: FastifyPluginAsyncZod = async (app) => {
       // spec §5: sent only with company id and guest username, which must be the guest's own.
       assertOwnCompany(principal, body.company);
       assertOwnUsername(principal, body.guestUsername);
-      const form = await requireForm(db, body.company, 'welcome', body.form);
-      const answers = checkAnswers(form.fields, body.answers);
-      const submission = await db
-        .insertInto('form_submissions')
-        .values({
-          company_id: body.company,
-          guest_id: principal.guestId,
-          form_id: form.id,
-          service_type: body.serviceType,
-          answers: JSON.stringify(answers),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return reply.code(201).send({ data: { id: submission.id } });
+      const id = await submitWelcomeForm(db, principal, body);
+      return reply.code(201).send({ data: { id } });
     },
   );
 
@@ -104,17 +70,7 @@ export const formRoutes: FastifyPluginAsyncZod = async (app) => {
       const { companyId, guestUsername, serviceType } = request.body;
       assertOwnCompany(principal, companyId);
       if (principal.role === 'guest') assertOwnUsername(principal, guestUsername);
-      const guest = await findGuest(db, companyId, guestUsername);
-      const latest = guest
-        ? await db
-            .selectFrom('form_submissions')
-            .selectAll()
-            .where('guest_id', '=', guest.id)
-            .where('service_type', '=', serviceType)
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc')
-            .executeTakeFirst()
-        : undefined;
+      const latest = await findLatestWelcomeSubmission(db, companyId, guestUsername, serviceType);
       // spec §5: an empty object means the form is still required.
       const data: FormSubmissionLookup = latest
         ? {
@@ -146,36 +102,9 @@ export const formRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const principal = await authenticateGuest(request);
-      const body = request.body;
-      assertOwnUsername(principal, body.guestUsername);
-      const report = await db
-        .selectFrom('call_reports')
-        .selectAll()
-        .where('id', '=', body.report)
-        .executeTakeFirst();
-      if (!report)
-        throw new HttpError(
-          404,
-          'call_report_not_found',
-          `There is no call report ${body.report}.`,
-        );
-      assertMayTouch(principal, report);
-      const form = await requireForm(db, report.company_id, 'rating', body.form);
-      const answers = checkAnswers(form.fields, body.answers);
-      const rating = await db
-        .insertInto('rating_submissions')
-        .values({
-          call_report_id: report.id,
-          form_id: form.id,
-          guest_id: principal.guestId,
-          answers: JSON.stringify(answers),
-        })
-        .onConflict((oc) => oc.column('call_report_id').doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!rating)
-        throw new HttpError(409, 'already_rated', `Call report ${report.id} is already rated.`);
-      return reply.code(201).send({ data: { id: rating.id } });
+      assertOwnUsername(principal, request.body.guestUsername);
+      const id = await submitRating(db, principal, request.body);
+      return reply.code(201).send({ data: { id } });
     },
   );
 };

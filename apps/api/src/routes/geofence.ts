@@ -1,15 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  companySettingsSchema,
-  envelope,
-  geofenceCheckBodySchema,
-  geofenceResultSchema,
-} from '@frontdesk/protocol';
-import { recordLocationCheck } from '../calls/call-admission.ts';
-import { requireCompany } from '../companies/company-repository.ts';
-import { insideAnyArea } from '../geofence/zones.ts';
+import { envelope, geofenceCheckBodySchema, geofenceResultSchema } from '@frontdesk/protocol';
+import { checkLocation } from '../geofence/location-check.ts';
 import { assertOwnCompany, authenticate, bearerSecurity, bearerToken } from '../plugins/auth.ts';
-import { errorResponses, HttpError } from '../plugins/errors.ts';
+import { errorResponses } from '../plugins/errors.ts';
 import { RATE_LIMITS } from '../plugins/rate-limits.ts';
 
 /**
@@ -39,28 +32,7 @@ export const geofenceRoutes: FastifyPluginAsyncZod = async (app) => {
         bearerToken(request) === undefined ? undefined : await authenticate(request);
       const guestId = principal?.role === 'guest' ? principal.guestId : undefined;
       if (principal) assertOwnCompany(principal, companyID);
-      const company = await requireCompany(app.db, companyID);
-      const zones = await app.db
-        .selectFrom('geofence_zones')
-        .select('area')
-        .where('company_id', '=', company.id)
-        .execute();
-      const inside = insideAnyArea(
-        zones.map((z) => z.area),
-        lat,
-        lng,
-      );
-      if (guestId !== undefined)
-        await recordLocationCheck(app.db, guestId, inside ? new Date() : null);
-      if (!inside) {
-        // spec §4: any failure means outside, so "outside" is a refusal the guest shows as such.
-        const { outOfZoneMsg } = companySettingsSchema.parse(company.settings);
-        throw new HttpError(
-          403,
-          'outside_geofence',
-          outOfZoneMsg ?? `${company.name} does not serve this location.`,
-        );
-      }
+      await checkLocation(app.db, { companyId: companyID, lat, lng, guestId });
       return { data: { inside: true as const } };
     },
   );

@@ -19,9 +19,10 @@ import { requireCompany } from '../companies/company-repository.ts';
 import { errorResponses, HttpError } from '../plugins/errors.ts';
 import { FAILED_SIGN_IN_LIMITS, RATE_LIMITS, tooMany } from '../plugins/rate-limits.ts';
 import { FailedSignIns } from '../auth/failed-sign-ins.ts';
+import { findStaffByEmail } from '../staff/staff-repository.ts';
 import { companyRoom, staffJabberUsername, userJid } from '../xmpp/addresses.ts';
 
-/** Agents' and admins' login (ARCHITECTURE: the console). */
+/** Agents' and admins' login (docs/architecture.md: the console). */
 export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
   // SECURITY: an unknown e-mail is checked against this hash, so it takes as long as a wrong password.
@@ -61,11 +62,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       // Counted as failed until the password is found right, so guesses sent all at once count too.
       failedByAddress.record(request.ip, now);
       failedByEmail.record(email, now);
-      const member = await db
-        .selectFrom('staff')
-        .selectAll()
-        .where('email', '=', email)
-        .executeTakeFirst();
+      const member = await findStaffByEmail(db, email);
       const valid = await verifyPassword(
         request.body.password,
         member?.password_hash ?? unknownUserHash,

@@ -1,27 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientConfigSchema, envelope, healthSchema, type Health } from '@frontdesk/protocol';
-import { pingDatabase } from '../db/database.ts';
+import { clientConfigSchema, envelope, healthSchema } from '@frontdesk/protocol';
+import { allUp, checkDependencies } from '../monitoring/health.ts';
 import { authenticateStaff, bearerToken } from '../plugins/auth.ts';
 import { JANUS_WEBSOCKET_PATH, XMPP_WEBSOCKET_PATH } from '../plugins/gateway.ts';
-
-type DependencyStatus = NonNullable<Health['dependencies']>['database'];
-
-const CHECK_TIMEOUT_MS = 2000;
-
-async function probe(check: () => Promise<void>): Promise<DependencyStatus> {
-  const started = performance.now();
-  try {
-    await check();
-    return { status: 'up', latencyMs: Math.round(performance.now() - started) };
-  } catch (error) {
-    return { status: 'down', error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-async function expectOk(url: string, init?: RequestInit): Promise<void> {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-}
 
 /** Health and client configuration: what operators and the apps need before anything else. */
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -36,16 +17,10 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       // an expired session for a healthy summary.
       const detailed = bearerToken(request) !== undefined;
       if (detailed) await authenticateStaff(request);
-      const [database, xmpp, janus] = await Promise.all([
-        probe(() => pingDatabase(app.db)),
-        probe(() => expectOk(`${config.xmpp.adminUrl}/status`, { method: 'POST', body: '{}' })),
-        probe(() => expectOk(`${config.janus.httpUrl}/info`)),
-      ]);
-      const up = [database, xmpp, janus].every((d) => d.status === 'up');
+      const dependencies = await checkDependencies(app.db, config);
+      const up = allUp(dependencies);
       const status = up ? 'up' : 'down';
-      return reply
-        .code(up ? 200 : 503)
-        .send(detailed ? { status, dependencies: { database, xmpp, janus } } : { status });
+      return reply.code(up ? 200 : 503).send(detailed ? { status, dependencies } : { status });
     },
   );
 

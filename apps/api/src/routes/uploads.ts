@@ -19,6 +19,7 @@ import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { acceptedContentTypes, sniffContentType } from '../uploads/content-type.ts';
 import { cleanFileName, contentDisposition } from '../uploads/disposition.ts';
 import type { FileStorage, IncomingFile } from '../uploads/file-storage.ts';
+import { recordUpload, requireUpload } from '../uploads/upload-repository.ts';
 
 const FILES_PATH = '/files';
 /** 16 random bytes, base64url: the file's URL is its capability, so it must be unguessable. */
@@ -161,47 +162,22 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     }
     const id = randomBytes(16).toString('base64url');
-    // The row is committed only once the file is kept; the call's row is locked while its
-    // uploads are counted, so two uploads at once cannot both take the quota's last bytes.
-    await db.transaction().execute(async (trx) => {
-      if (call) {
-        await trx
-          .selectFrom('call_reports')
-          .select('id')
-          .where('id', '=', call.id)
-          .forUpdate()
-          .execute();
-        const { used } = await trx
-          .selectFrom('uploads')
-          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size_bytes'), eb.lit(0)).as('used'))
-          .where('call_report_id', '=', call.id)
-          .executeTakeFirstOrThrow();
-        const quota = app.config.uploadQuotaPerCallBytes;
-        if (Number(used) + file.size > quota) {
-          throw new HttpError(
-            413,
-            'call_quota_exceeded',
-            `A call may receive at most ${(quota / 1024 / 1024).toFixed(1)} MB of files.`,
-            { [type]: 'is more than the call has left' },
-          );
-        }
-      }
-      await trx
-        .insertInto('uploads')
-        .values({
-          id,
-          company_id: companyId.data,
-          guest_id: principal.role === 'guest' ? principal.guestId : null,
-          staff_id: principal.role === 'guest' ? null : principal.staffId,
-          call_report_id: call?.id ?? null,
-          type,
-          content_type: contentType,
-          size_bytes: file.size,
-          original_name: upload.fileName,
-        })
-        .execute();
-      await file.keep(id);
-    });
+    await recordUpload(
+      db,
+      {
+        id,
+        company_id: companyId.data,
+        guest_id: principal.role === 'guest' ? principal.guestId : null,
+        staff_id: principal.role === 'guest' ? null : principal.staffId,
+        call_report_id: call?.id ?? null,
+        type,
+        content_type: contentType,
+        size_bytes: file.size,
+        original_name: upload.fileName,
+      },
+      file,
+      app.config.uploadQuotaPerCallBytes,
+    );
     return { fileUrl: `/api${FILES_PATH}/${id}`, contentType, size: file.size };
   }
 
@@ -218,12 +194,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const upload = await db
-        .selectFrom('uploads')
-        .selectAll()
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
-      if (!upload) throw new HttpError(404, 'file_not_found', 'There is no such file.');
+      const upload = await requireUpload(db, request.params.id);
       const content = await fileStorage.open(upload.id);
       return (
         reply

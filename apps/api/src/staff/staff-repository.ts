@@ -1,10 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import {
   AVAILABILITY_REPORT_INTERVAL_MS,
   type AgentAvailability,
   type Colleague,
 } from '@frontdesk/protocol';
-import type { Database } from '../db/schema.ts';
+import type { Database, StaffTable } from '../db/schema.ts';
 import { staffJabberUsername } from '../xmpp/addresses.ts';
 
 /**
@@ -12,6 +12,17 @@ import { staffJabberUsername } from '../xmpp/addresses.ts';
  * are forgiven, a closed console is not offered calls for long.
  */
 const AVAILABILITY_VALID_MS = 3 * AVAILABILITY_REPORT_INTERVAL_MS;
+
+/**
+ * The member of staff who signs in with `email` (already lower-cased), active or not: sign-in
+ * tells an inactive account apart only after the password check.
+ */
+export async function findStaffByEmail(
+  db: Kysely<Database>,
+  email: string,
+): Promise<Selectable<StaffTable> | undefined> {
+  return db.selectFrom('staff').selectAll().where('email', '=', email).executeTakeFirst();
+}
 
 /** `GET /api/staff`: the company's staff by id, as the console names them. */
 export async function listColleagues(

@@ -20,7 +20,8 @@ export interface IncomingFile {
 
 /**
  * Where uploaded files live, by a key the API generates. The local disk is the default; an
- * S3-compatible store is the production option behind the same interface (ARCHITECTURE "Files").
+ * S3-compatible store is the production option behind the same interface (docs/architecture.md,
+ * "Files").
  */
 export interface FileStorage {
   /** Streams `content` aside (never into memory whole) and answers what it received. */

@@ -5,8 +5,8 @@ import type { MediaSession } from '@frontdesk/media';
 export const LOCAL_STREAM = 'local';
 
 /**
- * The signed-in agent's live adapters and media streams (STYLE: live objects stay out of the
- * store). Listeners create and close them; components read streams through
+ * The signed-in agent's live adapters and media streams (docs/architecture.md, code style: live
+ * objects stay out of the store). Listeners create and close them; components read streams through
  * {@link Connections.subscribe}, the store only ever sees plain data.
  */
 export class Connections {

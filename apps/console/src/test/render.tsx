@@ -37,7 +37,7 @@ export function fakeApi(answers: Record<string, FakeAnswer>) {
   return { api, requests };
 }
 
-/** A success as the API wraps it (ARCHITECTURE: `{ data: … }`). */
+/** A success as the API wraps it (docs/architecture.md: `{ data: … }`). */
 export const answer = (data: unknown) => ({ body: { data } });
 
 export const refusal = (status: number, code: string, message = code) =>

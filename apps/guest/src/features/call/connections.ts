@@ -33,7 +33,10 @@ import { clearStreams, LOCAL_STREAM, streamChanged } from './streams.ts';
 /** What the thunks hand the live call: how to read state, dispatch, and reach the API. */
 type Context = { dispatch: AppDispatch; getState: () => RootState; extra: GuestServices };
 
-/** The call's live adapters (STYLE: live objects stay out of the store). One call at a time. */
+/**
+ * The call's live adapters (docs/architecture.md, code style: live objects stay out of the
+ * store). One call at a time.
+ */
 type LiveCall = {
   chat: ChatSession;
   media: MediaSession;

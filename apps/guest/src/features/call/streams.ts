@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * The call's live media streams, kept out of the store (STYLE: live objects stay out) and read
- * by the video components through {@link useStream}.
+ * The call's live media streams, kept out of the store (docs/architecture.md, code style: live
+ * objects stay out) and read by the video components through {@link useStream}.
  */
 const streams = new Map<string, MediaStream | null>();
 const listeners = new Set<() => void>();

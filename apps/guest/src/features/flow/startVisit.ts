@@ -63,8 +63,8 @@ export const stageAfterWelcome = (company: CompanyDetails) =>
   company.previewScreen ? 'preview' : 'selection';
 
 /**
- * The visit from page load to the first screen the guest acts on (ARCHITECTURE steps 1–2):
- * company and branding, bot and browser checks, the guest's identity and login, then the
+ * The visit from page load to the first screen the guest acts on (docs/architecture.md, steps
+ * 1–2): company and branding, bot and browser checks, the guest's identity and login, then the
  * company's checks — schedule, geofence, welcome form — each of which may stop at its stage.
  */
 export const startVisit = createAppThunk(

@@ -22,9 +22,10 @@ function refusalStage(error: unknown) {
 }
 
 /**
- * ARCHITECTURE step 3: a new call id (username--suffix), the call report, and the company's
- * verdict on it — out of quota or blocked stop here (spec §4 report initialisation), and so do
- * the company's rules when they changed since the page checked them (closed meanwhile, say).
+ * docs/architecture.md, step 3: a new call id (username--suffix), the call report, and the
+ * company's verdict on it — out of quota or blocked stop here (spec §4 report initialisation),
+ * and so do the company's rules when they changed since the page checked them (closed
+ * meanwhile, say).
  */
 export const startCall = createAppThunk(
   'report/startCall',

@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import { companySettingsSchema, type GeofenceArea } from '@frontdesk/protocol';
+import { recordLocationCheck } from '../calls/call-admission.ts';
+import { requireCompany } from '../companies/company-repository.ts';
+import type { Database } from '../db/schema.ts';
+import { ForbiddenError } from '../domain-errors.ts';
+import { insideAnyArea } from './zones.ts';
+
+/** The areas the company serves; none means it serves everywhere. */
+export async function listServiceAreas(
+  db: Kysely<Database>,
+  companyId: number,
+): Promise<GeofenceArea[]> {
+  const zones = await db
+    .selectFrom('geofence_zones')
+    .select('area')
+    .where('company_id', '=', companyId)
+    .execute();
+  return zones.map((z) => z.area);
+}
+
+/**
+ * `PUT /geo-fence/check` (spec §4): passes when the position is inside the company's service
+ * area, else refuses with the company's own message. With `guestId` the result is kept for that
+ * guest, since `call-report/add` admits a call of a company that asks for the location only after
+ * a recent pass (issue 13).
+ */
+export async function checkLocation(
+  db: Kysely<Database>,
+  {
+    companyId,
+    lat,
+    lng,
+    guestId,
+  }: { companyId: number; lat: number; lng: number; guestId: number | undefined },
+): Promise<void> {
+  const company = await requireCompany(db, companyId);
+  const inside = insideAnyArea(await listServiceAreas(db, company.id), lat, lng);
+  if (guestId !== undefined) await recordLocationCheck(db, guestId, inside ? new Date() : null);
+  if (!inside) {
+    // spec §4: any failure means outside, so "outside" is a refusal the guest shows as such.
+    const { outOfZoneMsg } = companySettingsSchema.parse(company.settings);
+    throw new ForbiddenError(
+      'outside_geofence',
+      outOfZoneMsg ?? `${company.name} does not serve this location.`,
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Health } from '@frontdesk/protocol';
+import type { Config } from '../config.ts';
+import { pingDatabase } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+
+type DependencyStatus = NonNullable<Health['dependencies']>['database'];
+export type Dependencies = NonNullable<Health['dependencies']>;
+
+/** A dependency that has not answered by then counts as down: a health check must not hang. */
+const CHECK_TIMEOUT_MS = 2000;
+
+async function probe(check: () => Promise<void>): Promise<DependencyStatus> {
+  const started = performance.now();
+  try {
+    await check();
+    return { status: 'up', latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { status: 'down', error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function expectOk(url: string, init?: RequestInit): Promise<void> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+}
+
+/**
+ * `GET /health`: asks the database, the XMPP server and Janus at once how they are, so one slow
+ * dependency costs the check no more than its own time.
+ */
+export async function checkDependencies(
+  db: Kysely<Database>,
+  config: Pick<Config, 'xmpp' | 'janus'>,
+): Promise<Dependencies> {
+  const [database, xmpp, janus] = await Promise.all([
+    probe(() => pingDatabase(db)),
+    probe(() => expectOk(`${config.xmpp.adminUrl}/status`, { method: 'POST', body: '{}' })),
+    probe(() => expectOk(`${config.janus.httpUrl}/info`)),
+  ]);
+  return { database, xmpp, janus };
+}
+
+/** Up only when every dependency is. */
+export const allUp = (dependencies: Dependencies): boolean =>
+  Object.values(dependencies).every((d) => d.status === 'up');
