@@ -1,5 +1,7 @@
 export { ChatSession } from './session.ts';
-export type { ChatEvents, ChatSessionOptions, JoinRoomOptions } from './session.ts';
+export type { ChatSessionOptions } from './session.ts';
+export type { ChatEvents } from './context.ts';
+export type { JoinRoomOptions } from './rooms.ts';
 export { ChatError } from './errors.ts';
 export type * from './types.ts';
 export { agentQueue, waitingGuests } from './queue.ts';

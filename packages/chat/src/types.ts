@@ -1,8 +1,8 @@
 import type { ChatMessage, PresenceStatus } from '@frontdesk/protocol';
 
 /**
- * Plain, serialisable data the adapter hands out (STYLE: live objects stay in the adapter, the
- * store holds data like this). Times are ISO 8601 strings.
+ * Plain, serialisable data the adapter hands out (docs/architecture.md, code style: live objects
+ * stay in the adapter, the store holds data like this). Times are ISO 8601 strings.
  */
 
 /** `connecting` only before the first session; `reconnecting` after a drop (spec §9 backoff). */

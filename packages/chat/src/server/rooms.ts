@@ -1,7 +1,7 @@
 /**
  * Server side only (Node): the company room and each call's room, created and configured through
  * ejabberd's admin REST API (mod_http_api), with the users' nicks, rosters and notices. SECURITY: that API listens on loopback and is never
- * proxied to browsers (INFRA-NOTES); only the API server calls this module.
+ * proxied to browsers (docs/operations.md); only the API server calls this module.
  */
 import { randomBytes } from 'node:crypto';
 

@@ -1,0 +1,181 @@
+import { CHAT_MAX_RECONNECT_BACKOFF, CHAT_RESOURCE, type IceServer } from '@frontdesk/protocol';
+import { createClient, type Agent } from 'stanza';
+import type { ExternalService, StreamError } from 'stanza/protocol';
+import type { SessionContext } from './context.ts';
+import { ChatError, chatErrorCodeOf } from './errors.ts';
+import type { Rooms } from './rooms.ts';
+import type { StateNodes } from './state-nodes.ts';
+
+/** The StanzaJS client of a session, set up as spec §9 wants it. */
+export function createChatClient(options: {
+  url: string;
+  /** The bare JID. */
+  jid: string;
+  token: string;
+  resource: string | undefined;
+}): Agent {
+  const client = createClient({
+    jid: options.jid,
+    password: options.token,
+    resource: options.resource ?? CHAT_RESOURCE,
+    // spec §9: reconnect by itself, at most 10 s apart, and never resume a stream (a
+    // resumed session would keep a vanished guest "present" in rooms for minutes).
+    autoReconnect: true,
+    maxReconnectBackoff: CHAT_MAX_RECONNECT_BACKOFF,
+    allowResumption: false,
+    transports: { websocket: options.url, bosh: false },
+  });
+  // docs/operations.md: StanzaJS prefers X-OAUTH2, which ejabberd checks against its own OAuth
+  // table, not our JWT. The server refuses it too; this keeps the client from asking.
+  client.sasl.disable('X-OAUTH2');
+  return client;
+}
+
+/**
+ * The life of a session's connection: connecting, the session-start duties after the first
+ * connection and every reconnect (spec §4), drops, the stream errors that end it, and closing.
+ */
+export class Connection {
+  readonly #ctx: SessionContext;
+  readonly #rooms: Rooms;
+  readonly #stateNodes: StateNodes;
+  #iceServers: IceServer[] = [];
+  #pendingConnect: { resolve: () => void; reject: (error: ChatError) => void } | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(ctx: SessionContext, rooms: Rooms, stateNodes: StateNodes) {
+    this.#ctx = ctx;
+    this.#rooms = rooms;
+    this.#stateNodes = stateNodes;
+    const { client } = ctx;
+    client.on('session:started', () => void this.#onSessionStarted());
+    client.on('disconnected', () => this.#onDisconnected());
+    const onStreamError = (error: StreamError) => {
+      // The negotiation failures of spec §8 end the session (StanzaJS sends its own as
+      // `policy-violation` with their text), and so does a conflict: with one resource per user
+      // (spec §9), two tabs reconnecting would keep evicting each other. Any other
+      // `policy-violation` is the API disconnecting a signed-out user: final too. A server
+      // shutdown or a dead connection is a drop that the reconnect loop handles.
+      const code =
+        chatErrorCodeOf(error.text) ??
+        (error.condition === 'conflict'
+          ? 'replaced'
+          : error.condition === 'policy-violation'
+            ? 'signed-out'
+            : undefined);
+      if (code) this.#fail(new ChatError(code, error.text));
+    };
+    // StanzaJS reports its own failures as 'stream:error' but a <stream:error/> from the
+    // server as 'streamError', which its typings leave out.
+    client.on('stream:error', onStreamError);
+    (client as unknown as { on(event: 'streamError', listener: typeof onStreamError): void }).on(
+      'streamError',
+      onStreamError,
+    );
+  }
+
+  get iceServers(): readonly IceServer[] {
+    return this.#iceServers;
+  }
+
+  connect(): Promise<void> {
+    if (this.#ctx.status() !== 'idle') return Promise.reject(new Error('connect() runs once'));
+    this.#ctx.setStatus('connecting');
+    // spec §9: the library's keep-alive (a ping every 300 s, 15 s to answer) notices dead
+    // connections that a browser would not report. StanzaJS restarts it with every stream.
+    this.#ctx.client.enableKeepAlive();
+    return new Promise((resolve, reject) => {
+      this.#pendingConnect = { resolve, reject };
+      void this.#ctx.client.connect();
+    });
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  /** spec §4 session-start duties, after the first connection and after every reconnect. */
+  async #onSessionStarted(): Promise<void> {
+    const lost = this.#ctx.sessionLost.renew();
+    this.#ctx.client.sendPresence();
+    await Promise.all([
+      this.#discoverIceServers(),
+      this.#enableCarbons(),
+      this.#stateNodes.ensure(),
+    ]);
+    await this.#rooms.rejoin();
+    // Dropped again (or closed) while at it: the next session start takes over.
+    if (this.#closing || lost.aborted) return;
+    this.#ctx.setStatus('connected');
+    this.#pendingConnect?.resolve();
+    this.#pendingConnect = undefined;
+  }
+
+  #onDisconnected(): void {
+    this.#ctx.sessionLost.abort();
+    if (this.#closing) return;
+    this.#rooms.dropped();
+    this.#ctx.setStatus('reconnecting');
+  }
+
+  #fail(error: ChatError): void {
+    if (this.#closing) return;
+    this.#ctx.emit('error', error);
+    const pending = this.#pendingConnect;
+    this.#pendingConnect = undefined;
+    void this.close().then(() => pending?.reject(error));
+  }
+
+  async #shutDown(): Promise<void> {
+    this.#pendingConnect?.reject(new ChatError('not-connected', 'closed'));
+    this.#pendingConnect = undefined;
+    const { client } = this.#ctx;
+    if (client.transport) {
+      const gone = new Promise<void>((resolve) => client.once('disconnected', () => resolve()));
+      void client.disconnect();
+      await gone;
+    } else {
+      // Between reconnect attempts: this cancels the timer.
+      void client.disconnect();
+    }
+    this.#rooms.closed();
+    this.#ctx.setStatus('closed');
+  }
+
+  async #discoverIceServers(): Promise<void> {
+    const { client, domain, log } = this.#ctx;
+    try {
+      // docs/operations.md: discoverICEServers() always answers []; ask XEP-0215 directly.
+      const { services = [] } = await client.getServices(domain, undefined, '2');
+      this.#iceServers = services.flatMap(iceServerOf);
+    } catch (error) {
+      log('ICE server discovery failed', error);
+    }
+  }
+
+  async #enableCarbons(): Promise<void> {
+    try {
+      await this.#ctx.client.enableCarbons();
+    } catch (error) {
+      this.#ctx.log('enabling carbons failed', error);
+    }
+  }
+}
+
+/** An XEP-0215 service as RTCPeerConnection takes it; other kinds are left out. */
+function iceServerOf(service: ExternalService): IceServer[] {
+  const { type, host, port } = service;
+  if (!host || !type || !['stun', 'stuns', 'turn', 'turns'].includes(type)) return [];
+  const address = host.includes(':') ? `[${host}]` : host;
+  const transport =
+    type.startsWith('turn') && service.transport ? `?transport=${service.transport}` : '';
+  const url = `${type}:${address}${port ? `:${port}` : ''}${transport}`;
+  return [
+    {
+      urls: url,
+      ...(service.username ? { username: service.username } : {}),
+      ...(service.password ? { credential: service.password } : {}),
+    },
+  ];
+}

@@ -1,0 +1,303 @@
+import {
+  formatPresenceStatus,
+  isOpenCall,
+  parsePresenceStatus,
+  type PresenceStatus,
+} from '@frontdesk/protocol';
+import { JID, JXT } from 'stanza';
+import type { Presence, ReceivedMUCPresence } from 'stanza/protocol';
+import type { SessionContext } from './context.ts';
+import { ChatError } from './errors.ts';
+import type { StateNodes } from './state-nodes.ts';
+import type { Occupant, PresenceShow, RoomAuth, RoomSnapshot } from './types.ts';
+
+/** Our presence extension: when the occupant entered the open-call set (see {@link waitingSince}). */
+const NS_QUEUE = 'urn:frontdesk:queue:0';
+
+declare module 'stanza/protocol' {
+  interface Presence {
+    frontdeskQueue?: { since?: Date };
+  }
+}
+
+/** MUC status codes (XEP-0045) after which the server will not let us back in by itself. */
+const REMOVED_FROM_ROOM = new Set(['301', '307', '321', '322']);
+/** Join errors that mean "not let in" (spec §8): wrong password, not a member, banned. */
+const ROOM_AUTH_ERRORS = new Set(['not-authorized', 'registration-required', 'forbidden']);
+/** How long a leave waits for the room's answer. */
+const LEAVE_ROOM_TIMEOUT_MS = 3000;
+
+export interface JoinRoomOptions {
+  /** Required (spec §8 'Room nick required'): the user's jabber username, so peers can name it. */
+  nick: string;
+  /** Sent lowercased (spec §5). */
+  password?: string;
+  /** The presence to enter with. */
+  status?: PresenceStatus;
+}
+
+interface RoomEntry {
+  jid: string;
+  nick: string;
+  password: string | undefined;
+  status: PresenceStatus | undefined;
+  waitingSince: string | undefined;
+  /** Rejoin after a reconnect (false once left, kicked or refused). */
+  wanted: boolean;
+  joined: boolean;
+  auth: RoomAuth;
+  occupants: Map<string, Occupant>;
+  leading: { at: number; join: Promise<RoomSnapshot> } | undefined;
+}
+
+/**
+ * The rooms of a session: joins (throttled, rejoined after a reconnect), leaves, this user's
+ * presence in them, and their occupants as their presences show them.
+ */
+export class Rooms {
+  readonly #ctx: SessionContext;
+  readonly #stateNodes: StateNodes;
+  readonly #joinThrottleMs: number;
+  readonly #now: () => number;
+  readonly #rooms = new Map<string, RoomEntry>();
+  /** The `show` of every room presence (see {@link setAvailability}). */
+  #show: PresenceShow | undefined;
+
+  constructor(
+    ctx: SessionContext,
+    stateNodes: StateNodes,
+    options: { joinThrottleMs: number; now: () => number },
+  ) {
+    this.#ctx = ctx;
+    this.#stateNodes = stateNodes;
+    this.#joinThrottleMs = options.joinThrottleMs;
+    this.#now = options.now;
+    ctx.client.stanzas.define({
+      element: 'queue',
+      namespace: NS_QUEUE,
+      path: 'presence.frontdeskQueue',
+      fields: { since: JXT.dateAttribute('since') },
+    });
+    ctx.client.on('muc:available', (presence) => this.#onOccupant(presence));
+    ctx.client.on('muc:unavailable', (presence) => this.#onOccupantLeft(presence));
+  }
+
+  join(room: string, options: JoinRoomOptions): Promise<RoomSnapshot> {
+    if (!options.nick) return Promise.reject(new ChatError('nick-required'));
+    if (this.#ctx.status() !== 'connected') return Promise.reject(new ChatError('not-connected'));
+    const jid = JID.toBare(room);
+    const now = Date.now();
+    const known = this.#rooms.get(jid);
+    if (known?.leading && now - known.leading.at < this.#joinThrottleMs) {
+      return known.leading.join;
+    }
+    const entry: RoomEntry = known ?? {
+      jid,
+      nick: options.nick,
+      password: undefined,
+      status: undefined,
+      waitingSince: undefined,
+      wanted: false,
+      joined: false,
+      auth: { status: false, tries: 0 },
+      occupants: new Map(),
+      leading: undefined,
+    };
+    entry.nick = options.nick;
+    // spec §5: the password is sent lowercased.
+    entry.password = options.password?.toLowerCase();
+    if (options.status) this.#recordStatus(entry, options.status);
+    entry.wanted = true;
+    this.#rooms.set(jid, entry);
+    const join = this.#join(entry);
+    entry.leading = { at: now, join };
+    return join;
+  }
+
+  async leave(room: string): Promise<void> {
+    const entry = this.#rooms.get(JID.toBare(room));
+    if (!entry) return;
+    entry.wanted = false;
+    this.#rooms.delete(entry.jid);
+    if (entry.joined && this.#ctx.status() === 'connected') {
+      // A room the API removed as the call ended never answers the leave: wait only so long.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const answered = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, LEAVE_ROOM_TIMEOUT_MS);
+      });
+      await this.#ctx.sessionLost
+        .until(Promise.race([this.#ctx.client.leaveRoom(entry.jid, entry.nick), answered]))
+        .catch((error: unknown) => this.#ctx.log(`leaving ${entry.jid} failed`, error))
+        .finally(() => clearTimeout(timer));
+    }
+    entry.joined = false;
+    entry.occupants.clear();
+    this.#ctx.emit('room', snapshotOf(entry));
+  }
+
+  setPresence(room: string, status: PresenceStatus): void {
+    const entry = this.#rooms.get(JID.toBare(room));
+    if (!entry) throw new Error(`setPresence: not in room ${room}`);
+    this.#recordStatus(entry, status);
+    if (entry.joined && this.#ctx.status() === 'connected') {
+      this.#sendPresence(entry);
+      this.#stateNodes.publish(status);
+    }
+  }
+
+  setAvailability(show: PresenceShow | undefined): void {
+    if (show === this.#show) return;
+    this.#show = show;
+    if (this.#ctx.status() !== 'connected') return;
+    for (const entry of this.#rooms.values()) {
+      if (entry.joined) this.#sendPresence(entry);
+    }
+  }
+
+  snapshot(room: string): RoomSnapshot | undefined {
+    const entry = this.#rooms.get(JID.toBare(room));
+    return entry && snapshotOf(entry);
+  }
+
+  /** After every session start: the rooms still wanted, joined again. */
+  async rejoin(): Promise<void> {
+    // StanzaJS would rejoin by itself, but without the password and the presence: we do it.
+    await Promise.all(
+      [...this.#rooms.values()]
+        .filter((entry) => entry.wanted && !entry.joined)
+        .map((entry) =>
+          this.#join(entry).catch((error: unknown) =>
+            this.#ctx.log(`rejoining ${entry.jid}`, error),
+          ),
+        ),
+    );
+  }
+
+  /** The connection dropped: the joined rooms are no longer joined, and say so. */
+  dropped(): void {
+    // Keep StanzaJS from rejoining without password and presence; rejoin() does it.
+    this.#ctx.client.joinedRooms.clear();
+    this.#ctx.client.joiningRooms.clear();
+    for (const entry of this.#rooms.values()) {
+      if (!entry.joined) continue;
+      entry.joined = false;
+      entry.occupants.clear();
+      this.#ctx.emit('room', snapshotOf(entry));
+    }
+  }
+
+  /** The session closed: every room is left, silently. */
+  closed(): void {
+    for (const entry of this.#rooms.values()) {
+      entry.joined = false;
+      entry.occupants.clear();
+    }
+  }
+
+  async #join(entry: RoomEntry): Promise<RoomSnapshot> {
+    const { client } = this.#ctx;
+    if (!client.sessionStarted) throw new ChatError('not-connected');
+    try {
+      await this.#ctx.sessionLost.until(
+        client.joinRoom(entry.jid, entry.nick, {
+          ...this.#roomPresence(entry),
+          muc: { type: 'join', password: entry.password },
+        }),
+      );
+    } catch (error) {
+      entry.joined = false;
+      // Dropped mid-join: the next session start tries again.
+      if (error instanceof ChatError) throw error;
+      entry.wanted = false;
+      const condition = (error as Presence).error?.condition;
+      if (condition && ROOM_AUTH_ERRORS.has(condition)) {
+        entry.auth = { status: false, tries: entry.auth.tries + 1 };
+      }
+      this.#ctx.emit('room', snapshotOf(entry));
+      throw new ChatError(
+        condition && ROOM_AUTH_ERRORS.has(condition) ? 'room-auth-failed' : 'room-join-failed',
+        condition,
+      );
+    }
+    entry.joined = true;
+    entry.auth = { status: true, tries: entry.auth.tries };
+    if (entry.status) this.#stateNodes.publish(entry.status);
+    const snapshot = snapshotOf(entry);
+    this.#ctx.emit('room', snapshot);
+    return snapshot;
+  }
+
+  #recordStatus(entry: RoomEntry, status: PresenceStatus): void {
+    entry.status = status;
+    // The queue is ordered by when each guest began waiting. A guest that steps Away (its
+    // page hidden, spec §4) leaves the open-call set but keeps its time, so it returns to
+    // its place, not to the back; any other state ends the wait.
+    if (isOpenCall(status)) entry.waitingSince ??= new Date(this.#now()).toISOString();
+    else if (status.state !== 'Away') entry.waitingSince = undefined;
+  }
+
+  #sendPresence(entry: RoomEntry): void {
+    this.#ctx.client.sendPresence({
+      to: JID.createFull(entry.jid, entry.nick),
+      ...this.#roomPresence(entry),
+    });
+  }
+
+  #roomPresence(entry: RoomEntry): Presence {
+    const show = this.#show ? { show: this.#show } : {};
+    if (!entry.status) return show;
+    return {
+      ...show,
+      status: formatPresenceStatus(entry.status),
+      ...(isOpenCall(entry.status) && entry.waitingSince
+        ? { frontdeskQueue: { since: new Date(entry.waitingSince) } }
+        : {}),
+    };
+  }
+
+  #onOccupant(presence: ReceivedMUCPresence): void {
+    const entry = this.#rooms.get(JID.toBare(presence.from));
+    const nick = JID.getResource(presence.from);
+    if (!entry || !nick) return;
+    const status = parsePresenceStatus(presence.status);
+    entry.occupants.set(nick, {
+      nick,
+      status,
+      waitingSince: isOpenCall(status) ? validTime(presence.frontdeskQueue?.since) : undefined,
+      show: presence.show,
+      self: presence.muc.statusCodes?.includes('110') ?? false,
+    });
+    if (entry.joined) this.#ctx.emit('room', snapshotOf(entry));
+  }
+
+  #onOccupantLeft(presence: ReceivedMUCPresence): void {
+    const entry = this.#rooms.get(JID.toBare(presence.from));
+    const nick = JID.getResource(presence.from);
+    if (!entry || !nick) return;
+    entry.occupants.delete(nick);
+    const codes = presence.muc.statusCodes ?? [];
+    if (codes.includes('110')) {
+      // Our own occupant went: kicked, banned, room closed, or the server shutting down.
+      entry.joined = false;
+      entry.occupants.clear();
+      if (codes.some((code) => REMOVED_FROM_ROOM.has(code)) || presence.muc.destroy) {
+        entry.wanted = false;
+      }
+    }
+    this.#ctx.emit('room', snapshotOf(entry));
+  }
+}
+
+function snapshotOf(entry: RoomEntry): RoomSnapshot {
+  return {
+    jid: entry.jid,
+    nick: entry.nick,
+    joined: entry.joined,
+    auth: { ...entry.auth },
+    occupants: [...entry.occupants.values()].map((occupant) => ({ ...occupant })),
+  };
+}
+
+function validTime(date: Date | undefined): string | undefined {
+  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
+}
