@@ -13,7 +13,12 @@ import { startVisit } from './features/flow/startVisit.ts';
 import { pageVisibilityChanged } from './features/call/callSlice.ts';
 import { captureConsole } from './features/diagnostics/logBuffer.ts';
 import { startErrorReporting } from './features/diagnostics/errorReporting.ts';
-import { clientConfigSchema, envelope, type CallReportTimestampBody } from '@frontdesk/protocol';
+import {
+  clientConfigSchema,
+  envelope,
+  type CallReportTimestampBody,
+  type EmbedMessage,
+} from '@frontdesk/protocol';
 import { sendBeacon } from '@frontdesk/protocol/browser';
 import './app/global.css';
 
@@ -52,7 +57,7 @@ if (parentOrigin && window.parent !== window) {
   // SECURITY: `?parent=` is whatever the framing page wrote; events go to it only when the
   // company lists it in allowedOrigins or it is our own (postMessage's target then makes sure
   // that origin is still the one framing us).
-  const tellParent = (message: object) => {
+  const tellParent = (message: EmbedMessage) => {
     const allowed = store.getState().company.details?.allowedOrigins ?? [];
     if (parentOrigin !== window.location.origin && !allowed.includes(parentOrigin)) return;
     window.parent.postMessage(message, parentOrigin);

@@ -18,3 +18,4 @@ export * from './media.ts';
 export * from './media-gate.ts';
 export * from './chat.ts';
 export * from './calls.ts';
+export * from './embed.ts';
