@@ -63,32 +63,13 @@ export const envSchema = z.object({
     .optional(),
 });
 
-export type Config = {
-  port: number;
-  host: string;
-  databaseUrl: string;
-  databaseSchema: string | undefined;
-  dataDir: string;
-  xmpp: { domain: string; websocketUpstream: string; adminUrl: string };
-  janus: { websocketUpstream: string; httpUrl: string };
-  allowedOrigins: string[];
-  stunUrl: string;
-  secrets: { xmppJwt: string; janusToken: string; janusAdminKey: string; apiToken: string };
-  monitoring: { dsn: string | undefined; forward: boolean };
-  roundRobinOfferMs: number;
-  companyDetailsCacheMs: number;
-  uploadQuotaPerCallBytes: number;
-  guestAppDir: string;
-  consoleAppDir: string;
-  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  /** Fastify's `trustProxy`: `false`, a hop count, or the trusted addresses. */
-  trustProxy: false | number | string[];
-};
-
 const repoRoot = resolve(import.meta.dirname, '../../..');
 
+/** What the API runs with: its environment, checked by {@link envSchema} and shaped for use. */
+export type Config = ReturnType<typeof loadConfig>;
+
 /** Parses the environment; throws one readable error listing every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv): Config {
+export function loadConfig(env: NodeJS.ProcessEnv) {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -124,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     guestAppDir: e.GUEST_APP_DIR ?? resolve(repoRoot, 'apps/guest/dist'),
     consoleAppDir: e.CONSOLE_APP_DIR ?? resolve(repoRoot, 'apps/console/dist'),
     logLevel: e.LOG_LEVEL,
+    /** Fastify's `trustProxy`: `false`, a hop count, or the trusted addresses. */
     trustProxy:
       e.TRUST_PROXY === undefined
         ? false
