@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RemoteFeed } from '@frontdesk/protocol';
 import { INITIAL_CALL_STATUS, nextCallStatus } from './call-status.ts';
-import type { MediaState } from './session.ts';
+import type { MediaState } from './types.ts';
 
 const media = (patch: Partial<MediaState>): MediaState => ({
   status: 'connected',

@@ -1,5 +1,5 @@
 import type { CallMediaStatus, CallPeer } from '@frontdesk/protocol';
-import type { MediaState } from './session.ts';
+import type { MediaState } from './types.ts';
 
 export const INITIAL_CALL_STATUS: CallMediaStatus = {
   peerCall: 'Paused',

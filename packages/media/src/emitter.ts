@@ -1,4 +1,7 @@
-/** A small typed event emitter: `on` returns the unsubscribe function (STYLE.md adapters). */
+/**
+ * A small typed event emitter: `on` returns the unsubscribe function (docs/architecture.md, code
+ * style: adapters).
+ */
 export class Emitter<Events extends Record<string, unknown>> {
   private readonly listeners = new Map<keyof Events, Set<(payload: never) => void>>();
 

@@ -1,15 +1,9 @@
 // @frontdesk/media: the browser's only door to Janus (janus.js stays inside this package).
 // Server-side room management is the separate entry `@frontdesk/media/server`.
-export {
-  createMediaSession,
-  MediaSession,
-  type EndReason,
-  type MediaDirection,
-  type MediaSessionEvents,
-  type MediaSessionOptions,
-  type MediaState,
-  type MediaStatus,
-} from './session.ts';
+export { createMediaSession, MediaSession } from './session.ts';
+// The session's options, plain state and events: EndReason, MediaDirection, MediaSessionEvents,
+// MediaSessionOptions, MediaState, MediaStatus.
+export type * from './types.ts';
 export { MediaError, type MediaErrorCode } from './errors.ts';
 export type { RetryPolicy } from './retry.ts';
 export type { AudioOptions, CameraChoice, VideoOptions } from './tracks.ts';

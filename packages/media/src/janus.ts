@@ -27,7 +27,7 @@ function initJanus(debug: boolean): Promise<void> {
       // janus.d.ts declares DebugLevel as an ambient enum that cannot be referenced at
       // runtime; its values are these strings.
       debug: debug ? 'all' : (['warn', 'error'] as unknown as JanusJS.DebugLevel[]),
-      // janus.js reads a global `adapter` unless given one (INFRA-NOTES).
+      // janus.js reads a global `adapter` unless given one (docs/operations.md).
       dependencies: Janus.useDefaultDependencies({ adapter }),
       callback: () => resolve(),
     });

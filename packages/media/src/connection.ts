@@ -1,0 +1,187 @@
+import { JOIN_DELAY_MS, type RoomAccess } from '@frontdesk/protocol';
+import {
+  isVideoroom,
+  step,
+  stepPolicy,
+  stopTimers,
+  type Generation,
+  type SessionContext,
+  type StepMode,
+} from './context.ts';
+import { MediaError, toMediaError } from './errors.ts';
+import type { IceWatch } from './ice.ts';
+import { Gateway } from './janus.ts';
+import type { LocalPublisher } from './publisher.ts';
+import { DEFAULT_RETRY_POLICY, sleep, withRetry } from './retry.ts';
+import type { RemoteFeeds } from './subscribers.ts';
+
+/**
+ * The connection to Janus, one generation at a time: room, session, publisher handle, join and
+ * publish; re-created as a whole when the session is lost; left and torn down at the end.
+ */
+export class Connection {
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly publisher: LocalPublisher,
+    private readonly feeds: RemoteFeeds,
+    private readonly ice: IceWatch,
+  ) {}
+
+  /** Session → publisher handle → join → publish: everything that a lost session takes away. */
+  async start(mode: StepMode): Promise<Generation> {
+    const { ctx } = this;
+    // spec §9's join delay counts from here: the room, the gateway and the handle are made
+    // ready while it runs, so only the join itself waits for it.
+    const joinAt = performance.now() + (ctx.options.joinDelayMs ?? JOIN_DELAY_MS);
+    const access = await step(ctx, 'createRoom', () => this.fromApp(ctx.options.room), mode);
+    let gateway = await step(ctx, null, () => this.openGateway(), mode);
+    try {
+      return await this.enterRoom(gateway, access, mode, joinAt, (next) => (gateway = next));
+    } catch (error) {
+      await gateway.destroy();
+      throw error;
+    }
+  }
+
+  private async enterRoom(
+    first: Gateway,
+    access: RoomAccess,
+    mode: StepMode,
+    joinAt: number,
+    replaced: (gateway: Gateway) => void,
+  ): Promise<Generation> {
+    const { ctx } = this;
+    let gateway = first;
+    // spec §8: attach failure marks the session not connected and re-initialises it.
+    const publisher = await withRetry(() => gateway.attach(), {
+      policy: stepPolicy(ctx, mode),
+      signal: ctx.signal,
+      beforeRetry: async () => {
+        await gateway.destroy();
+        gateway = await this.openGateway();
+        replaced(gateway);
+      },
+    });
+    // spec §9: join delay.
+    await sleep(Math.max(0, joinAt - performance.now()), ctx.signal);
+    const joined = await step(
+      ctx,
+      'joinRoom',
+      async () => {
+        const { data } = await publisher.requestAsync(
+          {
+            request: 'join',
+            ptype: 'publisher',
+            room: access.room,
+            // spec §5: the room join password is sent lowercased.
+            pin: access.pin.toLowerCase(),
+            // SECURITY: the room admits only the tokens the API listed, one per participant.
+            token: access.token,
+            display: ctx.options.display,
+          },
+          (reply) => isVideoroom(reply, 'joined'),
+        );
+        return data;
+      },
+      mode,
+    );
+    const generation: Generation = {
+      gateway,
+      publisher,
+      access,
+      privateId: Number(joined.private_id),
+      subscriber: null,
+      subscribed: new Map(),
+      midToFeed: new Map(),
+      publishers: new Map(),
+      subscriberQueue: Promise.resolve(),
+      feedTimer: undefined,
+      iceTimers: {},
+      iceDown: {},
+    };
+    gateway.events.on('lost', (error) => void this.recover(generation, error));
+    publisher.events.on('message', ({ data }) => this.feeds.onPublisherEvent(generation, data));
+    publisher.events.on('ice', (state) => this.ice.onIceState(generation, 'publish', state));
+    // Janus hung up our publisher (its ICE or DTLS gave up): only a fresh start brings it back.
+    publisher.events.on('webrtc', (up) => {
+      if (!up)
+        void this.recover(generation, new MediaError('webrtc', 'Janus hung up the publisher'));
+    });
+    await this.publisher.publish(generation, mode);
+    this.feeds.addPublishers(generation, joined.publishers);
+    return generation;
+  }
+
+  /** Makes a new generation current, unless the call ended while it was being set up. */
+  adopt(generation: Generation): void {
+    if (this.ctx.signal.aborted) {
+      this.teardown(generation);
+      throw new MediaError('invalidHandle', 'media session ended during set-up');
+    }
+    this.ctx.generation = generation;
+  }
+
+  private async openGateway(): Promise<Gateway> {
+    const { options } = this.ctx;
+    return Gateway.open({
+      server: options.server,
+      token: await this.fromApp(options.token),
+      ...(options.iceServers ? { iceServers: options.iceServers } : {}),
+      debug: options.debug === true,
+    });
+  }
+
+  /** The app's API calls (room, token): their failures are `apiCallFailed` and retried. */
+  private async fromApp<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (raw) {
+      if (raw instanceof MediaError) throw raw;
+      throw new MediaError('apiCallFailed', raw instanceof Error ? raw.message : String(raw));
+    }
+  }
+
+  /**
+   * The Janus session was lost (server restarted, network gone): show `reconnecting`, drop
+   * the remote streams so no frozen frame stays on screen, then re-create the session and
+   * re-publish into the same room; end the call if that keeps failing.
+   */
+  private async recover(generation: Generation, error: MediaError): Promise<void> {
+    const { ctx } = this;
+    if (generation !== ctx.generation || ctx.recovering || ctx.state().status === 'ended') return;
+    ctx.recovering = true;
+    ctx.generation = null;
+    this.teardown(generation);
+    ctx.update({ status: 'reconnecting', error: { code: error.code, message: error.message } });
+    try {
+      this.adopt(
+        await withRetry(() => this.start('recover'), {
+          policy: ctx.options.reconnect ?? DEFAULT_RETRY_POLICY,
+          signal: ctx.signal,
+        }),
+      );
+      ctx.update({ status: 'connected', error: null, reconnects: ctx.state().reconnects + 1 });
+    } catch (raw) {
+      if (!ctx.signal.aborted) ctx.end('failed', toMediaError(raw));
+    } finally {
+      ctx.recovering = false;
+    }
+  }
+
+  /** Forgets a generation locally; the server side is gone or goes with the session. */
+  teardown(generation: Generation): void {
+    stopTimers(generation);
+    this.feeds.clear();
+    generation.publisher.hangup();
+    void generation.subscriber?.then((handle) => handle.hangup()).catch(() => undefined);
+    void generation.gateway.destroy();
+  }
+
+  /** spec §4: ending the call leaves the room, detaches and destroys the session. */
+  async leave(generation: Generation): Promise<void> {
+    await generation.publisher
+      .requestAsync({ request: 'leave' }, (data) => data.leaving === 'ok' || data.left === 'ok')
+      .catch(() => undefined);
+    await generation.gateway.destroy();
+  }
+}
