@@ -1,11 +1,4 @@
-import {
-  companyDetailsSchema,
-  createdSchema,
-  envelope,
-  geofenceResultSchema,
-  minimalAnswers,
-  type ApiClient,
-} from '@frontdesk/protocol';
+import { minimalAnswers, routes, type ApiClient } from '@frontdesk/protocol';
 
 /** A position in central London: inside every seeded company's service area. */
 const CENTRAL_LONDON = { lat: 51.5074, lng: -0.1278 };
@@ -20,10 +13,9 @@ export async function passCompanyChecks(
   companyId: number,
   guest: { username: string; token: string },
 ): Promise<void> {
-  const { data: company } = await api(`/company/${companyId}`, envelope(companyDetailsSchema));
+  const { data: company } = await api(routes.company, { params: { id: String(companyId) } });
   if (company.welcomeForm) {
-    await api('/form-submission', envelope(createdSchema), {
-      method: 'POST',
+    await api(routes.submitWelcomeForm, {
       token: guest.token,
       body: {
         company: companyId,
@@ -35,8 +27,7 @@ export async function passCompanyChecks(
     });
   }
   if (company.requestLocation) {
-    await api('/geo-fence/check', envelope(geofenceResultSchema), {
-      method: 'PUT',
+    await api(routes.geofenceCheck, {
       token: guest.token,
       body: { ...CENTRAL_LONDON, companyID: companyId },
     });

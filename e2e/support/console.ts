@@ -3,16 +3,13 @@ import { expect, type Browser, type Page } from '@playwright/test';
 import { ChatSession, type RoomSnapshot } from '@frontdesk/chat';
 import { passCompanyChecks } from './company-checks.ts';
 import {
-  callReportAddedSchema,
   callRoomJid,
-  clientConfigSchema,
   createApiClient,
-  envelope,
   formatCallId,
   formatBrowserUsername,
-  guestLoginSchema,
-  guestRegistrationSchema,
   ROUND_ROBIN_PEER,
+  routes,
+  type ApiClient,
 } from '@frontdesk/protocol';
 
 /** The seeded staff (apps/api/src/db/seed.ts DEMO_LOGINS): Ada and Bo serve company 5, Cy 12. */
@@ -42,27 +39,41 @@ export async function agentPage(browser: Browser, email: string): Promise<Page> 
   return page;
 }
 
-/** One JSON request to the API from Node, parsed with its protocol schema. */
-export async function call<T>(
-  path: string,
-  schema: { parse: (body: unknown) => T },
-  body: unknown,
-  token?: string,
-): Promise<T> {
-  const response = await fetch(`${process.env.FRONTDESK_URL}/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok)
-    throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return schema.parse(await response.json());
-}
+/** The API's typed client from Node (packages/protocol's route table), at the suite's server. */
+export const api: ApiClient = (route, ...options) =>
+  createApiClient(`${process.env.FRONTDESK_URL}/api`)(route, ...options);
 
 const token = () => randomBytes(8).toString('hex');
+
+/**
+ * A visitor with a call of its own, without a browser: registered and logged in at the API, the
+ * company's checks passed as the page would, and a call reported and let through, so it holds the
+ * chat and media logins that come with one.
+ */
+export async function guestWithLiveCall(companyId: number, categoryId: number, name: string) {
+  const registration = await api(routes.registerGuest, {
+    body: { username: formatBrowserUsername(`${name}${token()}`, token()), companyId },
+  });
+  const login = await api(routes.guestLogin, {
+    body: { credential: registration.data.credential, companyId },
+  });
+  const { username } = registration.data;
+  await passCompanyChecks(api, companyId, { username, token: login.data.access_token });
+  const callId = formatCallId(username, token());
+  const added = await api(routes.addCallReport, {
+    body: {
+      call_id: callId,
+      company: companyId,
+      source: 'site',
+      category_id: categoryId,
+      guest_username: username,
+    },
+    token: login.data.access_token,
+  });
+  const { services } = added.data;
+  if (!services) throw new Error(`the call was not let through: ${added.data.status}`);
+  return { username, login: login.data, callId, services };
+}
 
 /**
  * A guest who waits in a category without a browser, as docs/protocol.md step 2 has the guest
@@ -71,37 +82,10 @@ const token = () => randomBytes(8).toString('hex');
  * (no camera), so the journeys about claiming do not depend on the guest app's screens.
  */
 export async function waitingGuest(companyId: number, categoryId: number) {
-  const registration = await call('/guest-auth/register', envelope(guestRegistrationSchema), {
-    username: formatBrowserUsername(`e2e${token()}`, token()),
-    companyId,
-  });
-  const login = await call('/guest-auth/login', envelope(guestLoginSchema), {
-    credential: registration.data.credential,
-    companyId,
-  });
-  const { username } = registration.data;
-  await passCompanyChecks(createApiClient(`${process.env.FRONTDESK_URL}/api`), companyId, {
-    username,
-    token: login.data.access_token,
-  });
-  const callId = formatCallId(username, token());
-  const added = await call(
-    '/call-report/add',
-    envelope(callReportAddedSchema),
-    {
-      call_id: callId,
-      company: companyId,
-      source: 'site',
-      category_id: categoryId,
-      guest_username: username,
-    },
-    login.data.access_token,
-  );
-  const { services } = added.data;
-  if (!services) throw new Error(`the call was not let through: ${added.data.status}`);
+  const { login, callId, services } = await guestWithLiveCall(companyId, categoryId, 'e2e');
   // decision 0010: the guest waits in its call's own room, which the API made for it.
   const room = callRoomJid(callId, services.xmpp.jid.split('@')[1] ?? '');
-  const config = await call('/config', envelope(clientConfigSchema), undefined);
+  const config = await api(routes.config);
   const chat = new ChatSession({
     url: config.data.xmppWebsocketUrl,
     jid: services.xmpp.jid,
@@ -110,7 +94,7 @@ export async function waitingGuest(companyId: number, categoryId: number) {
     log: () => undefined,
   });
   await chat.connect();
-  const nick = login.data.jabberusername;
+  const nick = login.jabberusername;
   await chat.joinRoom(room, {
     nick,
     status: { state: 'OpenCall', peer: ROUND_ROBIN_PEER },

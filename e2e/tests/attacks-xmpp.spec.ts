@@ -1,22 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '../support/fixtures.ts';
 import { ChatSession, type ChatEvents, type RoomSnapshot } from '@frontdesk/chat';
-import {
-  callReportAddedSchema,
-  callRoomJid,
-  clientConfigSchema,
-  createApiClient,
-  envelope,
-  formatBrowserUsername,
-  formatCallId,
-  guestLoginSchema,
-  guestRegistrationSchema,
-  staffLoginSchema,
-  callListSchema,
-  claimedCallSchema,
-} from '@frontdesk/protocol';
-import { passCompanyChecks } from '../support/company-checks.ts';
-import { AGENT, call } from '../support/console.ts';
+import { callRoomJid, routes } from '@frontdesk/protocol';
+import { AGENT, api, guestWithLiveCall } from '../support/console.ts';
 import { COMPANY, walkToWaiting } from '../support/guest.ts';
 
 /** Company 12's Sales (always open); company 13's one category (apps/api/src/db/seed.ts). */
@@ -48,7 +34,7 @@ function roomWhere(chat: ChatSession, room: string, match: (r: RoomSnapshot) => 
 
 /** A chat session over the page's own XMPP WebSocket, as a browser has it. */
 async function connect(xmpp: { jid: string; password: string }) {
-  const config = await call('/config', envelope(clientConfigSchema), undefined);
+  const config = await api(routes.config);
   const chat = new ChatSession({
     url: config.data.xmppWebsocketUrl,
     jid: xmpp.jid,
@@ -64,34 +50,16 @@ async function connect(xmpp: { jid: string; password: string }) {
 
 /** A visitor that registered and started a call of its own: so it holds a valid XMPP login. */
 async function guestWithCall(companyId: number, categoryId: number) {
-  const suffix = () => randomBytes(8).toString('hex');
-  const registration = await call('/guest-auth/register', envelope(guestRegistrationSchema), {
-    username: formatBrowserUsername(`attack${suffix()}`, suffix()),
+  const { username, login, callId, services } = await guestWithLiveCall(
     companyId,
-  });
-  const login = await call('/guest-auth/login', envelope(guestLoginSchema), {
-    credential: registration.data.credential,
-    companyId,
-  });
-  const { username } = registration.data;
-  await passCompanyChecks(createApiClient(`${process.env.FRONTDESK_URL}/api`), companyId, {
-    username,
-    token: login.data.access_token,
-  });
-  const callId = formatCallId(username, suffix());
-  const added = await call(
-    '/call-report/add',
-    envelope(callReportAddedSchema),
-    { call_id: callId, company: companyId, source: 'site', category_id: categoryId },
-    login.data.access_token,
+    categoryId,
+    'attack',
   );
-  const { services } = added.data;
-  if (!services) throw new Error(`the call was not let through: ${added.data.status}`);
   const chat = await connect(services.xmpp);
   const domain = services.xmpp.jid.split('@')[1] ?? '';
   return {
     username,
-    token: login.data.access_token,
+    token: login.access_token,
     callId,
     room: callRoomJid(callId, domain),
     chat,
@@ -99,9 +67,11 @@ async function guestWithCall(companyId: number, categoryId: number) {
 }
 
 async function staffLogin(email: string) {
-  const login = await call('/auth/login', envelope(staffLoginSchema), {
-    email,
-    password: 'frontdesk-demo',
+  const login = await api(routes.staffLogin, {
+    body: {
+      email,
+      password: 'frontdesk-demo',
+    },
   });
   return {
     token: login.data.access_token,
@@ -139,12 +109,11 @@ test.describe.serial('attack: other guests’ rooms, nicks, messages and presenc
     await Promise.all(sessions.splice(0).map((session) => session.close()));
     // The other suites' agents of these companies find no call of this one waiting.
     for (const guest of [attacker, foreign]) {
-      await call(
-        `/calls/${guest.callId}/end`,
-        { parse: (body: unknown) => body },
-        { reason: 'abandoned' },
-        guest.token,
-      );
+      await api(routes.endCall, {
+        params: { callId: guest.callId },
+        body: { reason: 'abandoned' },
+        token: guest.token,
+      });
     }
   });
 
@@ -211,12 +180,10 @@ test.describe.serial('attack: other guests’ rooms, nicks, messages and presenc
   });
 
   test('once an agent takes the call, its guest can write to it, and only its guest', async () => {
-    await call(
-      '/calls/claim',
-      { parse: (body: unknown) => body },
-      { guestUsername: victim.username, categoryId: SALES },
-      agent.token,
-    );
+    await api(routes.claimCall, {
+      body: { guestUsername: victim.username, categoryId: SALES },
+      token: agent.token,
+    });
     const atAgent = next(agent.chat, 'message', (record) => record.direction === 'in');
     victim.chat.sendMessage(agent.chat.username, 'I am the guest of this call');
     expect((await atAgent).payload).toMatchObject({
@@ -230,12 +197,11 @@ test.describe.serial('attack: other guests’ rooms, nicks, messages and presenc
 
   test('the room goes when the call ends: its guest is told and cannot come back', async () => {
     const gone = roomWhere(victim.chat, victim.room, (room) => !room.joined);
-    await call(
-      `/calls/${victim.callId}/end`,
-      { parse: (body: unknown) => body },
-      { reason: 'completed' },
-      agent.token,
-    );
+    await api(routes.endCall, {
+      params: { callId: victim.callId },
+      body: { reason: 'completed' },
+      token: agent.token,
+    });
     await gone;
     const again = await victim.chat
       .joinRoom(victim.room, { nick: victim.chat.username })
@@ -257,12 +223,10 @@ test('the guest believes "I took your call" only from the agent the API names', 
   await walkToWaiting(page, { categoryTestId: 'category-10', callType: 'Voice call', name });
   const [rogue, taker] = await Promise.all([staffLogin(AGENT.cy), staffLogin(AGENT.di)]);
   try {
-    const waiting = await call(
-      '/calls?status=waiting&categoryId=10',
-      envelope(callListSchema),
-      undefined,
-      taker.token,
-    );
+    const waiting = await api(routes.listCalls, {
+      query: { status: 'waiting', categoryId: '10' },
+      token: taker.token,
+    });
     const guestCall = waiting.data.find((c) => c.welcomeAnswers?.name === name);
     if (!guestCall) throw new Error('the guest’s call is not in the queue');
     const room = callRoomJid(guestCall.callId, taker.domain);
@@ -286,12 +250,10 @@ test('the guest believes "I took your call" only from the agent the API names', 
     await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
 
     // Di takes the call; Cy says again that it did: still not believed.
-    await call(
-      '/calls/claim',
-      envelope(claimedCallSchema),
-      { guestUsername: guestCall.guestUsername, categoryId: 10 },
-      taker.token,
-    );
+    await api(routes.claimCall, {
+      body: { guestUsername: guestCall.guestUsername, categoryId: 10 },
+      token: taker.token,
+    });
     rogue.chat.setPresence(room, { ...forged, state: 'OpenCall' });
     rogue.chat.setPresence(room, forged);
     await page.waitForTimeout(4000);

@@ -13,12 +13,7 @@ import { startVisit } from './features/flow/startVisit.ts';
 import { pageVisibilityChanged } from './features/call/callSlice.ts';
 import { captureConsole } from './features/diagnostics/logBuffer.ts';
 import { startErrorReporting } from './features/diagnostics/errorReporting.ts';
-import {
-  clientConfigSchema,
-  envelope,
-  type CallReportTimestampBody,
-  type EmbedMessage,
-} from '@frontdesk/protocol';
+import { routes, type EmbedMessage } from '@frontdesk/protocol';
 import { sendBeacon } from '@frontdesk/protocol/browser';
 import './app/global.css';
 
@@ -46,7 +41,7 @@ const store = createStore(readPageParams(window.location.search), {
 
 // Started here rather than in an effect: once per page, before the first render.
 void store.dispatch(startVisit());
-void api('/config', envelope(clientConfigSchema)).then(
+void api(routes.config).then(
   ({ data }) => data.errorReporting && startErrorReporting(data.errorReporting),
   () => undefined,
 );
@@ -84,11 +79,11 @@ document.addEventListener('visibilitychange', () =>
 window.addEventListener('pagehide', () => {
   const { report, guestAuth } = store.getState();
   if (!report.callID || !guestAuth.access_token) return;
-  sendBeacon('/api/call-report/update-timestamp', {
+  sendBeacon('/api', routes.stampCallReportByBeacon, {
     call_id: report.callID,
     guest_exit_timestamp: true,
     access_token: guestAuth.access_token,
-  } satisfies CallReportTimestampBody);
+  });
 });
 
 const root = document.getElementById('root');

@@ -4,11 +4,11 @@ import { once } from 'node:events';
 import autocannon from 'autocannon';
 import {
   createApiClient,
-  envelope,
   formatCallId,
   formatBrowserUsername,
-  guestLoginSchema,
-  guestRegistrationSchema,
+  routes,
+  routeUrl,
+  type RouteBody,
 } from '@frontdesk/protocol';
 import { rssBytes } from '../proc.ts';
 import { ms, type Row, type Section } from '../report.ts';
@@ -44,19 +44,13 @@ async function cannon(url: string, seconds: number, endpoint?: Endpoint): Promis
 /** A registered, logged-in guest of the open company: what the call-report calls need. */
 async function loginGuest(baseUrl: string): Promise<{ username: string; token: string }> {
   const request = createApiClient(`${baseUrl}/api`);
-  const { data: registration } = await request(
-    '/guest-auth/register',
-    envelope(guestRegistrationSchema),
-    {
-      method: 'POST',
-      body: {
-        username: formatBrowserUsername('benchvisitor', randomBytes(8).toString('hex')),
-        companyId: OPEN_COMPANY_ID,
-      },
+  const { data: registration } = await request(routes.registerGuest, {
+    body: {
+      username: formatBrowserUsername('benchvisitor', randomBytes(8).toString('hex')),
+      companyId: OPEN_COMPANY_ID,
     },
-  );
-  const { data } = await request('/guest-auth/login', envelope(guestLoginSchema), {
-    method: 'POST',
+  });
+  const { data } = await request(routes.guestLogin, {
     body: { credential: registration.credential, companyId: OPEN_COMPANY_ID },
   });
   const guest = { username: registration.username, token: data.access_token };
@@ -91,14 +85,14 @@ export async function measureApiThroughput(
   const endpoints: Endpoint[] = [
     {
       name: `GET /api/company/${OPEN_COMPANY_ID}`,
-      path: `/api/company/${OPEN_COMPANY_ID}`,
+      path: `/api${routeUrl(routes.company, { id: OPEN_COMPANY_ID })}`,
       options: {},
     },
     {
       name: 'POST /api/call-report/add',
-      path: '/api/call-report/add',
+      path: `/api${routes.addCallReport.path}`,
       options: {
-        method: 'POST',
+        method: routes.addCallReport.method,
         headers: json,
         requests: [
           {
@@ -108,7 +102,7 @@ export async function measureApiThroughput(
                 call_id: formatCallId(guest.username, `b${(added += 1)}`),
                 company: OPEN_COMPANY_ID,
                 source: 'widget',
-              }),
+              } satisfies RouteBody<typeof routes.addCallReport>),
             }),
           },
         ],
@@ -116,9 +110,9 @@ export async function measureApiThroughput(
     },
     {
       name: 'PUT /api/call-report/update-timestamp',
-      path: '/api/call-report/update-timestamp',
+      path: `/api${routes.stampCallReport.path}`,
       options: {
-        method: 'PUT',
+        method: routes.stampCallReport.method,
         headers: json,
         requests: [
           {
@@ -127,7 +121,7 @@ export async function measureApiThroughput(
               body: JSON.stringify({
                 call_id: formatCallId(guest.username, `b${((stamped += 1) % added) + 1}`),
                 call_initiated_timestamp: true,
-              }),
+              } satisfies RouteBody<typeof routes.stampCallReport>),
             }),
           },
         ],

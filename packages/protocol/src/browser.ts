@@ -2,7 +2,9 @@
  * The browser's side of the REST client: the apps' only use of XMLHttpRequest and sendBeacon
  * (lint forbids them, and fetch, anywhere else in the apps).
  */
+import type { z } from 'zod';
 import { createApiClient, unreachable, type ProgressTransport } from './client.ts';
+import { routeUrl, type Route } from './routes.ts';
 
 const parseJson = (text: string): unknown => {
   try {
@@ -16,7 +18,7 @@ const parseJson = (text: string): unknown => {
 const withProgress: ProgressTransport = (url, form, headers, options) =>
   new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open(options.method ?? 'POST', url);
+    request.open(options.method, url);
     for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) options.onUploadProgress(event.loaded / event.total);
@@ -34,10 +36,17 @@ export const createBrowserApiClient = (baseUrl: string) =>
   createApiClient(baseUrl, { withProgress });
 
 /**
- * Sends a JSON body that must outlive the page (on `pagehide`): `navigator.sendBeacon`, which can
- * set no header, so the body goes as text/plain and carries its own token (the API reads such a
- * body as JSON). Answers whether the browser queued it.
+ * Calls a POST route whose JSON body must outlive the page (on `pagehide`):
+ * `navigator.sendBeacon`, which can set no header, so the body goes as text/plain and carries its
+ * own token (the API reads such a body as JSON). Answers whether the browser queued it.
  */
-export function sendBeacon(url: string, body: unknown): boolean {
-  return navigator.sendBeacon(url, new Blob([JSON.stringify(body)], { type: 'text/plain' }));
+export function sendBeacon<R extends Route & { method: 'POST'; body: z.ZodType }>(
+  baseUrl: string,
+  route: R,
+  body: z.input<R['body']>,
+): boolean {
+  return navigator.sendBeacon(
+    `${baseUrl}${routeUrl(route)}`,
+    new Blob([JSON.stringify(body)], { type: 'text/plain' }),
+  );
 }

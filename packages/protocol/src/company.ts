@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formSchema } from './forms.ts';
-import { recordIdSchema } from './ids.ts';
+import { recordIdSchema, recordIdTextSchema } from './ids.ts';
 
 /**
  * SECURITY: company URLs end up in `src`/`href` attributes, so only our own paths and http(s)
@@ -177,3 +177,6 @@ export const companyDetailsSchema = companySettingsSchema.extend({
   ratingForm: formSchema.nullable(),
 });
 export type CompanyDetails = z.infer<typeof companyDetailsSchema>;
+
+/** `GET /company/:id`: the company's id, as the path carries it. */
+export const companyParamsSchema = z.strictObject({ id: recordIdTextSchema });

@@ -2,6 +2,7 @@ export * from './constants.ts';
 export * from './config.ts';
 export * from './envelope.ts';
 export * from './client.ts';
+export * from './routes.ts';
 export * from './ids.ts';
 export * from './guest.ts';
 export * from './call-id.ts';

@@ -1,14 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  callReportAddBodySchema,
-  callReportAddedSchema,
-  callReportSchema,
-  callReportTimestampBodySchema,
-  callReportUpdateBodySchema,
-  createdSchema,
-  envelope,
-  holdCallBodySchema,
-} from '@frontdesk/protocol';
+import { routes } from '@frontdesk/protocol';
 import {
   addCallReport,
   holdCall,
@@ -17,9 +8,9 @@ import {
 } from '../calls/call-reports.ts';
 import { issueServiceCredentials } from '../auth/credentials.ts';
 import { authenticate, authenticateGuest, bearerSecurity } from '../plugins/auth.ts';
-import { errorResponses } from '../plugins/errors.ts';
 import { accountKey, companyKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { guestJabberUsername, userJid } from '../xmpp/addresses.ts';
+import { fromTable } from './from-table.ts';
 
 /** spec §7 "Reporting": one report per call, chained across holds and transfers. */
 export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -41,24 +32,14 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
     ],
   };
 
-  app.post(
-    '/call-report/add',
-    {
-      ...callLimits,
-      schema: {
-        tags: ['call reports'],
-        summary:
-          'Report a new call; the status says whether it may start (ok, outOfQuota, blocked)',
-        security: bearerSecurity,
-        body: callReportAddBodySchema,
-        response: {
-          200: envelope(callReportAddedSchema),
-          201: envelope(callReportAddedSchema),
-          ...errorResponses(400, 401, 403, 429),
-        },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...fromTable(routes.addCallReport, [400, 401, 403, 429], {
+      tags: ['call reports'],
+      summary: 'Report a new call; the status says whether it may start (ok, outOfQuota, blocked)',
+      security: bearerSecurity,
+    }),
+    ...callLimits,
+    handler: async (request, reply) => {
       const principal = await authenticateGuest(request);
       const now = new Date();
       const { report, created, replaced } = await addCallReport(
@@ -89,71 +70,55 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
         .code(created ? 201 : 200)
         .send({ data: { status: report.status, id: report.id, services } });
     },
-  );
+  });
 
-  app.post(
-    '/call-report/hold-call',
-    {
-      ...callLimits,
-      schema: {
-        tags: ['call reports'],
-        summary: 'Move a call to a new call id in the same chain (hold, transfer)',
-        security: bearerSecurity,
-        body: holdCallBodySchema,
-        response: {
-          201: envelope(createdSchema),
-          ...errorResponses(400, 401, 403, 404, 409, 429),
-        },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...fromTable(routes.holdCall, [400, 401, 403, 404, 409, 429], {
+      tags: ['call reports'],
+      summary: 'Move a call to a new call id in the same chain (hold, transfer)',
+      security: bearerSecurity,
+    }),
+    ...callLimits,
+    handler: async (request, reply) => {
       const principal = await authenticate(request);
       const report = await holdCall(db, principal, request.body);
       await app.callChats.open(report);
       return reply.code(201).send({ data: { id: report.id } });
     },
-  );
+  });
 
-  app.put(
-    '/call-report/update',
-    {
-      schema: {
-        tags: ['call reports'],
-        summary: 'Change fields of a call report',
-        security: bearerSecurity,
-        body: callReportUpdateBodySchema,
-        response: { 200: envelope(callReportSchema), ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.updateCallReport, [400, 401, 403, 404], {
+      tags: ['call reports'],
+      summary: 'Change fields of a call report',
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
       const { call_id, ...changes } = request.body;
       const principal = await authenticate(request);
       return { data: await updateCallReport(db, principal, call_id, changes) };
     },
-  );
-
-  const timestampSchema = {
-    tags: ['call reports'],
-    summary:
-      'Stamp call_initiated or guest_exit with the server time (PUT; POST for sendBeacon, token in the body)',
-    security: bearerSecurity,
-    body: callReportTimestampBodySchema,
-    response: { 200: envelope(callReportSchema), ...errorResponses(400, 401, 403, 404) },
-  };
-  // spec §7 says PUT; sendBeacon can only POST, so both methods lead here.
-  app.route({
-    method: ['PUT', 'POST'],
-    url: '/call-report/update-timestamp',
-    schema: timestampSchema,
-    handler: async (request) => {
-      const { call_id, call_initiated_timestamp, guest_exit_timestamp, access_token } =
-        request.body;
-      const principal = await authenticate(request, access_token);
-      const report = await stampCallReport(db, principal, call_id, {
-        callInitiated: call_initiated_timestamp === true,
-        guestExit: guest_exit_timestamp === true,
-      });
-      return { data: report };
-    },
   });
+
+  // spec §7 says PUT; sendBeacon can only POST, so both methods lead here.
+  for (const route of [routes.stampCallReport, routes.stampCallReportByBeacon]) {
+    app.route({
+      ...fromTable(route, [400, 401, 403, 404], {
+        tags: ['call reports'],
+        summary:
+          'Stamp call_initiated or guest_exit with the server time (PUT; POST for sendBeacon, token in the body)',
+        security: bearerSecurity,
+      }),
+      handler: async (request) => {
+        const { call_id, call_initiated_timestamp, guest_exit_timestamp, access_token } =
+          request.body;
+        const principal = await authenticate(request, access_token);
+        const report = await stampCallReport(db, principal, call_id, {
+          callInitiated: call_initiated_timestamp === true,
+          guestExit: guest_exit_timestamp === true,
+        });
+        return { data: report };
+      },
+    });
+  }
 };

@@ -1,22 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
-import {
-  callIdParamsSchema,
-  callListQuerySchema,
-  callNotesBodySchema,
-  callRoomQuerySchema,
-  callStateSchema,
-  callListSchema,
-  claimCallBodySchema,
-  claimedCallSchema,
-  endCallBodySchema,
-  envelope,
-  janusTokenSchema,
-  roomAccessSchema,
-  transferBodySchema,
-} from '@frontdesk/protocol';
+import { callIdParamsSchema, routes } from '@frontdesk/protocol';
 import { issueJanusToken } from '../auth/credentials.ts';
 import {
   assertParticipant,
@@ -38,24 +23,21 @@ import {
   authenticateStaff,
   bearerSecurity,
 } from '../plugins/auth.ts';
-import { errorResponses, HttpError } from '../plugins/errors.ts';
+import { HttpError } from '../plugins/errors.ts';
+import { fromTable } from './from-table.ts';
 
 /** The call protocol between the guest and the agent who takes its call (docs/protocol.md). */
 export const callRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, callRooms, callChats } = app;
   const recordings = new CallRecordings(join(app.config.dataDir, 'recordings'), app.log);
 
-  app.post(
-    '/auth/janus-token',
-    {
-      schema: {
-        tags: ['calls'],
-        summary: 'A fresh Janus token for staff, and for a guest with a live call',
-        security: bearerSecurity,
-        response: { 200: envelope(janusTokenSchema), ...errorResponses(401, 403) },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.janusToken, [401, 403], {
+      tags: ['calls'],
+      summary: 'A fresh Janus token for staff, and for a guest with a live call',
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
       const principal = await authenticate(request);
       // SECURITY: a guest reaches the media server only while a call of its own is live.
       if (principal.role === 'guest' && !(await liveCallOf(db, principal.guestId))) {
@@ -67,23 +49,15 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       return { data: issueJanusToken(app.config, new Date()) };
     },
-  );
+  });
 
-  app.post(
-    '/calls/claim',
-    {
-      schema: {
-        tags: ['calls'],
-        summary: "Take a waiting guest's call: one agent wins, the others get 409 already_claimed",
-        security: bearerSecurity,
-        body: claimCallBodySchema,
-        response: {
-          200: envelope(claimedCallSchema),
-          ...errorResponses(400, 401, 403, 404, 409, 502),
-        },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.claimCall, [400, 401, 403, 404, 409, 502], {
+      tags: ['calls'],
+      summary: "Take a waiting guest's call: one agent wins, the others get 409 already_claimed",
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
       const principal = await authenticateStaff(request);
       const call = await claimCall(db, principal, request.body);
       // An answered call moves its category's wait estimate.
@@ -104,62 +78,43 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       };
     },
-  );
+  });
 
-  app.get(
-    '/calls',
-    {
-      schema: {
-        tags: ['calls'],
-        summary: "The company's waiting or answered calls, with each guest's welcome answers",
-        security: bearerSecurity,
-        querystring: callListQuerySchema,
-        response: { 200: envelope(callListSchema), ...errorResponses(400, 401, 403) },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.listCalls, [400, 401, 403], {
+      tags: ['calls'],
+      summary: "The company's waiting or answered calls, with each guest's welcome answers",
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
       const principal = await authenticateStaff(request);
       return {
         data: await listCalls(db, principal.companyId, request.query, app.config.roundRobinOfferMs),
       };
     },
-  );
+  });
 
-  app.get(
-    '/calls/:callId',
-    {
-      schema: {
-        tags: ['calls'],
-        summary: "A call's state: waiting, answered, ended or abandoned, and its transfer",
-        security: bearerSecurity,
-        params: callIdParamsSchema,
-        response: { 200: envelope(callStateSchema), ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.callState, [400, 401, 403, 404], {
+      tags: ['calls'],
+      summary: "A call's state: waiting, answered, ended or abandoned, and its transfer",
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
       const principal = await authenticate(request);
       const call = await requireReport(db, principal, request.params.callId);
       if (principal.role === 'guest') await guestSeen(db, call);
       return { data: toCallState(call, await queueOf(db, call)) };
     },
-  );
+  });
 
-  app.post(
-    '/calls/:callId/room',
-    {
-      schema: {
-        tags: ['calls'],
-        summary: "Create the call's Janus room if need be; its id, pin and recording file name",
-        security: bearerSecurity,
-        params: callIdParamsSchema,
-        querystring: callRoomQuerySchema,
-        response: {
-          200: envelope(roomAccessSchema),
-          ...errorResponses(400, 401, 403, 404, 409, 502),
-        },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.callRoom, [400, 401, 403, 404, 409, 502], {
+      tags: ['calls'],
+      summary: "Create the call's Janus room if need be; its id, pin and recording file name",
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
       const principal = await authenticate(request);
       const call = await requireCall(db, request.params.callId);
       assertParticipant(principal, call);
@@ -168,21 +123,15 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       return { data: room };
     },
-  );
+  });
 
-  app.post(
-    '/calls/:callId/end',
-    {
-      schema: {
-        tags: ['calls'],
-        summary: 'End the call (idempotent): completed once claimed, abandoned before',
-        security: bearerSecurity,
-        params: callIdParamsSchema,
-        body: endCallBodySchema,
-        response: { 200: envelope(callStateSchema), ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.endCall, [400, 401, 403, 404], {
+      tags: ['calls'],
+      summary: 'End the call (idempotent): completed once claimed, abandoned before',
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
       const principal = await authenticate(request);
       const call = await requireCall(db, request.params.callId);
       assertParticipant(principal, call);
@@ -199,48 +148,36 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       if (ended.end_reason === 'completed') recordings.mergeLater(ended.company_id, ended.call_id);
       return { data: toCallState(ended) };
     },
-  );
+  });
 
-  app.post(
-    '/calls/:callId/transfer',
-    {
-      schema: {
-        tags: ['calls'],
-        summary: 'Hand the guest to another agent or category (the agent in the call)',
-        security: bearerSecurity,
-        params: callIdParamsSchema,
-        body: transferBodySchema,
-        response: { 200: envelope(callStateSchema), ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.transferCall, [400, 401, 403, 404, 409], {
+      tags: ['calls'],
+      summary: 'Hand the guest to another agent or category (the agent in the call)',
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
       const principal = await authenticateStaff(request);
       const call = await requireCall(db, request.params.callId);
       assertParticipant(principal, call);
       return { data: toCallState(await transferCall(db, principal, call, request.body)) };
     },
-  );
+  });
 
-  app.put(
-    '/calls/:callId/notes',
-    {
-      schema: {
-        tags: ['calls'],
-        summary: "Save the agent's notes on the call (also after it ended)",
-        security: bearerSecurity,
-        params: callIdParamsSchema,
-        body: callNotesBodySchema,
-        response: { 204: z.null(), ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...fromTable(routes.callNotes, [400, 401, 403, 404], {
+      tags: ['calls'],
+      summary: "Save the agent's notes on the call (also after it ended)",
+      security: bearerSecurity,
+    }),
+    handler: async (request, reply) => {
       const principal = await authenticateStaff(request);
       const call = await requireCall(db, request.params.callId);
       assertParticipant(principal, call);
       await saveNotes(db, call, request.body.notes);
       return reply.code(204).send(null);
     },
-  );
+  });
 
   app.get(
     '/calls/:callId/recording',

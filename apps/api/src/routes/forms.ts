@@ -1,13 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  createdSchema,
-  envelope,
-  formSubmissionBodySchema,
-  formSubmissionLookupSchema,
-  formSubmissionQuerySchema,
-  ratingSubmissionBodySchema,
-  type FormSubmissionLookup,
-} from '@frontdesk/protocol';
+import { type FormSubmissionLookup, routes } from '@frontdesk/protocol';
 import {
   findLatestWelcomeSubmission,
   submitRating,
@@ -20,8 +12,8 @@ import {
   authenticateGuest,
   bearerSecurity,
 } from '../plugins/auth.ts';
-import { errorResponses } from '../plugins/errors.ts';
 import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { fromTable } from './from-table.ts';
 
 /** spec §7 "forms": the welcome form before the call and the rating form after it. */
 export const formRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,19 +23,14 @@ export const formRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: limitBy(app, 'formsPerGuest', accountKey),
   };
 
-  app.post(
-    '/form-submission',
-    {
-      ...formLimits,
-      schema: {
-        tags: ['forms'],
-        summary: "Submit the guest's answers to the company's welcome form",
-        security: bearerSecurity,
-        body: formSubmissionBodySchema,
-        response: { 201: envelope(createdSchema), ...errorResponses(400, 401, 403, 429) },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...fromTable(routes.submitWelcomeForm, [400, 401, 403, 429], {
+      tags: ['forms'],
+      summary: "Submit the guest's answers to the company's welcome form",
+      security: bearerSecurity,
+    }),
+    ...formLimits,
+    handler: async (request, reply) => {
       const principal = await authenticateGuest(request);
       const body = request.body;
       // spec §5: sent only with company id and guest username, which must be the guest's own.
@@ -52,20 +39,15 @@ export const formRoutes: FastifyPluginAsyncZod = async (app) => {
       const id = await submitWelcomeForm(db, principal, body);
       return reply.code(201).send({ data: { id } });
     },
-  );
+  });
 
-  app.post(
-    '/form-submission/get-submission',
-    {
-      schema: {
-        tags: ['forms'],
-        summary: "The guest's latest welcome-form answers for a service type, or {} when none",
-        security: bearerSecurity,
-        body: formSubmissionQuerySchema,
-        response: { 200: envelope(formSubmissionLookupSchema), ...errorResponses(400, 401, 403) },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.latestWelcomeSubmission, [400, 401, 403], {
+      tags: ['forms'],
+      summary: "The guest's latest welcome-form answers for a service type, or {} when none",
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
       const principal = await authenticate(request);
       const { companyId, guestUsername, serviceType } = request.body;
       assertOwnCompany(principal, companyId);
@@ -83,28 +65,20 @@ export const formRoutes: FastifyPluginAsyncZod = async (app) => {
         : {};
       return { data };
     },
-  );
+  });
 
-  app.post(
-    '/rating-form/submissions',
-    {
-      ...formLimits,
-      schema: {
-        tags: ['forms'],
-        summary: "Submit the guest's answers to the company's rating form for one call",
-        security: bearerSecurity,
-        body: ratingSubmissionBodySchema,
-        response: {
-          201: envelope(createdSchema),
-          ...errorResponses(400, 401, 403, 404, 409, 429),
-        },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...fromTable(routes.submitRating, [400, 401, 403, 404, 409, 429], {
+      tags: ['forms'],
+      summary: "Submit the guest's answers to the company's rating form for one call",
+      security: bearerSecurity,
+    }),
+    ...formLimits,
+    handler: async (request, reply) => {
       const principal = await authenticateGuest(request);
       assertOwnUsername(principal, request.body.guestUsername);
       const id = await submitRating(db, principal, request.body);
       return reply.code(201).send({ data: { id } });
     },
-  );
+  });
 };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { envelope, geofenceCheckBodySchema, geofenceResultSchema } from '@frontdesk/protocol';
+import { routes } from '@frontdesk/protocol';
 import { checkLocation } from '../geofence/location-check.ts';
 import { assertOwnCompany, authenticate, bearerSecurity, bearerToken } from '../plugins/auth.ts';
-import { errorResponses } from '../plugins/errors.ts';
 import { RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { fromTable } from './from-table.ts';
 
 /**
  * spec §7 `geo-fence/check`: public, as the check comes before the guest may call. With a guest's
@@ -11,22 +11,14 @@ import { RATE_LIMITS } from '../plugins/rate-limits.ts';
  * asks for the location through only after a recent pass (issue 13).
  */
 export const geofenceRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.put(
-    '/geo-fence/check',
-    {
-      config: { rateLimit: RATE_LIMITS.geofence },
-      schema: {
-        tags: ['geofence'],
-        summary: "200 when the position is inside the company's service area, 403 when outside",
-        security: bearerSecurity,
-        body: geofenceCheckBodySchema,
-        response: {
-          200: envelope(geofenceResultSchema),
-          ...errorResponses(400, 401, 403, 404, 429),
-        },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.geofenceCheck, [400, 401, 403, 404, 429], {
+      tags: ['geofence'],
+      summary: "200 when the position is inside the company's service area, 403 when outside",
+      security: bearerSecurity,
+    }),
+    config: { rateLimit: RATE_LIMITS.geofence },
+    handler: async (request) => {
       const { lat, lng, companyID } = request.body;
       const principal =
         bearerToken(request) === undefined ? undefined : await authenticate(request);
@@ -35,5 +27,5 @@ export const geofenceRoutes: FastifyPluginAsyncZod = async (app) => {
       await checkLocation(app.db, { companyId: companyID, lat, lng, guestId });
       return { data: { inside: true as const } };
     },
-  );
+  });
 };

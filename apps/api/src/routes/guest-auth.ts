@@ -1,13 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  envelope,
-  guestDetailsQuerySchema,
-  guestDetailsSchema,
-  guestLoginBodySchema,
-  guestLoginSchema,
-  guestRegisterBodySchema,
-  guestRegistrationSchema,
-} from '@frontdesk/protocol';
+import { routes } from '@frontdesk/protocol';
 import { issueAccessToken } from '../auth/credentials.ts';
 import { requireCompany } from '../companies/company-repository.ts';
 import {
@@ -18,8 +10,9 @@ import {
   requireGuest,
 } from '../guests/guest-repository.ts';
 import { assertOwnUsername, authenticate, bearerSecurity } from '../plugins/auth.ts';
-import { errorResponses, HttpError } from '../plugins/errors.ts';
+import { HttpError } from '../plugins/errors.ts';
 import { limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { fromTable } from './from-table.ts';
 
 /**
  * spec §7 "Guest auth service". SECURITY (decision 0006): a guest proves who it is with the
@@ -28,22 +21,17 @@ import { limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
 
-  app.post(
-    '/guest-auth/register',
-    {
-      config: { rateLimit: RATE_LIMITS.guestAuth },
-      // The body is valid by then: its company id keys the company's count.
-      preHandler: limitBy(app, 'registerPerCompany', (request) =>
-        String((request.body as { companyId: number }).companyId),
-      ),
-      schema: {
-        tags: ['guest auth'],
-        summary: 'Register a new guest with a company: its public username and secret credential',
-        body: guestRegisterBodySchema,
-        response: { 201: envelope(guestRegistrationSchema), ...errorResponses(400, 404, 429) },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...fromTable(routes.registerGuest, [400, 404, 429], {
+      tags: ['guest auth'],
+      summary: 'Register a new guest with a company: its public username and secret credential',
+    }),
+    config: { rateLimit: RATE_LIMITS.guestAuth },
+    // The body is valid by then: its company id keys the company's count.
+    preHandler: limitBy(app, 'registerPerCompany', (request) =>
+      String((request.body as { companyId: number }).companyId),
+    ),
+    handler: async (request, reply) => {
       const { username, companyId } = request.body;
       const company = await requireCompany(db, companyId);
       const { guest, credential } = await registerGuest(db, company.id, username);
@@ -56,21 +44,16 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       });
     },
-  );
+  });
 
-  app.post(
-    '/guest-auth/login',
-    {
-      config: { rateLimit: RATE_LIMITS.guestAuth },
-      schema: {
-        tags: ['guest auth'],
-        summary:
-          "Exchange a guest's credential for an access token (XMPP and Janus come with a call)",
-        body: guestLoginBodySchema,
-        response: { 200: envelope(guestLoginSchema), ...errorResponses(400, 401, 429) },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.guestLogin, [400, 401, 429], {
+      tags: ['guest auth'],
+      summary:
+        "Exchange a guest's credential for an access token (XMPP and Janus come with a call)",
+    }),
+    config: { rateLimit: RATE_LIMITS.guestAuth },
+    handler: async (request) => {
       const { credential, companyId } = request.body;
       const guest = await findGuestByCredential(db, companyId, credential);
       if (!guest) {
@@ -98,20 +81,15 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       };
     },
-  );
+  });
 
-  app.get(
-    '/guest-auth/guestDetails',
-    {
-      schema: {
-        tags: ['guest auth'],
-        summary: "A guest's own details, or any guest of the company for its agents and admins",
-        security: bearerSecurity,
-        querystring: guestDetailsQuerySchema,
-        response: { 200: envelope(guestDetailsSchema), ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.guestDetails, [400, 401, 403, 404], {
+      tags: ['guest auth'],
+      summary: "A guest's own details, or any guest of the company for its agents and admins",
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
       const principal = await authenticate(request);
       if (principal.role === 'guest') assertOwnUsername(principal, request.query.username);
       const guest = await requireGuest(db, principal.companyId, request.query.username);
@@ -126,5 +104,5 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       };
     },
-  );
+  });
 };

@@ -1,12 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  envelope,
-  refreshBodySchema,
-  refreshedSchema,
-  staffLoginBodySchema,
-  staffLoginSchema,
-} from '@frontdesk/protocol';
+import { routes } from '@frontdesk/protocol';
 import {
   issueAccessToken,
   issueJanusToken,
@@ -16,11 +9,12 @@ import { openStaffSession, refreshStaffSession, revokeSession } from '../auth/se
 import { authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { requireCompany } from '../companies/company-repository.ts';
-import { errorResponses, HttpError } from '../plugins/errors.ts';
+import { HttpError } from '../plugins/errors.ts';
 import { FAILED_SIGN_IN_LIMITS, RATE_LIMITS, tooMany } from '../plugins/rate-limits.ts';
 import { FailedSignIns } from '../auth/failed-sign-ins.ts';
 import { findStaffByEmail } from '../staff/staff-repository.ts';
 import { companyRoom, staffJabberUsername, userJid } from '../xmpp/addresses.ts';
+import { fromTable } from './from-table.ts';
 
 /** Agents' and admins' login (docs/architecture.md: the console). */
 export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -36,17 +30,12 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     FAILED_SIGN_IN_LIMITS.perEmail.windowMs,
   );
 
-  app.post(
-    '/auth/login',
-    {
-      schema: {
-        tags: ['staff auth'],
-        summary: 'Log an agent or admin in by e-mail and password',
-        body: staffLoginBodySchema,
-        response: { 200: envelope(staffLoginSchema), ...errorResponses(400, 401, 429) },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...fromTable(routes.staffLogin, [400, 401, 429], {
+      tags: ['staff auth'],
+      summary: 'Log an agent or admin in by e-mail and password',
+    }),
+    handler: async (request, reply) => {
       const email = request.body.email.toLowerCase();
       // SECURITY: an address, or one account from many addresses, that failed too often waits,
       // whether the account exists or not (so the limit tells nothing of it either).
@@ -104,20 +93,15 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       };
     },
-  );
+  });
 
-  app.post(
-    '/auth/refresh',
-    {
-      config: { rateLimit: RATE_LIMITS.refresh },
-      schema: {
-        tags: ['staff auth'],
-        summary: 'Exchange a refresh token for a new access token and the next refresh token',
-        body: refreshBodySchema,
-        response: { 200: envelope(refreshedSchema), ...errorResponses(400, 401, 429) },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.refresh, [400, 401, 429], {
+      tags: ['staff auth'],
+      summary: 'Exchange a refresh token for a new access token and the next refresh token',
+    }),
+    config: { rateLimit: RATE_LIMITS.refresh },
+    handler: async (request) => {
       const session = await refreshStaffSession(db, request.body.refreshToken);
       if (!session) {
         throw new HttpError(401, 'session_ended', 'This session has ended: sign in again.');
@@ -131,23 +115,19 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       ]);
       return { data: { ...accessToken, refreshToken, xmpp } };
     },
-  );
+  });
 
-  app.post(
-    '/auth/logout',
-    {
-      schema: {
-        tags: ['staff auth'],
-        summary: "Sign out: the session's access and refresh tokens stop working",
-        security: bearerSecurity,
-        response: { 204: z.null(), ...errorResponses(401, 403) },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...fromTable(routes.logout, [401, 403], {
+      tags: ['staff auth'],
+      summary: "Sign out: the session's access and refresh tokens stop working",
+      security: bearerSecurity,
+    }),
+    handler: async (request, reply) => {
       const principal = await authenticateStaff(request);
       await revokeSession(db, principal.sessionId);
       await app.staffChats.endIfSignedOut(principal.staffId);
       return reply.code(204).send(null);
     },
-  );
+  });
 };

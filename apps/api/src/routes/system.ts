@@ -1,17 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientConfigSchema, envelope, healthSchema } from '@frontdesk/protocol';
+import { routes } from '@frontdesk/protocol';
 import { allUp, checkDependencies } from '../monitoring/health.ts';
 import { authenticateStaff, bearerToken } from '../plugins/auth.ts';
 import { JANUS_WEBSOCKET_PATH, XMPP_WEBSOCKET_PATH } from '../plugins/gateway.ts';
+import { fromTable } from './from-table.ts';
 
 /** Health and client configuration: what operators and the apps need before anything else. */
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app;
 
-  app.get(
-    '/health',
-    { schema: { response: { 200: healthSchema, 503: healthSchema } } },
-    async (request, reply) => {
+  app.route({
+    ...fromTable(routes.health, [], {}),
+    handler: async (request, reply) => {
       // SECURITY: the detail (latencies, error texts with internal addresses) is for staff only;
       // a token that is sent must be a valid staff one (401/403), so a console never mistakes
       // an expired session for a healthy summary.
@@ -22,12 +22,11 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       const status = up ? 'up' : 'down';
       return reply.code(up ? 200 : 503).send(detailed ? { status, dependencies } : { status });
     },
-  );
+  });
 
-  app.get(
-    '/config',
-    { schema: { response: { 200: envelope(clientConfigSchema) } } },
-    async (request) => {
+  app.route({
+    ...fromTable(routes.config, [], {}),
+    handler: async (request) => {
       // The page reaches both WebSockets through our own origin (see plugins/gateway.ts).
       const wsOrigin = `${request.protocol === 'https' ? 'wss' : 'ws'}://${request.host}`;
       return {
@@ -43,5 +42,5 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       };
     },
-  );
+  });
 };

@@ -4,22 +4,21 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  envelope,
   recordIdTextSchema,
+  routes,
   UPLOAD_LIMIT_BYTES,
-  uploadedFileSchema,
-  uploadParamsSchema,
   type UploadType,
 } from '@frontdesk/protocol';
 import type { Principal } from '../auth/access-token.ts';
 import { liveCallOf } from '../calls/call-coordination.ts';
 import { assertOwnCompany, authenticate, bearerSecurity } from '../plugins/auth.ts';
-import { errorResponses, HttpError } from '../plugins/errors.ts';
+import { HttpError } from '../plugins/errors.ts';
 import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { acceptedContentTypes, sniffContentType } from '../uploads/content-type.ts';
 import { cleanFileName, contentDisposition } from '../uploads/disposition.ts';
 import type { FileStorage, IncomingFile } from '../uploads/file-storage.ts';
 import { recordUpload, requireUpload } from '../uploads/upload-repository.ts';
+import { fromTable } from './from-table.ts';
 
 const FILES_PATH = '/files';
 /** 16 random bytes, base64url: the file's URL is its capability, so it must be unguessable. */
@@ -96,25 +95,17 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, fileStorage } = app;
   await app.register(multipart);
 
-  app.post(
-    '/upload/:type',
-    {
-      config: { rateLimit: RATE_LIMITS.upload },
-      preHandler: limitBy(app, 'uploadsPerGuest', accountKey),
-      schema: {
-        tags: ['uploads'],
-        summary:
-          'Upload an image, video, audio or document (multipart: the file under the type name, and companyId)',
-        security: bearerSecurity,
-        consumes: ['multipart/form-data'],
-        params: uploadParamsSchema,
-        response: {
-          201: envelope(uploadedFileSchema),
-          ...errorResponses(400, 401, 403, 413, 415, 429),
-        },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...fromTable(routes.upload, [400, 401, 403, 413, 415, 429], {
+      tags: ['uploads'],
+      summary:
+        'Upload an image, video, audio or document (multipart: the file under the type name, and companyId)',
+      security: bearerSecurity,
+      consumes: ['multipart/form-data'],
+    }),
+    config: { rateLimit: RATE_LIMITS.upload },
+    preHandler: limitBy(app, 'uploadsPerGuest', accountKey),
+    handler: async (request, reply) => {
       const principal = await authenticate(request);
       const { type } = request.params;
       // SECURITY: a guest sends files only into its live call, which counts them (quota).
@@ -134,7 +125,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         throw error;
       }
     },
-  );
+  });
 
   /** Checks the received file and, when it passes, records and keeps it. */
   async function keepUpload(

@@ -4,7 +4,10 @@ import { Provider } from 'react-redux';
 import {
   ApiRequestError,
   companyDetailsSchema,
+  routeStatuses,
+  routeUrl,
   type ApiClient,
+  type RouteAnswer,
   type StaffLogin,
 } from '@frontdesk/protocol';
 import { Connections } from '../app/connections.ts';
@@ -21,18 +24,26 @@ export const unreachable = (): never => {
 export type FakeAnswer = { body: unknown } | { refuse: ApiRequestError };
 
 /**
- * An API whose answers the test names by `METHOD path`; every request is recorded. The
- * answer is parsed with the caller's schema, as the real client does.
+ * An API whose answers the test names by `METHOD path` (the route's path filled in, with its
+ * query); every request is recorded. The answer is parsed with the route's response schema, as
+ * the real client does.
  */
 export function fakeApi(answers: Record<string, FakeAnswer>) {
   const requests: { route: string; body: unknown }[] = [];
-  const api: ApiClient = async (path, schema, options = {}) => {
-    const route = `${options.method ?? 'GET'} ${path}`;
-    requests.push({ route, body: options.body });
-    const answer = answers[route];
-    if (!answer) throw new Error(`unexpected request ${route}`);
+  const api: ApiClient = async (route, ...[options]) => {
+    const { params, query, body } = (options ?? {}) as {
+      params?: Record<string, unknown>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+    };
+    const name = `${route.method} ${routeUrl(route, params, query)}`;
+    requests.push({ route: name, body });
+    const answer = answers[name];
+    if (!answer) throw new Error(`unexpected request ${name}`);
     if ('refuse' in answer) throw answer.refuse;
-    return schema.parse(answer.body);
+    // As the real client reads it: a 204's missing body is null.
+    const empty = answer.body === undefined && routeStatuses(route).includes(204);
+    return route.response.parse(empty ? null : answer.body) as RouteAnswer<typeof route>;
   };
   return { api, requests };
 }

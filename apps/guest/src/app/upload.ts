@@ -1,8 +1,7 @@
 import {
   ApiRequestError,
-  envelope,
+  routes,
   UPLOAD_LIMIT_BYTES,
-  uploadedFileSchema,
   type UploadedFile,
   type UploadType,
 } from '@frontdesk/protocol';
@@ -34,8 +33,8 @@ export async function uploadFile(
   const form = new FormData();
   form.append('companyId', String(options.companyId));
   form.append(type, file);
-  const { data } = await api(`/upload/${type}`, envelope(uploadedFileSchema), {
-    method: 'POST',
+  const { data } = await api(routes.upload, {
+    params: { type },
     form,
     token: options.token,
     onUploadProgress: options.onProgress,

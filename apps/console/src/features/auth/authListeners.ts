@@ -2,15 +2,10 @@ import { isAnyOf } from '@reduxjs/toolkit';
 import {
   ACCESS_TOKEN_RETRY_MS,
   ApiRequestError,
-  clientConfigSchema,
-  companyDetailsSchema,
-  envelope,
   msUntilRenewal,
-  refreshedSchema,
-  staffLoginSchema,
+  routes,
 } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
-import { noContent } from '../../app/api.ts';
 import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
 import {
@@ -37,10 +32,7 @@ export function authListeners(startListening: AppStartListening): void {
     actionCreator: signInSubmitted,
     effect: async (action, { dispatch, extra }) => {
       try {
-        const { data } = await extra.api('/auth/login', envelope(staffLoginSchema), {
-          method: 'POST',
-          body: action.payload,
-        });
+        const { data } = await extra.api(routes.staffLogin, { body: action.payload });
         dispatch(signInSucceeded(data));
       } catch (error) {
         dispatch(signInFailed(signInMessage(error)));
@@ -54,8 +46,8 @@ export function authListeners(startListening: AppStartListening): void {
     effect: async (action, { dispatch, extra }) => {
       try {
         const [company, config] = await Promise.all([
-          extra.api(`/company/${action.payload.user.companyId}`, envelope(companyDetailsSchema)),
-          extra.api('/config', envelope(clientConfigSchema)),
+          extra.api(routes.company, { params: { id: String(action.payload.user.companyId) } }),
+          extra.api(routes.config),
         ]);
         dispatch(workspaceLoaded({ company: company.data, config: config.data }));
       } catch (error) {
@@ -77,8 +69,7 @@ export function authListeners(startListening: AppStartListening): void {
       for (;;) {
         if (getState().auth.login?.refreshToken !== login.refreshToken) return;
         try {
-          const { data } = await extra.api('/auth/refresh', envelope(refreshedSchema), {
-            method: 'POST',
+          const { data } = await extra.api(routes.refresh, {
             body: { refreshToken: login.refreshToken },
           });
           dispatch(accessTokenRenewed(data));
@@ -104,9 +95,7 @@ export function authListeners(startListening: AppStartListening): void {
       await extra.connections.closeAll();
       // SECURITY: sign-out ends the session at the API too, not only in this tab.
       if (token) {
-        await extra
-          .api('/auth/logout', noContent, { method: 'POST', token })
-          .catch(() => undefined);
+        await extra.api(routes.logout, { token }).catch(() => undefined);
       }
     },
   });

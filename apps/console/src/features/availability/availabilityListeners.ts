@@ -1,10 +1,8 @@
 import {
   AVAILABILITY_REPORT_INTERVAL_MS,
-  colleagueSchema,
-  envelope,
+  routes,
   type AgentAvailability,
 } from '@frontdesk/protocol';
-import { noContent } from '../../app/api.ts';
 import type { AppStartListening } from '../../app/hooks.ts';
 import type { ConsoleServices } from '../../app/services.ts';
 import { workspaceLoaded } from '../auth/authSlice.ts';
@@ -16,7 +14,7 @@ import { colleaguesLoaded, selectAvailability, SHOW_OF } from './availabilitySli
  */
 function report(extra: ConsoleServices, token: string, status: AgentAvailability) {
   return extra
-    .api('/staff/me/availability', noContent, { method: 'PUT', token, body: { status } })
+    .api(routes.availability, { token, body: { status } })
     .catch((error: unknown) => console.warn('[availability] report failed', error));
 }
 
@@ -58,7 +56,7 @@ export function availabilityListeners(startListening: AppStartListening): void {
       const token = getState().auth.login?.access_token;
       if (!token) return;
       try {
-        const { data } = await extra.api('/staff', envelope(colleagueSchema.array()), { token });
+        const { data } = await extra.api(routes.staff, { token });
         dispatch(colleaguesLoaded(data));
       } catch (error) {
         // Without names the console shows the colleagues' nicks.

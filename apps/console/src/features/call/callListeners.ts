@@ -1,15 +1,5 @@
 import { isAnyOf } from '@reduxjs/toolkit';
-import {
-  roomAccessSchema,
-  ApiRequestError,
-  callRoomJid,
-  callStateSchema,
-  claimedCallSchema,
-  envelope,
-  janusTokenSchema,
-  type PresenceStatus,
-} from '@frontdesk/protocol';
-import { noContent } from '../../app/api.ts';
+import { ApiRequestError, callRoomJid, routes, type PresenceStatus } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { LOCAL_STREAM, type Connections } from '../../app/connections.ts';
@@ -89,8 +79,7 @@ export function callListeners(startListening: AppStartListening): void {
         return;
       }
       try {
-        const { data } = await extra.api('/calls/claim', envelope(claimedCallSchema), {
-          method: 'POST',
+        const { data } = await extra.api(routes.claimCall, {
           token,
           body: { guestUsername: summary.guestUsername, categoryId },
         });
@@ -127,21 +116,15 @@ export function callListeners(startListening: AppStartListening): void {
         const media = createMediaSession({
           server,
           token: async () =>
-            (
-              await extra.api('/auth/janus-token', envelope(janusTokenSchema), {
-                method: 'POST',
-                token: currentToken(),
-              })
-            ).data.janusToken,
+            (await extra.api(routes.janusToken, { token: currentToken() })).data.janusToken,
           // Asked again after a lost Janus session: a restarted Janus has no rooms, and the API
           // re-creates the call's room idempotently (the claim's answer is only the first).
           room: async () =>
             (
-              await extra.api(
-                `/calls/${encodeURIComponent(call.callId)}/room`,
-                envelope(roomAccessSchema),
-                { method: 'POST', token: currentToken() },
-              )
+              await extra.api(routes.callRoom, {
+                params: { callId: call.callId },
+                token: currentToken(),
+              })
             ).data,
           display: chat.username,
           callType: call.callType ?? 'video',
@@ -189,15 +172,11 @@ export function callListeners(startListening: AppStartListening): void {
       const live = current(getState());
       if (!live) return;
       try {
-        await extra.api(
-          `/calls/${encodeURIComponent(live.call.callId)}/transfer`,
-          envelope(callStateSchema),
-          {
-            method: 'POST',
-            token: live.token,
-            body: action.payload,
-          },
-        );
+        await extra.api(routes.transferCall, {
+          params: { callId: live.call.callId },
+          token: live.token,
+          body: action.payload,
+        });
         announce(
           extra.connections,
           live.roomJid,
@@ -220,15 +199,11 @@ export function callListeners(startListening: AppStartListening): void {
       const live = current(getState());
       if (!live) return;
       try {
-        await extra.api(
-          `/calls/${encodeURIComponent(live.call.callId)}/end`,
-          envelope(callStateSchema),
-          {
-            method: 'POST',
-            token: live.token,
-            body: { reason: 'completed' },
-          },
-        );
+        await extra.api(routes.endCall, {
+          params: { callId: live.call.callId },
+          token: live.token,
+          body: { reason: 'completed' },
+        });
       } catch (error) {
         dispatch(callActionFailed(t('actionFailed', { reason: describeError(error) })));
         return;
@@ -253,9 +228,7 @@ export function callListeners(startListening: AppStartListening): void {
       cancelActiveListeners();
       const endedAtApi = () =>
         extra
-          .api(`/calls/${encodeURIComponent(live.call.callId)}`, envelope(callStateSchema), {
-            token: live.token,
-          })
+          .api(routes.callState, { params: { callId: live.call.callId }, token: live.token })
           .then(({ data }) => data.status === 'ended' || data.status === 'abandoned')
           .catch(() => false);
       if (!snapshot.joined) {
@@ -294,8 +267,8 @@ export function callListeners(startListening: AppStartListening): void {
       const live = current(state);
       if (!live) return;
       try {
-        await extra.api(`/calls/${encodeURIComponent(live.call.callId)}/notes`, noContent, {
-          method: 'PUT',
+        await extra.api(routes.callNotes, {
+          params: { callId: live.call.callId },
           token: live.token,
           body: { notes: state.call.notes },
         });

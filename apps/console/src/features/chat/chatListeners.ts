@@ -1,4 +1,4 @@
-import { envelope, uploadedFileSchema, type UploadType } from '@frontdesk/protocol';
+import { routes, type UploadType } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
@@ -41,8 +41,8 @@ export function chatListeners(startListening: AppStartListening): void {
       form.append('companyId', String(login.user.companyId));
       form.append(type, file, file.name);
       try {
-        const { data } = await extra.api(`/upload/${type}`, envelope(uploadedFileSchema), {
-          method: 'POST',
+        const { data } = await extra.api(routes.upload, {
+          params: { type },
           form,
           token: login.access_token,
         });

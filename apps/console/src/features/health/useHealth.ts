@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { healthSchema, type Health } from '@frontdesk/protocol';
+import { routes, type Health } from '@frontdesk/protocol';
 import { describeError } from '../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../app/hooks.ts';
 import { useServices } from '../../app/servicesContext.ts';
@@ -20,7 +20,7 @@ export function useHealth(): HealthView {
     const controller = new AbortController();
     // Read at the request, not at render: the token is renewed while the page is open.
     const token = store.getState().auth.login?.access_token;
-    api('/health', healthSchema, { signal: controller.signal, alsoAccept: [503], token })
+    api(routes.health, { signal: controller.signal, token })
       .then((health) => setView({ state: 'loaded', health }))
       .catch((error: unknown) => {
         if (!controller.signal.aborted) setView({ state: 'failed', message: describeError(error) });

@@ -1,5 +1,5 @@
 import { createAction } from '@reduxjs/toolkit';
-import { callRoomJid, callSummarySchema, envelope } from '@frontdesk/protocol';
+import { callRoomJid, routes } from '@frontdesk/protocol';
 import type { AppListenerApi, AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { selectXmppDomain } from '../auth/authSlice.ts';
@@ -117,9 +117,7 @@ async function loadWaitingCalls({ dispatch, getState, extra }: AppListenerApi) {
   const token = getState().auth.login?.access_token;
   if (!token) return;
   try {
-    const { data } = await extra.api('/calls?status=waiting', envelope(callSummarySchema.array()), {
-      token,
-    });
+    const { data } = await extra.api(routes.listCalls, { query: { status: 'waiting' }, token });
     dispatch(waitingCallsLoaded(data));
   } catch (error) {
     dispatch(waitingCallsFailed(describeError(error)));

@@ -1,11 +1,8 @@
 import {
   callBugBodySchema,
-  callReportSchema,
   callRoomJid,
-  callStateSchema,
-  createdSchema,
-  envelope,
   formatCallId,
+  routes,
   setupComplete,
   type CallType,
 } from '@frontdesk/protocol';
@@ -56,15 +53,13 @@ export const joinQueue = createAppThunk(
     const token = getState().guestAuth.access_token ?? undefined;
     dispatch(callRequested({ callType: request.callType, categoryId: request.categoryId }));
     void extra
-      .api('/call-report/update-timestamp', envelope(callReportSchema), {
-        method: 'PUT',
+      .api(routes.stampCallReport, {
         token,
         body: { call_id: request.callId, call_initiated_timestamp: true },
       })
       .catch(() => undefined);
     // The agent answers with the same kind of call: recorded before the guest shows in a queue.
-    await extra.api('/call-report/update', envelope(callReportSchema), {
-      method: 'PUT',
+    await extra.api(routes.updateCallReport, {
       token,
       body: { call_id: request.callId, call_type: request.callType },
     });
@@ -87,11 +82,7 @@ export const joinQueue = createAppThunk(
         console.error('call set-up failed', error);
         if (!setupComplete(liveCall()?.media.state.stages ?? {})) {
           void extra
-            .api('/call-bug/by-guest', envelope(createdSchema), {
-              method: 'POST',
-              token,
-              body: bugReport(getState(), callId),
-            })
+            .api(routes.reportCallBug, { token, body: bugReport(getState(), callId) })
             .catch(() => undefined);
         }
         await closeCall();
@@ -126,8 +117,7 @@ async function chainCall(
   if (!report.callID || !report.InitialCallID || !guestAuth.username)
     throw new Error('no call to continue');
   const newCallId = formatCallId(guestAuth.username, callSuffix());
-  const { data } = await extra.api('/call-report/hold-call', envelope(createdSchema), {
-    method: 'POST',
+  const { data } = await extra.api(routes.holdCall, {
     token: guestAuth.access_token ?? undefined,
     body: {
       origin_call_id: report.InitialCallID,
@@ -139,8 +129,8 @@ async function chainCall(
   });
   // The call left behind keeps its Janus room until someone ends it (apps/api README).
   void extra
-    .api(`/calls/${report.callID}/end`, envelope(callStateSchema), {
-      method: 'POST',
+    .api(routes.endCall, {
+      params: { callId: report.callID },
       token: guestAuth.access_token ?? undefined,
       body: { reason: 'completed' },
     })
@@ -163,8 +153,8 @@ export const hangUp = createAppThunk(
     dispatch(endConfirmToggled(false));
     if (callId) {
       await extra
-        .api(`/calls/${callId}/end`, envelope(callStateSchema), {
-          method: 'POST',
+        .api(routes.endCall, {
+          params: { callId },
           token: state.guestAuth.access_token ?? undefined,
           body: { reason: answered ? 'completed' : 'abandoned' },
         })

@@ -1,16 +1,11 @@
 import {
-  DEFAULT_AVERAGE_WAIT_MS,
-  callReportSchema,
   callReportUpdateBodySchema,
-  callStateSchema,
-  clientConfigSchema,
-  envelope,
+  DEFAULT_AVERAGE_WAIT_MS,
   guestPresenceState,
-  janusTokenSchema,
   QUEUE_POLL_MS,
   queuePlace,
-  roomAccessSchema,
   ROUND_ROBIN_PEER,
+  routes,
   type CallType,
 } from '@frontdesk/protocol';
 import type { ChatSession, RoomSnapshot } from '@frontdesk/chat';
@@ -198,7 +193,7 @@ export async function openCall(
   const [chatModule, mediaModule, { data: config }] = await Promise.all([
     import('@frontdesk/chat'),
     import('@frontdesk/media'),
-    api('/config', envelope(clientConfigSchema)),
+    api(routes.config),
   ]);
   const auth = getState().guestAuth;
   if (!auth.services || !auth.username || !auth.jabberusername || !auth.access_token) {
@@ -216,20 +211,9 @@ export async function openCall(
   });
   const media = mediaModule.createMediaSession({
     server: config.janusWebsocketUrl,
-    token: async () =>
-      (
-        await api('/auth/janus-token', envelope(janusTokenSchema), {
-          method: 'POST',
-          token: token(),
-        })
-      ).data.janusToken,
+    token: async () => (await api(routes.janusToken, { token: token() })).data.janusToken,
     room: async () =>
-      (
-        await api(`/calls/${params.callId}/room`, envelope(roomAccessSchema), {
-          method: 'POST',
-          token: token(),
-        })
-      ).data,
+      (await api(routes.callRoom, { params: { callId: params.callId }, token: token() })).data,
     display: auth.username,
     callType: params.callType,
     ...(company?.flipCamera ? { video: { camera: { facingMode: 'user' } } } : {}),
@@ -278,11 +262,7 @@ export async function openCall(
         ...(localSdp ? { guest_local_sdp: localSdp } : {}),
         ...(remoteSdp ? { guest_remote_sdp: remoteSdp } : {}),
       });
-      void api('/call-report/update', envelope(callReportSchema), {
-        method: 'PUT',
-        token: token(),
-        body,
-      }).catch(() => undefined);
+      void api(routes.updateCallReport, { token: token(), body }).catch(() => undefined);
     }),
   );
 
@@ -305,7 +285,7 @@ export async function openCall(
 /** The guest's side of the call's state on the server (transfers, docs/protocol.md step 7). */
 export async function readCallState(callId: string, ctx: Context) {
   const token = ctx.getState().guestAuth.access_token ?? undefined;
-  return (await ctx.extra.api(`/calls/${callId}`, envelope(callStateSchema), { token })).data;
+  return (await ctx.extra.api(routes.callState, { params: { callId }, token })).data;
 }
 
 /** Leaves the room, ends the media, closes the chat session (spec §4 "Ending a session"). */

@@ -1,11 +1,6 @@
 import {
   ApiRequestError,
-  companyDetailsSchema,
-  envelope,
-  formSubmissionLookupSchema,
-  geofenceResultSchema,
-  guestLoginSchema,
-  guestRegistrationSchema,
+  routes,
   type CompanyDetails,
   type GuestRegistration,
 } from '@frontdesk/protocol';
@@ -34,10 +29,7 @@ function failureOf(error: unknown): FailureReason {
 async function signIn(extra: GuestServices, companyId: number) {
   const { api, storage } = extra;
   const login = (registration: GuestRegistration) =>
-    api('/guest-auth/login', envelope(guestLoginSchema), {
-      method: 'POST',
-      body: { credential: registration.credential, companyId },
-    });
+    api(routes.guestLogin, { body: { credential: registration.credential, companyId } });
   const kept = keptRegistration(storage, companyId);
   if (kept) {
     try {
@@ -49,11 +41,7 @@ async function signIn(extra: GuestServices, companyId: number) {
   }
   const username = browserUsername(await extra.computeFingerprint(), storage);
   // spec §8: a registration that is not 201 stops here; the client throws on any non-2xx.
-  const { data: registration } = await api(
-    '/guest-auth/register',
-    envelope(guestRegistrationSchema),
-    { method: 'POST', body: { username, companyId } },
-  );
+  const { data: registration } = await api(routes.registerGuest, { body: { username, companyId } });
   keepRegistration(storage, companyId, registration);
   return { registration, login: (await login(registration)).data };
 }
@@ -76,7 +64,7 @@ export const startVisit = createAppThunk(
       // The bot check loads and runs its own code: it goes on while the company's look is put
       // on the page, which must not wait for it.
       const botCheck = extra.detectBot().catch(() => false);
-      const { data: company } = await api(`/company/${companyId}`, envelope(companyDetailsSchema));
+      const { data: company } = await api(routes.company, { params: { id: String(companyId) } });
       extra.applyBranding(company);
       dispatch(companyLoaded(company));
 
@@ -100,8 +88,7 @@ export const startVisit = createAppThunk(
         try {
           const location = await extra.readLocation();
           dispatch(locationFound(location));
-          await api('/geo-fence/check', envelope(geofenceResultSchema), {
-            method: 'PUT',
+          await api(routes.geofenceCheck, {
             token: login.access_token,
             body: { lat: location.latitude, lng: location.longitude, companyID: companyId },
           });
@@ -115,15 +102,10 @@ export const startVisit = createAppThunk(
 
       if (company.welcomeForm) {
         // spec §5: the form is required when the lookup answers {} or fails.
-        const submitted = await api(
-          '/form-submission/get-submission',
-          envelope(formSubmissionLookupSchema),
-          {
-            method: 'POST',
-            token: login.access_token,
-            body: { companyId, guestUsername: login.username, serviceType },
-          },
-        )
+        const submitted = await api(routes.latestWelcomeSubmission, {
+          token: login.access_token,
+          body: { companyId, guestUsername: login.username, serviceType },
+        })
           .then(({ data }) => 'id' in data)
           .catch(() => false);
         if (!submitted) return void dispatch(stageReached('welcome'));

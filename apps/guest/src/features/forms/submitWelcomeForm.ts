@@ -1,4 +1,4 @@
-import { createdSchema, envelope, type Answers } from '@frontdesk/protocol';
+import { routes, type Answers } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
 import { stageReached } from '../flow/flowSlice.ts';
 import { stageAfterWelcome } from '../flow/startVisit.ts';
@@ -11,8 +11,7 @@ export const submitWelcomeForm = createAppThunk(
     const form = company.details?.welcomeForm;
     // spec §5: a submission is sent only with a company id and a guest username.
     if (!company.details || !form || !guestAuth.username) throw new Error('not signed in');
-    await extra.api('/form-submission', envelope(createdSchema), {
-      method: 'POST',
+    await extra.api(routes.submitWelcomeForm, {
       token: guestAuth.access_token ?? undefined,
       body: {
         company: company.details.id,

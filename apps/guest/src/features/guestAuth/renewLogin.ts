@@ -1,9 +1,4 @@
-import {
-  ACCESS_TOKEN_RETRY_MS,
-  ApiRequestError,
-  envelope,
-  guestLoginSchema,
-} from '@frontdesk/protocol';
+import { ACCESS_TOKEN_RETRY_MS, ApiRequestError, routes } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
 import { guestSignedIn } from './guestAuthSlice.ts';
 
@@ -23,10 +18,7 @@ export const renewLogin = createAppThunk(
     if (!credential || !accessTokenExpiresAt) return;
     while (Date.now() < Date.parse(accessTokenExpiresAt)) {
       try {
-        const { data } = await extra.api('/guest-auth/login', envelope(guestLoginSchema), {
-          method: 'POST',
-          body: { credential, companyId },
-        });
+        const { data } = await extra.api(routes.guestLogin, { body: { credential, companyId } });
         dispatch(guestSignedIn(data));
         return;
       } catch (error) {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { healthSchema } from '@frontdesk/protocol';
+import { routes } from '@frontdesk/protocol';
 import { listDevices, playStream, type DeviceList } from '@frontdesk/media/devices';
 import { closePreview, microphoneLevel, openPreview } from '@frontdesk/media/preview';
 import { api } from '../../app/api.ts';
@@ -12,7 +12,7 @@ import { stageReached } from '../flow/flowSlice.ts';
 /** A round trip to our service, to tell the guest whether the connection will carry a call. */
 async function measureConnection(): Promise<number> {
   const started = performance.now();
-  await api('/health', healthSchema, { alsoAccept: [503] });
+  await api(routes.health);
   return Math.round(performance.now() - started);
 }
 

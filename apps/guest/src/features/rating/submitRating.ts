@@ -1,4 +1,4 @@
-import { callReportSchema, createdSchema, envelope, type Answers } from '@frontdesk/protocol';
+import { routes, type Answers } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
 
 /**
@@ -12,15 +12,13 @@ export const submitRating = createAppThunk(
     const { company, guestAuth, report } = getState();
     const token = guestAuth.access_token ?? undefined;
     if (!report.callID || !report.reportId) throw new Error('no call to rate');
-    await extra.api('/call-report/update', envelope(callReportSchema), {
-      method: 'PUT',
+    await extra.api(routes.updateCallReport, {
       token,
       body: { call_id: report.callID, rating: rating.score },
     });
     const form = company.details?.ratingForm;
     if (rating.answers && company.details?.id && guestAuth.username && form?.id) {
-      await extra.api('/rating-form/submissions', envelope(createdSchema), {
-        method: 'POST',
+      await extra.api(routes.submitRating, {
         token,
         body: {
           guestUsername: guestAuth.username,

@@ -1,9 +1,8 @@
 import {
   ApiRequestError,
   CALL_REFUSAL_STAGES,
-  callReportAddedSchema,
-  envelope,
   formatCallId,
+  routes,
   type CallType,
 } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
@@ -35,8 +34,7 @@ export const startCall = createAppThunk(
       throw new Error('not signed in');
     const callId = formatCallId(guestAuth.username, callSuffix());
     try {
-      const { data } = await extra.api('/call-report/add', envelope(callReportAddedSchema), {
-        method: 'POST',
+      const { data } = await extra.api(routes.addCallReport, {
         token: guestAuth.access_token,
         body: {
           call_id: callId,

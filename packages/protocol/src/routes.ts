@@ -1,0 +1,293 @@
+import { z } from 'zod';
+import {
+  callBugBodySchema,
+  callReportAddBodySchema,
+  callReportAddedSchema,
+  callReportSchema,
+  callReportTimestampBodySchema,
+  callReportUpdateBodySchema,
+  holdCallBodySchema,
+} from './call-report.ts';
+import {
+  callIdParamsSchema,
+  callListQuerySchema,
+  callListSchema,
+  callNotesBodySchema,
+  callRoomQuerySchema,
+  callStateSchema,
+  claimCallBodySchema,
+  claimedCallSchema,
+  endCallBodySchema,
+  janusTokenSchema,
+  roomAccessSchema,
+  transferBodySchema,
+} from './calls.ts';
+import { companyDetailsSchema, companyParamsSchema } from './company.ts';
+import { clientConfigSchema, healthSchema } from './config.ts';
+import { envelope, noContentSchema } from './envelope.ts';
+import {
+  createdSchema,
+  formSubmissionBodySchema,
+  formSubmissionLookupSchema,
+  formSubmissionQuerySchema,
+  ratingSubmissionBodySchema,
+} from './forms.ts';
+import { geofenceCheckBodySchema, geofenceResultSchema } from './geofence.ts';
+import {
+  guestDetailsQuerySchema,
+  guestDetailsSchema,
+  guestLoginBodySchema,
+  guestLoginSchema,
+  guestRegisterBodySchema,
+  guestRegistrationSchema,
+} from './guest.ts';
+import {
+  availabilityBodySchema,
+  colleagueSchema,
+  refreshBodySchema,
+  refreshedSchema,
+  staffLoginBodySchema,
+  staffLoginSchema,
+} from './staff.ts';
+import { uploadedFileSchema, uploadParamsSchema } from './upload.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * One REST route (decision 0011): what the API registers and what the apps' client sends.
+ * Paths are relative to the API's base (`/api`); `:name` segments are filled from `params`.
+ */
+export type Route = {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly params?: z.ZodType;
+  readonly query?: z.ZodType;
+  /** A JSON body. */
+  readonly body?: z.ZodType;
+  /** A multipart body instead (uploads): the caller builds the form. */
+  readonly multipart?: true;
+  /** The body of every status in `statuses`. */
+  readonly response: z.ZodType;
+  /** The statuses that answer with `response`; 200 when not named. */
+  readonly statuses?: readonly number[];
+};
+
+/** The statuses whose body is the route's `response`. */
+export type RouteStatus<R extends Route> = R extends { statuses: readonly (infer S)[] } ? S : 200;
+
+export const routeStatuses = (route: Route): readonly number[] => route.statuses ?? [200];
+
+/**
+ * Every REST route the apps, the end-to-end tests and the bench call. The API registers these
+ * (apps/api/src/routes/route.ts); the client takes them (client.ts), so neither side can drift.
+ * Not here: the file downloads and the error-reporting tunnel, which no JSON client calls.
+ */
+export const routes = {
+  // System
+  health: { method: 'GET', path: '/health', response: healthSchema, statuses: [200, 503] },
+  config: { method: 'GET', path: '/config', response: envelope(clientConfigSchema) },
+  company: {
+    method: 'GET',
+    path: '/company/:id',
+    params: companyParamsSchema,
+    response: envelope(companyDetailsSchema),
+  },
+
+  // Guest auth
+  registerGuest: {
+    method: 'POST',
+    path: '/guest-auth/register',
+    body: guestRegisterBodySchema,
+    response: envelope(guestRegistrationSchema),
+    statuses: [201],
+  },
+  guestLogin: {
+    method: 'POST',
+    path: '/guest-auth/login',
+    body: guestLoginBodySchema,
+    response: envelope(guestLoginSchema),
+  },
+  guestDetails: {
+    method: 'GET',
+    path: '/guest-auth/guestDetails',
+    query: guestDetailsQuerySchema,
+    response: envelope(guestDetailsSchema),
+  },
+
+  // Staff auth and team
+  staffLogin: {
+    method: 'POST',
+    path: '/auth/login',
+    body: staffLoginBodySchema,
+    response: envelope(staffLoginSchema),
+  },
+  refresh: {
+    method: 'POST',
+    path: '/auth/refresh',
+    body: refreshBodySchema,
+    response: envelope(refreshedSchema),
+  },
+  logout: { method: 'POST', path: '/auth/logout', response: noContentSchema, statuses: [204] },
+  staff: { method: 'GET', path: '/staff', response: envelope(z.array(colleagueSchema)) },
+  availability: {
+    method: 'PUT',
+    path: '/staff/me/availability',
+    body: availabilityBodySchema,
+    response: noContentSchema,
+    statuses: [204],
+  },
+
+  // Call reports
+  addCallReport: {
+    method: 'POST',
+    path: '/call-report/add',
+    body: callReportAddBodySchema,
+    response: envelope(callReportAddedSchema),
+    statuses: [200, 201],
+  },
+  holdCall: {
+    method: 'POST',
+    path: '/call-report/hold-call',
+    body: holdCallBodySchema,
+    response: envelope(createdSchema),
+    statuses: [201],
+  },
+  updateCallReport: {
+    method: 'PUT',
+    path: '/call-report/update',
+    body: callReportUpdateBodySchema,
+    response: envelope(callReportSchema),
+  },
+  stampCallReport: {
+    method: 'PUT',
+    path: '/call-report/update-timestamp',
+    body: callReportTimestampBodySchema,
+    response: envelope(callReportSchema),
+  },
+  /** The same stamp by `navigator.sendBeacon`, which can only POST (token in the body). */
+  stampCallReportByBeacon: {
+    method: 'POST',
+    path: '/call-report/update-timestamp',
+    body: callReportTimestampBodySchema,
+    response: envelope(callReportSchema),
+  },
+  reportCallBug: {
+    method: 'POST',
+    path: '/call-bug/by-guest',
+    body: callBugBodySchema,
+    response: envelope(createdSchema),
+    statuses: [201],
+  },
+
+  // Calls (docs/protocol.md)
+  janusToken: { method: 'POST', path: '/auth/janus-token', response: envelope(janusTokenSchema) },
+  claimCall: {
+    method: 'POST',
+    path: '/calls/claim',
+    body: claimCallBodySchema,
+    response: envelope(claimedCallSchema),
+  },
+  listCalls: {
+    method: 'GET',
+    path: '/calls',
+    query: callListQuerySchema,
+    response: envelope(callListSchema),
+  },
+  callState: {
+    method: 'GET',
+    path: '/calls/:callId',
+    params: callIdParamsSchema,
+    response: envelope(callStateSchema),
+  },
+  callRoom: {
+    method: 'POST',
+    path: '/calls/:callId/room',
+    params: callIdParamsSchema,
+    query: callRoomQuerySchema,
+    response: envelope(roomAccessSchema),
+  },
+  endCall: {
+    method: 'POST',
+    path: '/calls/:callId/end',
+    params: callIdParamsSchema,
+    body: endCallBodySchema,
+    response: envelope(callStateSchema),
+  },
+  transferCall: {
+    method: 'POST',
+    path: '/calls/:callId/transfer',
+    params: callIdParamsSchema,
+    body: transferBodySchema,
+    response: envelope(callStateSchema),
+  },
+  callNotes: {
+    method: 'PUT',
+    path: '/calls/:callId/notes',
+    params: callIdParamsSchema,
+    body: callNotesBodySchema,
+    response: noContentSchema,
+    statuses: [204],
+  },
+
+  // Forms
+  submitWelcomeForm: {
+    method: 'POST',
+    path: '/form-submission',
+    body: formSubmissionBodySchema,
+    response: envelope(createdSchema),
+    statuses: [201],
+  },
+  latestWelcomeSubmission: {
+    method: 'POST',
+    path: '/form-submission/get-submission',
+    body: formSubmissionQuerySchema,
+    response: envelope(formSubmissionLookupSchema),
+  },
+  submitRating: {
+    method: 'POST',
+    path: '/rating-form/submissions',
+    body: ratingSubmissionBodySchema,
+    response: envelope(createdSchema),
+    statuses: [201],
+  },
+
+  // Geofence and uploads
+  geofenceCheck: {
+    method: 'PUT',
+    path: '/geo-fence/check',
+    body: geofenceCheckBodySchema,
+    response: envelope(geofenceResultSchema),
+  },
+  upload: {
+    method: 'POST',
+    path: '/upload/:type',
+    params: uploadParamsSchema,
+    multipart: true,
+    response: envelope(uploadedFileSchema),
+    statuses: [201],
+  },
+} as const satisfies Record<string, Route>;
+
+export type Routes = typeof routes;
+
+/**
+ * The route's path with its `:name` segments filled from `params` (each URI-encoded) and `query`
+ * appended (undefined values left out).
+ */
+export function routeUrl(
+  route: Route,
+  params?: Readonly<Record<string, unknown>>,
+  query?: Readonly<Record<string, unknown>>,
+): string {
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null) throw new Error(`${route.path} needs :${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.append(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
