@@ -1,58 +1,18 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
-import {
-  ApiRequestError,
-  companyDetailsSchema,
-  routeStatuses,
-  routeUrl,
-  type ApiClient,
-  type RouteAnswer,
-  type StaffLogin,
-} from '@frontdesk/protocol';
+import { companyDetailsSchema, type StaffLogin } from '@frontdesk/protocol';
 import { Connections } from '../app/connections.ts';
 import type { ConsoleServices } from '../app/services.ts';
 import { ServicesContext } from '../app/servicesContext.ts';
 import { createStore, type RootState } from '../app/store.ts';
 
+export { answer, fakeApi, refusal, type FakeAnswer } from '@frontdesk/protocol/testing';
+
 /** Fails loudly: a component test that reaches it has left its subject. */
 export const unreachable = (): never => {
   throw new Error('a component test reached a service it did not set up');
 };
-
-/** One answer of the fake API: the response body, or a refusal. */
-export type FakeAnswer = { body: unknown } | { refuse: ApiRequestError };
-
-/**
- * An API whose answers the test names by `METHOD path` (the route's path filled in, with its
- * query); every request is recorded. The answer is parsed with the route's response schema, as
- * the real client does.
- */
-export function fakeApi(answers: Record<string, FakeAnswer>) {
-  const requests: { route: string; body: unknown }[] = [];
-  const api: ApiClient = async (route, ...[options]) => {
-    const { params, query, body } = (options ?? {}) as {
-      params?: Record<string, unknown>;
-      query?: Record<string, unknown>;
-      body?: unknown;
-    };
-    const name = `${route.method} ${routeUrl(route, params, query)}`;
-    requests.push({ route: name, body });
-    const answer = answers[name];
-    if (!answer) throw new Error(`unexpected request ${name}`);
-    if ('refuse' in answer) throw answer.refuse;
-    // As the real client reads it: a 204's missing body is null.
-    const empty = answer.body === undefined && routeStatuses(route).includes(204);
-    return route.response.parse(empty ? null : answer.body) as RouteAnswer<typeof route>;
-  };
-  return { api, requests };
-}
-
-/** A success as the API wraps it (docs/architecture.md: `{ data: … }`). */
-export const answer = (data: unknown) => ({ body: { data } });
-
-export const refusal = (status: number, code: string, message = code) =>
-  ({ refuse: new ApiRequestError(status, code, message) }) as const;
 
 /** A staff login as the API answers it for Ada, agent of company 12 with one category. */
 export const adaLogin: StaffLogin = {

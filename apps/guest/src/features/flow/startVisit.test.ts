@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import type { CompanyDetails } from '@frontdesk/protocol';
+import { answer, fakeApi, refusal, type FakeAnswer } from '@frontdesk/protocol/testing';
+import type { GuestServices } from '../../app/services.ts';
+import { createStore } from '../../app/store.ts';
+import { company } from '../../test/render.tsx';
+import { keepRegistration, keptRegistration } from '../guestAuth/identity.ts';
+import { startVisit } from './startVisit.ts';
+
+const GUEST = `g${'b'.repeat(25)}`;
+const registration = {
+  jabberusername: `g5-${GUEST}`,
+  username: GUEST,
+  credential: 'c'.repeat(43),
+  guestRooms: [],
+};
+const login = {
+  access_token: 'token-1',
+  accessTokenExpiresAt: new Date(Date.now() + 600_000).toISOString(),
+  username: GUEST,
+  jabberusername: `g5-${GUEST}`,
+  companyId: 5,
+};
+const welcomeForm = {
+  id: 1,
+  title: 'Before we start',
+  fields: [{ type: 'text' as const, name: 'name', label: 'Name', required: true, maxLength: 100 }],
+};
+
+/** A memory Storage, as a browser's localStorage behaves. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, value),
+  };
+}
+
+/**
+ * The visit of a guest of company 5 against fake services: the API answers from `answers`
+ * (company details from `details`, a registration and a login unless a test says otherwise),
+ * the browser as `browser` says.
+ */
+async function visit(
+  details: Partial<CompanyDetails>,
+  answers: Record<string, FakeAnswer> = {},
+  browser: Partial<GuestServices> = {},
+) {
+  const { api, requests } = fakeApi({
+    'GET /company/5': answer(company(details)),
+    'POST /guest-auth/register': answer(registration),
+    'POST /guest-auth/login': answer(login),
+    ...answers,
+  });
+  const services: GuestServices = {
+    api,
+    computeFingerprint: async () => 'fingerprint1',
+    detectBot: async () => false,
+    browserSupportsCalls: () => true,
+    isOnline: () => true,
+    readLocation: async () => ({ latitude: '51.5', longitude: '-0.12' }),
+    applyBranding: () => undefined,
+    storage: memoryStorage(),
+    ...browser,
+  };
+  const store = createStore(
+    { companyId: 5, serviceType: 'Talk', webview: false, parentOrigin: null },
+    services,
+  );
+  await store.dispatch(startVisit());
+  return { stage: store.getState().flow.stage, state: store.getState(), requests, services };
+}
+
+describe('startVisit: from page load to the first screen the guest acts on', () => {
+  it('registers, signs in and keeps the registration for the next visit', async () => {
+    const { stage, state, requests, services } = await visit({ previewScreen: true });
+    expect(stage).toBe('preview');
+    expect(state.guestAuth.username).toBe(GUEST);
+    expect(requests.map((r) => r.route)).toEqual([
+      'GET /company/5',
+      'POST /guest-auth/register',
+      'POST /guest-auth/login',
+    ]);
+    expect(keptRegistration(services.storage, 5)).toEqual(registration);
+  });
+
+  it('signs in with the kept registration, and registers anew when the API no longer knows it', async () => {
+    const storage = memoryStorage();
+    keepRegistration(storage, 5, registration);
+    const kept = await visit({}, {}, { storage });
+    expect(kept.requests.map((r) => r.route)).not.toContain('POST /guest-auth/register');
+    expect(kept.requests.find((r) => r.route === 'POST /guest-auth/login')?.body).toEqual({
+      credential: registration.credential,
+      companyId: 5,
+    });
+
+    const forgotten = await visit(
+      {},
+      { 'POST /guest-auth/login': refusal(401, 'unknown_credential') },
+      { storage },
+    );
+    expect(forgotten.requests.map((r) => r.route)).toContain('POST /guest-auth/register');
+    expect(forgotten.stage).toBe('failed');
+  });
+
+  it.each<[string, Partial<CompanyDetails>, Partial<GuestServices>, string]>([
+    ['an automated browser', {}, { detectBot: async () => true }, 'bot'],
+    ['a browser without WebRTC', {}, { browserSupportsCalls: () => false }, 'unsupported'],
+    ['an inactive company', { activated: false }, {}, 'inactive'],
+    [
+      'a closed company',
+      { schedule: { timeZone: 'UTC', hours: [], openNow: false } },
+      {},
+      'schedule',
+    ],
+  ])('stops %s at its stage', async (_name, details, browser, stage) => {
+    expect((await visit(details, {}, browser)).stage).toBe(stage);
+  });
+
+  it('checks the location the browser reports, and any failure means outside', async () => {
+    const inside = await visit(
+      { requestLocation: true },
+      { 'PUT /geo-fence/check': answer({ inside: true }) },
+    );
+    expect(inside.stage).toBe('preview');
+    const check = inside.requests.find((r) => r.route === 'PUT /geo-fence/check');
+    // spec §3: the coordinates travel as the text the guest keeps.
+    expect(check?.body).toEqual({ lat: '51.5', lng: '-0.12', companyID: 5 });
+
+    const outside = await visit(
+      { requestLocation: true },
+      { 'PUT /geo-fence/check': refusal(403, 'outside_geofence') },
+    );
+    expect(outside.stage).toBe('outofzone');
+
+    const denied = await visit(
+      { requestLocation: true },
+      {},
+      {
+        readLocation: async () => {
+          throw new Error('denied');
+        },
+      },
+    );
+    expect(denied.stage).toBe('outofzone');
+  });
+
+  it('asks for the welcome form when the lookup answers {} or fails, and not once it is answered', async () => {
+    const lookup = 'POST /form-submission/get-submission';
+    const unanswered = await visit({ welcomeForm }, { [lookup]: answer({}) });
+    expect(unanswered.stage).toBe('welcome');
+    const failed = await visit({ welcomeForm }, { [lookup]: refusal(500, 'internal') });
+    expect(failed.stage).toBe('welcome');
+    const answered = await visit(
+      { welcomeForm },
+      {
+        [lookup]: answer({
+          id: 3,
+          form: 1,
+          serviceType: 'Talk',
+          answers: { name: 'Ada' },
+          createdAt: new Date().toISOString(),
+        }),
+      },
+    );
+    expect(answered.stage).toBe('preview');
+  });
+
+  it('shows the service as failed when the API cannot be reached', async () => {
+    const { stage, state } = await visit(
+      {},
+      { 'GET /company/5': refusal(0, 'network', 'unreachable') },
+    );
+    expect(stage).toBe('failed');
+    expect(state.flow.failure).toBe('unreachable');
+  });
+});
