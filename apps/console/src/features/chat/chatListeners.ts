@@ -2,10 +2,19 @@ import { routes, type UploadType } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
+import { workspaceLoaded } from '../auth/authSlice.ts';
+import { selectAvailability, SHOW_OF } from '../availability/availabilitySlice.ts';
 import {
+  chatFailed,
+  chatRoomChanged,
+  chatStatusChanged,
   fileChosen,
+  messageDeliveryChanged,
+  messageReceived,
   messageSubmitted,
+  roomJoinFailed,
   sendFailed,
+  serverNoticeReceived,
   uploadFailed,
   uploadFinished,
 } from './chatSlice.ts';
@@ -17,6 +26,49 @@ function uploadTypeOf(file: File): UploadType {
 }
 
 export function chatListeners(startListening: AppStartListening): void {
+  // After sign-in: the chat session (lazy-loaded), its events as this feature's actions, then the
+  // rooms the login names (the company's).
+  startListening({
+    actionCreator: workspaceLoaded,
+    effect: async (action, { dispatch, getState, extra }) => {
+      const { login } = getState().auth;
+      if (!login) return;
+      const { ChatSession } = await extra.loadChat();
+      const chat = new ChatSession({
+        url: action.payload.config.xmppWebsocketUrl,
+        jid: login.xmpp.jid,
+        token: login.xmpp.password,
+        sender: 'AGENT',
+        // docs/protocol.md: a resource of its own per tab, so the agent's tabs do not replace
+        // each other (guests keep spec §9's one resource). Unique, not secret.
+        resource: `web-${Math.random().toString(36).slice(2, 10)}`,
+      });
+      chat.setAvailability(SHOW_OF[selectAvailability(getState())]);
+      extra.connections.chat = chat;
+      chat.on('status', (status) => dispatch(chatStatusChanged(status)));
+      chat.on('error', (error) => dispatch(chatFailed(describeError(error))));
+      chat.on('room', (snapshot) => dispatch(chatRoomChanged(snapshot)));
+      chat.on('message', (record) => dispatch(messageReceived(record)));
+      chat.on('serverNotice', (body) => dispatch(serverNoticeReceived(body)));
+      chat.on('delivery', (change) => dispatch(messageDeliveryChanged(change)));
+      try {
+        await chat.connect();
+      } catch (error) {
+        dispatch(chatFailed(describeError(error)));
+        return;
+      }
+      await Promise.all(
+        login.rooms.map((room) =>
+          chat
+            .joinRoom(room.jid, { nick: chat.username, password: room.password })
+            .catch((error: unknown) =>
+              dispatch(roomJoinFailed({ jid: room.jid, message: describeError(error) })),
+            ),
+        ),
+      );
+    },
+  });
+
   startListening({
     actionCreator: messageSubmitted,
     effect: (action, { dispatch, extra }) => {

@@ -7,7 +7,7 @@ import {
   messageAdded,
   type Conversation,
 } from '@frontdesk/chat/conversation';
-import type { ChatStatus } from '@frontdesk/chat';
+import type { ChatStatus, RoomSnapshot } from '@frontdesk/chat';
 import type { RootState } from '../../app/store.ts';
 
 export type ChatState = {
@@ -42,6 +42,12 @@ const peerOf = (record: ChatMessageRecord) =>
  * listener takes the file from the action (the store is told to let this action through).
  */
 export const fileChosen = createAction<{ to: string; file: File }>('chat/fileChosen');
+/** A room the chat session is in changed: who is there, with which presence. */
+export const chatRoomChanged = createAction<RoomSnapshot>('chat/roomChanged');
+/** The session could not join a room (refused, or gone: a call's room whose guest left). */
+export const roomJoinFailed = createAction<{ jid: string; message: string }>('chat/roomJoinFailed');
+/** A headline from the chat server itself, which only the API can make it send. */
+export const serverNoticeReceived = createAction<string>('chat/serverNoticeReceived');
 
 export const chatSlice = createSlice({
   name: 'chat',

@@ -3,17 +3,11 @@ import { CALLS_CHANGED_NOTICE } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import type { ConsoleServices } from '../../app/services.ts';
 import type { RootState } from '../../app/store.ts';
-import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
 import { workspaceLoaded } from '../auth/authSlice.ts';
-import { selectAvailability, SHOW_OF } from '../availability/availabilitySlice.ts';
-import {
-  chatFailed,
-  chatStatusChanged,
-  messageDeliveryChanged,
-  messageReceived,
-} from '../chat/chatSlice.ts';
-import { roomChanged, roomJoinFailed, roomsAssigned, waitingCallsLoaded } from './queueSlice.ts';
+import { selectAvailability } from '../availability/availabilitySlice.ts';
+import { chatRoomChanged, serverNoticeReceived } from '../chat/chatSlice.ts';
+import { roomChanged, roomsAssigned, waitingCallsLoaded } from './queueSlice.ts';
 import { callsChangedNotice, waitingCallsListeners } from './waitingCalls.ts';
 
 /** The queue keeps a guest's announced start, not a stale "waited" figure: the UI ticks. */
@@ -34,61 +28,40 @@ function ring(extra: ConsoleServices, state: RootState, categoryId: number | nul
 }
 
 export function queueListeners(startListening: AppStartListening): void {
-  // After sign-in: the chat session (lazy-loaded), then the company room; the rooms of the
-  // waiting calls follow the API's list of them (waitingCalls.ts).
+  // The rooms this agent follows from sign-in: its company's; the rooms of the waiting calls
+  // follow the API's list of them (waitingCalls.ts).
   startListening({
     actionCreator: workspaceLoaded,
-    effect: async (action, { dispatch, getState, extra }) => {
-      const { login } = getState().auth;
-      if (!login) return;
-      const rooms = login.rooms;
-      dispatch(roomsAssigned(rooms));
-      const { ChatSession, agentQueue } = await extra.loadChat();
-      const chat = new ChatSession({
-        url: action.payload.config.xmppWebsocketUrl,
-        jid: login.xmpp.jid,
-        token: login.xmpp.password,
-        sender: 'AGENT',
-        // docs/protocol.md: a resource of its own per tab, so the agent's tabs do not replace
-        // each other (guests keep spec §9's one resource). Unique, not secret.
-        resource: `web-${Math.random().toString(36).slice(2, 10)}`,
-      });
-      chat.setAvailability(SHOW_OF[selectAvailability(getState())]);
-      extra.connections.chat = chat;
-      chat.on('status', (status) => dispatch(chatStatusChanged(status)));
-      chat.on('error', (error) => dispatch(chatFailed(describeError(error))));
-      chat.on('room', (snapshot) => {
-        // SECURITY: in a call's room only the guest the API named is that call's guest.
-        const guest = getState().queue.rooms[snapshot.jid]?.guest;
-        dispatch(
-          roomChanged({
-            snapshot,
-            waiting: agentQueue(snapshot, chat.username)
-              .filter((waiting) => waiting.nick === guest)
-              .map(withoutWaited),
-          }),
-        );
-      });
-      chat.on('message', (record) => dispatch(messageReceived(record)));
-      chat.on('serverNotice', (body) => {
-        if (body === CALLS_CHANGED_NOTICE) dispatch(callsChangedNotice());
-      });
-      chat.on('delivery', (change) => dispatch(messageDeliveryChanged(change)));
-      try {
-        await chat.connect();
-      } catch (error) {
-        dispatch(chatFailed(describeError(error)));
-        return;
-      }
-      await Promise.all(
-        rooms.map((room) =>
-          chat
-            .joinRoom(room.jid, { nick: chat.username, password: room.password })
-            .catch((error: unknown) =>
-              dispatch(roomJoinFailed({ jid: room.jid, message: describeError(error) })),
-            ),
-        ),
+    effect: (_action, { dispatch, getState }) => {
+      const rooms = getState().auth.login?.rooms;
+      if (rooms) dispatch(roomsAssigned(rooms));
+    },
+  });
+
+  // A room changed: its waiting guests, as this agent sees them.
+  startListening({
+    actionCreator: chatRoomChanged,
+    effect: async ({ payload: snapshot }, { dispatch, getState, extra }) => {
+      const chat = extra.connections.chat;
+      if (!chat) return;
+      const { agentQueue } = await extra.loadChat();
+      // SECURITY: in a call's room only the guest the API named is that call's guest.
+      const guest = getState().queue.rooms[snapshot.jid]?.guest;
+      dispatch(
+        roomChanged({
+          snapshot,
+          waiting: agentQueue(snapshot, chat.username)
+            .filter((waiting) => waiting.nick === guest)
+            .map(withoutWaited),
+        }),
       );
+    },
+  });
+
+  startListening({
+    actionCreator: serverNoticeReceived,
+    effect: ({ payload: body }, { dispatch }) => {
+      if (body === CALLS_CHANGED_NOTICE) dispatch(callsChangedNotice());
     },
   });
 

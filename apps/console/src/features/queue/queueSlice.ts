@@ -3,6 +3,7 @@ import type { Occupant, RoomSnapshot, WaitingGuest } from '@frontdesk/chat';
 import type { CallSummary } from '@frontdesk/protocol';
 import type { RootState } from '../../app/store.ts';
 import { callClaimed } from '../call/callSlice.ts';
+import { roomJoinFailed } from '../chat/chatSlice.ts';
 
 /**
  * The company room (every agent, availability) or a call's room (its guest, waiting or in the
@@ -101,12 +102,6 @@ export const queueSlice = createSlice({
       room.waiting = waiting;
       if (snapshot.joined) room.error = null;
     },
-    roomJoinFailed(state, action: PayloadAction<{ jid: string; message: string }>) {
-      const room = state.rooms[action.payload.jid];
-      // A call's room that is gone (the guest left first) is no failure of the agent's.
-      if (room?.kind === 'call') dropRoom(state, action.payload.jid);
-      else if (room) room.error = action.payload.message;
-    },
     /** `GET /api/calls?status=waiting`: the whole list, so calls that ended drop out. */
     waitingCallsLoaded(state, action: PayloadAction<CallSummary[]>) {
       state.calls = Object.fromEntries(
@@ -135,6 +130,12 @@ export const queueSlice = createSlice({
     builder.addCase(callClaimed, (state) => {
       state.claim = null;
     });
+    builder.addCase(roomJoinFailed, (state, action) => {
+      const room = state.rooms[action.payload.jid];
+      // A call's room that is gone (the guest left first) is no failure of the agent's.
+      if (room?.kind === 'call') dropRoom(state, action.payload.jid);
+      else if (room) room.error = action.payload.message;
+    });
   },
 });
 
@@ -143,7 +144,6 @@ export const {
   callRoomAdded,
   callRoomRemoved,
   roomChanged,
-  roomJoinFailed,
   waitingCallsLoaded,
   waitingCallsFailed,
   acceptClicked,

@@ -3,12 +3,11 @@ import { callRoomJid, routes } from '@frontdesk/protocol';
 import type { AppListenerApi, AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { selectXmppDomain } from '../auth/authSlice.ts';
-import { chatStatusChanged } from '../chat/chatSlice.ts';
+import { chatStatusChanged, roomJoinFailed } from '../chat/chatSlice.ts';
 import {
   callRoomAdded,
   callRoomRemoved,
   roomChanged,
-  roomJoinFailed,
   waitingCallsFailed,
   waitingCallsLoaded,
 } from './queueSlice.ts';
