@@ -4,6 +4,8 @@ import { Provider } from 'react-redux';
 import { App } from './app/App.tsx';
 import { api } from './app/api.ts';
 import { readPageParams } from './app/page-params.ts';
+import { ServicesContext } from './app/servicesContext.ts';
+import type { GuestServices } from './app/services.ts';
 import { createStore } from './app/store.ts';
 import { browserSupportsCalls, detectBot } from './features/browserCheck/checks.ts';
 import { applyBranding } from './features/company/branding.ts';
@@ -11,6 +13,7 @@ import { readLocation } from './features/geofence/location.ts';
 import { computeFingerprint } from './features/guestAuth/identity.ts';
 import { startVisit } from './features/flow/startVisit.ts';
 import { pageVisibilityChanged } from './features/call/callSlice.ts';
+import { Connections } from './features/call/connections.ts';
 import { captureConsole } from './features/diagnostics/logBuffer.ts';
 import { startErrorReporting } from './features/diagnostics/errorReporting.ts';
 import { routes, type EmbedMessage } from '@frontdesk/protocol';
@@ -28,7 +31,7 @@ function localStorageOrUndefined(): Storage | undefined {
 
 captureConsole();
 
-const store = createStore(readPageParams(window.location.search), {
+const services: GuestServices = {
   api,
   computeFingerprint,
   detectBot,
@@ -37,7 +40,20 @@ const store = createStore(readPageParams(window.location.search), {
   readLocation: () => readLocation(navigator.geolocation),
   applyBranding,
   storage: localStorageOrUndefined(),
-});
+  // Loaded when the guest joins a queue, not before: the pre-call pages stay light.
+  loadCallAdapters: async () => {
+    const [chat, media] = await Promise.all([
+      import('@frontdesk/chat'),
+      import('@frontdesk/media'),
+    ]);
+    return {
+      createChat: (options) => new chat.ChatSession(options),
+      createMedia: (options) => media.createMediaSession(options),
+    };
+  },
+  connections: new Connections(),
+};
+const store = createStore(readPageParams(window.location.search), services);
 
 // Started here rather than in an effect: once per page, before the first render.
 void store.dispatch(startVisit());
@@ -91,7 +107,9 @@ if (!root) throw new Error('index.html lacks #root');
 createRoot(root).render(
   <StrictMode>
     <Provider store={store}>
-      <App />
+      <ServicesContext value={services}>
+        <App />
+      </ServicesContext>
     </Provider>
   </StrictMode>,
 );

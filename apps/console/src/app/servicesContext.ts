@@ -1,4 +1,5 @@
-import { createContext, useContext, useSyncExternalStore } from 'react';
+import { createContext, useContext } from 'react';
+import { useStream as useRegistryStream } from '@frontdesk/media/streams';
 import type { ConsoleServices } from './services.ts';
 
 /** The services for components that show live objects (streams, devices); null outside the app. */
@@ -11,8 +12,6 @@ export function useServices(): ConsoleServices {
 }
 
 /** A media stream of the call (`LOCAL_STREAM` or a feed's Janus id), kept current. */
-export function useStream(key: string): MediaStream | undefined {
-  const { connections } = useServices();
-  useSyncExternalStore(connections.subscribe, () => connections.version);
-  return connections.stream(key);
+export function useStream(key: string): MediaStream | null {
+  return useRegistryStream(useServices().connections.streams, key);
 }

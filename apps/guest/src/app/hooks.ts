@@ -1,4 +1,4 @@
-import { createAsyncThunk } from '@reduxjs/toolkit';
+import { createAsyncThunk, type TypedStartListening } from '@reduxjs/toolkit';
 import { useDispatch, useSelector } from 'react-redux';
 import type { AppDispatch, RootState } from './store.ts';
 import type { GuestServices } from './services.ts';
@@ -12,3 +12,6 @@ export const createAppThunk = createAsyncThunk.withTypes<{
   dispatch: AppDispatch;
   extra: GuestServices;
 }>();
+
+/** How a feature registers its listeners: typed state, dispatch and {@link GuestServices}. */
+export type AppStartListening = TypedStartListening<RootState, AppDispatch, GuestServices>;

@@ -1,5 +1,6 @@
 import type { CompanyDetails } from '@frontdesk/protocol';
 import type { ApiClient } from './api.ts';
+import type { CallAdapters, Connections } from '../features/call/connections.ts';
 import type { GuestLocation } from '../features/guestAuth/guestAuthSlice.ts';
 
 /**
@@ -15,4 +16,8 @@ export type GuestServices = {
   readLocation: () => Promise<GuestLocation>;
   applyBranding: (company: CompanyDetails) => void;
   storage: Storage | undefined;
+  /** The chat and media adapters load when the guest joins a queue (dynamic import). */
+  loadCallAdapters: () => Promise<CallAdapters>;
+  /** The live call and its streams: created once per page, reached by thunks and listeners. */
+  connections: Connections;
 };

@@ -1,13 +1,14 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { combineReducers, configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
 import { browserCheckSlice } from '../features/browserCheck/browserCheckSlice.ts';
 import { callSlice } from '../features/call/callSlice.ts';
 import { chatRoomSlice } from '../features/chat/chatRoomSlice.ts';
+import { chatSlice } from '../features/chat/chatSlice.ts';
 import { companySlice } from '../features/company/companySlice.ts';
 import { flowSlice } from '../features/flow/flowSlice.ts';
 import { geofenceSlice } from '../features/geofence/geofenceSlice.ts';
 import { guestAuthSlice } from '../features/guestAuth/guestAuthSlice.ts';
 import { reportSlice } from '../features/report/reportSlice.ts';
-import { listenerMiddleware } from './listener.ts';
+import { startListeners } from './listener.ts';
 import type { PageParams } from './page-params.ts';
 import type { GuestServices } from './services.ts';
 import { pageSlice } from './pageSlice.ts';
@@ -22,6 +23,7 @@ const rootReducer = combineReducers({
   [reportSlice.name]: reportSlice.reducer,
   [chatRoomSlice.name]: chatRoomSlice.reducer,
   [callSlice.name]: callSlice.reducer,
+  [chatSlice.name]: chatSlice.reducer,
 });
 export type RootState = ReturnType<typeof rootReducer>;
 
@@ -31,12 +33,15 @@ export function createStore(
   services: GuestServices,
   preloaded?: Partial<RootState>,
 ) {
-  return configureStore({
+  const listeners = createListenerMiddleware({ extra: services });
+  const store = configureStore({
     reducer: rootReducer,
     preloadedState: { ...preloaded, page: preloaded?.page ?? page },
     middleware: (getDefault) =>
-      getDefault({ thunk: { extraArgument: services } }).prepend(listenerMiddleware.middleware),
+      getDefault({ thunk: { extraArgument: services } }).prepend(listeners.middleware),
   });
+  startListeners(listeners.startListening.withTypes<RootState, AppDispatch, GuestServices>());
+  return store;
 }
 
 export type AppStore = ReturnType<typeof createStore>;

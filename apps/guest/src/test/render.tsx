@@ -3,7 +3,9 @@ import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
 import { companyDetailsSchema, type CompanyDetails } from '@frontdesk/protocol';
 import type { GuestServices } from '../app/services.ts';
+import { ServicesContext } from '../app/servicesContext.ts';
 import { createStore, type RootState } from '../app/store.ts';
+import { Connections } from '../features/call/connections.ts';
 
 /** A company as the API would answer it: the schema's defaults plus what a test overrides. */
 export function company(overrides: Partial<CompanyDetails> = {}): CompanyDetails {
@@ -29,23 +31,37 @@ export function company(overrides: Partial<CompanyDetails> = {}): CompanyDetails
 const unreachable = (): never => {
   throw new Error('a component test reached a service');
 };
-const offlineServices: GuestServices = {
-  api: unreachable,
-  computeFingerprint: unreachable,
-  detectBot: unreachable,
-  browserSupportsCalls: unreachable,
-  isOnline: unreachable,
-  readLocation: unreachable,
-  applyBranding: unreachable,
-  storage: undefined,
-};
+export function offlineServices(overrides: Partial<GuestServices> = {}): GuestServices {
+  return {
+    api: unreachable,
+    computeFingerprint: unreachable,
+    detectBot: unreachable,
+    browserSupportsCalls: unreachable,
+    isOnline: unreachable,
+    readLocation: unreachable,
+    applyBranding: unreachable,
+    storage: undefined,
+    loadCallAdapters: unreachable,
+    connections: new Connections(),
+    ...overrides,
+  };
+}
 
 /** Renders `ui` over a store that starts from `state`. */
 export function renderWithState(ui: ReactElement, state: Partial<RootState>) {
+  const services = offlineServices();
   const store = createStore(
     { companyId: 5, serviceType: 'Talk', webview: false, parentOrigin: null },
-    offlineServices,
+    services,
     state,
   );
-  return { store, ...render(<Provider store={store}>{ui}</Provider>) };
+  return {
+    store,
+    services,
+    ...render(
+      <Provider store={store}>
+        <ServicesContext value={services}>{ui}</ServicesContext>
+      </Provider>,
+    ),
+  };
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DeviceList } from '@frontdesk/media';
 import type { LinkQuality } from '@frontdesk/protocol';
-import { LOCAL_STREAM } from '../../app/connections.ts';
+import { LOCAL_STREAM } from '@frontdesk/media/streams';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useServices } from '../../app/servicesContext.ts';
 import { t } from '../../i18n/messages.ts';

@@ -2,7 +2,8 @@ import { isAnyOf } from '@reduxjs/toolkit';
 import { ApiRequestError, callRoomJid, routes, type PresenceStatus } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
-import { LOCAL_STREAM, type Connections } from '../../app/connections.ts';
+import { LOCAL_STREAM } from '@frontdesk/media/streams';
+import type { Connections } from '../../app/connections.ts';
 import { t } from '../../i18n/messages.ts';
 import { selectXmppDomain } from '../auth/authSlice.ts';
 import { conversationOpened } from '../chat/chatSlice.ts';
@@ -132,8 +133,8 @@ export function callListeners(startListening: AppStartListening): void {
         });
         connections.media = media;
         media.on('state', (mediaState) => dispatch(mediaStateChanged(mediaState)));
-        media.on('localStream', (stream) => connections.setStream(LOCAL_STREAM, stream));
-        media.on('remoteStream', ({ janusId, stream }) => connections.setStream(janusId, stream));
+        media.on('localStream', (stream) => connections.streams.set(LOCAL_STREAM, stream));
+        media.on('remoteStream', ({ janusId, stream }) => connections.streams.set(janusId, stream));
         await media.connect();
       } catch (error) {
         dispatch(mediaFailed(t('mediaFailed', { reason: describeError(error) })));

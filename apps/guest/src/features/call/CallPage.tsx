@@ -3,8 +3,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 import { hangUp } from './callFlow.ts';
-import { backCameraToggled, endConfirmToggled, zoomToggled } from './callSlice.ts';
-import { liveCall } from './connections.ts';
+import { backCameraToggled, endConfirmToggled, muteClicked, zoomToggled } from './callSlice.ts';
 import { DevicePanel } from './DevicePanel.tsx';
 import { SelfView, StreamVideo } from './StreamVideo.tsx';
 
@@ -130,7 +129,7 @@ export function CallPage() {
         <button
           type="button"
           aria-pressed={call.localAudioMuted}
-          onClick={() => void liveCall()?.media.setMuted('audio', !call.localAudioMuted)}
+          onClick={() => dispatch(muteClicked({ kind: 'audio', muted: !call.localAudioMuted }))}
           data-testid="toggle-audio"
         >
           {call.localAudioMuted ? t('unmuteMic') : t('muteMic')}
@@ -139,7 +138,7 @@ export function CallPage() {
           <button
             type="button"
             aria-pressed={call.localVideoMuted}
-            onClick={() => void liveCall()?.media.setMuted('video', !call.localVideoMuted)}
+            onClick={() => dispatch(muteClicked({ kind: 'video', muted: !call.localVideoMuted }))}
             data-testid="toggle-video"
           >
             {call.localVideoMuted ? t('cameraOn') : t('cameraOff')}
@@ -149,12 +148,7 @@ export function CallPage() {
           <button
             type="button"
             aria-pressed={call.isBackCam}
-            onClick={() => {
-              void liveCall()?.media.switchCamera({
-                facingMode: call.isBackCam ? 'user' : 'environment',
-              });
-              dispatch(backCameraToggled());
-            }}
+            onClick={() => dispatch(backCameraToggled())}
           >
             {t('backCamera')}
           </button>

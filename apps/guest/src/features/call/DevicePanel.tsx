@@ -2,10 +2,15 @@ import { useEffect, useState } from 'react';
 import { listDevices, type DeviceList } from '@frontdesk/media/devices';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
-import { callVolumeChanged, deviceConfigToggled, devicesChanged } from './callSlice.ts';
-import { liveCall } from './connections.ts';
+import { useStream } from '../../app/servicesContext.ts';
+import {
+  callVolumeChanged,
+  cameraChosen,
+  deviceConfigToggled,
+  microphoneChosen,
+} from './callSlice.ts';
+import { LOCAL_STREAM } from '@frontdesk/media/streams';
 import { DeviceSelect } from './DeviceSelect.tsx';
-import { LOCAL_STREAM, useStream } from './streams.ts';
 
 /** The device-configuration panel (spec §3 deviceConfigOpen): switch devices live, set volume. */
 export function DevicePanel() {
@@ -43,10 +48,7 @@ export function DevicePanel() {
               kind="camera"
               devices={devices?.cameras}
               value={current('video')}
-              onChoose={(deviceId) => {
-                void liveCall()?.media.switchCamera({ deviceId });
-                dispatch(devicesChanged());
-              }}
+              onChoose={(deviceId) => dispatch(cameraChosen(deviceId))}
             />
           )}
           <DeviceSelect
@@ -54,10 +56,7 @@ export function DevicePanel() {
             kind="microphone"
             devices={devices?.microphones}
             value={current('audio')}
-            onChoose={(deviceId) => {
-              void liveCall()?.media.switchMicrophone(deviceId);
-              dispatch(devicesChanged());
-            }}
+            onChoose={(deviceId) => dispatch(microphoneChosen(deviceId))}
           />
           <div className="field">
             <label htmlFor="volume-range">{t('volume')}</label>

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { playStream } from '@frontdesk/media/devices';
-import { LOCAL_STREAM, useStream } from './streams.ts';
+import { useStream } from '../../app/servicesContext.ts';
+import { LOCAL_STREAM } from '@frontdesk/media/streams';
 
 type Props = {
   streamKey: string | undefined;

@@ -15,7 +15,7 @@ import { callRoomChosen } from '../chat/chatRoomSlice.ts';
 import { consoleLog } from '../diagnostics/logBuffer.ts';
 import { stageReached } from '../flow/flowSlice.ts';
 import { callRequested, callTransferred, endConfirmToggled } from './callSlice.ts';
-import { closeCall, liveCall, openCall } from './connections.ts';
+import { closeCall, openCall } from './connections.ts';
 
 /** What a call-bug report carries (spec §3 "Call-bug report fields"); nothing private. */
 function bugReport(state: RootState, callId: string) {
@@ -23,7 +23,8 @@ function bugReport(state: RootState, callId: string) {
     guest_log: consoleLog(),
     guest_state: {
       stage: state.flow.stage,
-      call: { ...state.call, chatMessages: state.call.chatMessages.length },
+      call: state.call,
+      chat: { ...state.chat, chatMessages: state.chat.chatMessages.length },
       report: state.report,
     },
     guest_client_info: {
@@ -80,18 +81,18 @@ export const joinQueue = createAppThunk(
         // The guest left the queue while the call was being set up: that is no failure.
         if (getState().flow.stage !== 'waiting') return;
         console.error('call set-up failed', error);
-        if (!setupComplete(liveCall()?.media.state.stages ?? {})) {
+        if (!setupComplete(extra.connections.call?.media.state.stages ?? {})) {
           void extra
             .api(routes.reportCallBug, { token, body: bugReport(getState(), callId) })
             .catch(() => undefined);
         }
-        await closeCall();
+        await closeCall(extra.connections);
         dispatch(stageReached('failed'));
         return;
       }
       const outcome = await call.ended;
-      if (liveCall() !== call) return; // the guest hung up first (hangUp handled it)
-      await closeCall();
+      if (extra.connections.call !== call) return; // the guest hung up first (hangUp handled it)
+      await closeCall(extra.connections);
       if (outcome.kind !== 'transfer') {
         // The agent hanging up destroys the room (the API cleans up): that is a call completed.
         // Only a media failure the adapter could not recover from is a failed call.
@@ -160,7 +161,7 @@ export const hangUp = createAppThunk(
         })
         .catch((error: unknown) => console.warn('could not report the end of the call', error));
     }
-    await closeCall();
+    await closeCall(extra.connections);
     dispatch(stageReached(answered ? 'rating' : 'abandoned'));
   },
 );

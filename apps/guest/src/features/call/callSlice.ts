@@ -1,4 +1,4 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createAction, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import type {
   CallPeer,
   CallType,
@@ -7,21 +7,14 @@ import type {
   RemoteFeed,
   StreamsReady,
 } from '@frontdesk/protocol';
-import type { ChatMessageRecord, ChatStatus, DeliveryState } from '@frontdesk/chat';
-// The conversation reducers come from their own entry: the chat package's main entry pulls in
-// StanzaJS, which the pre-call pages must not load (issue 6: call code loads when a call starts).
-import {
-  chatOpened,
-  deliveryChanged,
-  emptyConversation,
-  messageAdded,
-} from '@frontdesk/chat/conversation';
+import type { ChatStatus } from '@frontdesk/chat';
 import type { MediaState } from '@frontdesk/media';
 
 /**
  * spec §3 "Call status state", plus what the call screens need to show: the chosen call type
  * and category, the queue place, the agent who took the call, and the live status of the two
- * connections. Streams stay in the adapters (features/call/connections.ts).
+ * connections. Streams stay in the adapters (features/call/connections.ts); the chat of the call
+ * is the chat feature's (features/chat/chatSlice.ts).
  */
 export type CallState = {
   callType: CallType;
@@ -45,15 +38,11 @@ export type CallState = {
   mutedAudioJIDs: string[];
   localAudioMuted: boolean;
   localVideoMuted: boolean;
-  isChatOpen: boolean;
   deviceConfigOpen: boolean;
   deviceConfigChanged: boolean;
   isZoomed: boolean;
   isBackCam: boolean;
   callVolume: number;
-  unreadMessages: number;
-  /** Newest first. */
-  chatMessages: ChatMessageRecord[];
   streamsReady: StreamsReady;
   notificationAllowed: boolean;
   connection: {
@@ -85,13 +74,11 @@ const initialState: CallState = {
   mutedAudioJIDs: [],
   localAudioMuted: false,
   localVideoMuted: false,
-  isChatOpen: false,
   deviceConfigOpen: false,
   deviceConfigChanged: false,
   isZoomed: true,
   isBackCam: false,
   callVolume: 1,
-  ...emptyConversation,
   streamsReady: { local: false, remote: false },
   notificationAllowed: false,
   connection: { chat: 'idle', media: 'idle' },
@@ -99,6 +86,11 @@ const initialState: CallState = {
   mediaError: null,
   endConfirmOpen: false,
 };
+
+/** The guest chose a camera in the device panel; a listener switches the media to it. */
+export const cameraChosen = createAction<string>('call/cameraChosen');
+/** The guest chose a microphone in the device panel; a listener switches the media to it. */
+export const microphoneChosen = createAction<string>('call/microphoneChosen');
 
 export const callSlice = createSlice({
   name: 'call',
@@ -173,31 +165,13 @@ export const callSlice = createSlice({
     pageVisibilityChanged(state, action: PayloadAction<boolean>) {
       state.pageVisible = action.payload;
     },
-    chatMessageReceived(state, action: PayloadAction<ChatMessageRecord>) {
-      const next = messageAdded(state, action.payload, state.isChatOpen);
-      state.chatMessages = next.chatMessages;
-      state.unreadMessages = next.unreadMessages;
-    },
-    chatDeliveryChanged(state, action: PayloadAction<{ id: string; delivery: DeliveryState }>) {
-      state.chatMessages = deliveryChanged(
-        state,
-        action.payload.id,
-        action.payload.delivery,
-      ).chatMessages;
-    },
-    chatToggled(state) {
-      state.isChatOpen = !state.isChatOpen;
-      if (state.isChatOpen) state.unreadMessages = chatOpened(state).unreadMessages;
-    },
     deviceConfigToggled(state) {
       state.deviceConfigOpen = !state.deviceConfigOpen;
-    },
-    devicesChanged(state) {
-      state.deviceConfigChanged = true;
     },
     zoomToggled(state) {
       state.isZoomed = !state.isZoomed;
     },
+    /** The guest flipped the camera; a listener asks the media for the other one. */
     backCameraToggled(state) {
       state.isBackCam = !state.isBackCam;
     },
@@ -211,6 +185,11 @@ export const callSlice = createSlice({
       state.notificationAllowed = action.payload;
     },
   },
+  extraReducers: (builder) => {
+    builder.addMatcher(isAnyOf(cameraChosen, microphoneChosen), (state) => {
+      state.deviceConfigChanged = true;
+    });
+  },
 });
 
 export const {
@@ -223,14 +202,18 @@ export const {
   holdEnded,
   callTransferred,
   pageVisibilityChanged,
-  chatMessageReceived,
-  chatDeliveryChanged,
-  chatToggled,
   deviceConfigToggled,
-  devicesChanged,
   zoomToggled,
   backCameraToggled,
   callVolumeChanged,
   endConfirmToggled,
   notificationPermissionChanged,
 } = callSlice.actions;
+
+/**
+ * The guest pressed the microphone's or the camera's mute button; a listener asks the media to
+ * mute (or unmute) and the media's state, not this event, changes the store.
+ */
+export const muteClicked = createAction<{ kind: 'audio' | 'video'; muted: boolean }>(
+  'call/muteClicked',
+);

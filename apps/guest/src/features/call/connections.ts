@@ -8,33 +8,58 @@ import {
   routes,
   type CallType,
 } from '@frontdesk/protocol';
-import type { ChatSession, RoomSnapshot } from '@frontdesk/chat';
-import type { MediaSession, MediaState } from '@frontdesk/media';
+import type { ChatSession, ChatSessionOptions, RoomSnapshot } from '@frontdesk/chat';
+import type { MediaSession, MediaSessionOptions, MediaState } from '@frontdesk/media';
+import { LOCAL_STREAM, StreamRegistry } from '@frontdesk/media/streams';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import type { GuestServices } from '../../app/services.ts';
 import { roomJoined } from '../chat/chatRoomSlice.ts';
+import { chatDeliveryChanged, chatMessageReceived } from '../chat/chatSlice.ts';
 import {
   agentAccepted,
-  chatDeliveryChanged,
-  chatMessageReceived,
   chatStatusChanged,
   holdEnded,
   holdStarted,
   mediaStateChanged,
   queuePlaceChanged,
 } from './callSlice.ts';
-import { clearStreams, LOCAL_STREAM, streamChanged } from './streams.ts';
 
-/** What the thunks hand the live call: how to read state, dispatch, and reach the API. */
+/** What the thunks and listeners hand the live call: state, dispatch, and the services. */
 type Context = { dispatch: AppDispatch; getState: () => RootState; extra: GuestServices };
+
+/** The members of the chat adapter's session that the guest's call uses (tests fake these). */
+export type GuestChat = Pick<
+  ChatSession,
+  | 'status'
+  | 'on'
+  | 'connect'
+  | 'joinRoom'
+  | 'room'
+  | 'setPresence'
+  | 'sendMessage'
+  | 'endCall'
+  | 'close'
+>;
+
+/** The members of the media adapter's session that the guest's call uses (tests fake these). */
+export type GuestMedia = Pick<
+  MediaSession,
+  'state' | 'on' | 'connect' | 'setMuted' | 'switchCamera' | 'switchMicrophone' | 'close'
+>;
+
+/** Makes the call's sessions; the app loads the adapters on first use (the pre-call pages stay light). */
+export type CallAdapters = {
+  createChat: (options: ChatSessionOptions) => GuestChat;
+  createMedia: (options: MediaSessionOptions) => GuestMedia;
+};
 
 /**
  * The call's live adapters (docs/architecture.md, code style: live objects stay out of the
  * store). One call at a time.
  */
-type LiveCall = {
-  chat: ChatSession;
-  media: MediaSession;
+export type LiveCall = {
+  chat: GuestChat;
+  media: GuestMedia;
   room: string;
   nick: string;
   callId: string;
@@ -55,9 +80,16 @@ export type CallOutcome =
   | { kind: 'mediaEnded'; reason: MediaState['endReason'] }
   | { kind: 'transfer'; toAgent: string | null; toCategoryId: number | null };
 
-let live: LiveCall | null = null;
-
-export const liveCall = () => live;
+/**
+ * The guest's live call and its media streams, owned by the page's services (no module
+ * globals). Thunks and listeners open and close the call through `extra.connections`;
+ * components read streams through `useStream` (@frontdesk/media/streams); the store only ever
+ * sees plain data.
+ */
+export class Connections {
+  call: LiveCall | null = null;
+  readonly streams = new StreamRegistry();
+}
 
 function androidMobile(): boolean {
   return /Android.+Mobile/i.test(navigator.userAgent);
@@ -94,9 +126,9 @@ async function checkTransfer(call: LiveCall, ctx: Context): Promise<void> {
  */
 async function followQueue(call: LiveCall, ctx: Context): Promise<void> {
   const { dispatch, getState } = ctx;
-  while (live === call && getState().call.agent === null) {
+  while (ctx.extra.connections.call === call && getState().call.agent === null) {
     const state = await readCallState(call.callId, ctx).catch(() => null);
-    if (live !== call) return;
+    if (ctx.extra.connections.call !== call) return;
     if (state) {
       const { details } = getState().company;
       const category = details?.categories.find((c) => c.id === getState().call.categoryId);
@@ -144,7 +176,7 @@ async function confirmAgent(call: LiveCall, nick: string, ctx: Context): Promise
   const state = await readCallState(call.callId, ctx).catch(() => null);
   call.confirming = undefined;
   const { dispatch, getState } = ctx;
-  if (live !== call || getState().call.agent !== null) return;
+  if (ctx.extra.connections.call !== call || getState().call.agent !== null) return;
   if (state?.status !== 'answered' || state.agentJabberUsername !== nick) return;
   dispatch(agentAccepted(nick));
   call.chat.setPresence(call.room, { state: 'InCall', peer: nick, callId: call.callId });
@@ -190,9 +222,8 @@ export async function openCall(
 ): Promise<LiveCall> {
   const { dispatch, getState, extra } = ctx;
   const { api } = extra;
-  const [chatModule, mediaModule, { data: config }] = await Promise.all([
-    import('@frontdesk/chat'),
-    import('@frontdesk/media'),
+  const [adapters, { data: config }] = await Promise.all([
+    extra.loadCallAdapters(),
     api(routes.config),
   ]);
   const auth = getState().guestAuth;
@@ -203,13 +234,13 @@ export async function openCall(
   const token = () => getState().guestAuth.access_token ?? undefined;
   const company = getState().company.details;
 
-  const chat = new chatModule.ChatSession({
+  const chat = adapters.createChat({
     url: config.xmppWebsocketUrl,
     jid: auth.services.xmpp.jid,
     token: auth.services.xmpp.password,
     sender: 'GUEST',
   });
-  const media = mediaModule.createMediaSession({
+  const media = adapters.createMedia({
     server: config.janusWebsocketUrl,
     token: async () => (await api(routes.janusToken, { token: token() })).data.janusToken,
     room: async () =>
@@ -233,7 +264,7 @@ export async function openCall(
     settle,
     waitingSince: Date.now(),
   };
-  live = call;
+  extra.connections.call = call;
 
   call.unsubscribe.push(
     chat.on('status', (status) => dispatch(chatStatusChanged(status))),
@@ -252,8 +283,10 @@ export async function openCall(
       dispatch(mediaStateChanged(state));
       if (state.status === 'ended') settle({ kind: 'mediaEnded', reason: state.endReason });
     }),
-    media.on('localStream', (stream) => streamChanged(LOCAL_STREAM, stream)),
-    media.on('remoteStream', ({ janusId, stream }) => streamChanged(janusId, stream)),
+    media.on('localStream', (stream) => extra.connections.streams.set(LOCAL_STREAM, stream)),
+    media.on('remoteStream', ({ janusId, stream }) =>
+      extra.connections.streams.set(janusId, stream),
+    ),
     media.on('iceFailed', ({ localSdp, remoteSdp }) => {
       // spec §8: ICE failure sends a report update with success false and the SDPs.
       const body = callReportUpdateBodySchema.parse({
@@ -289,15 +322,15 @@ export async function readCallState(callId: string, ctx: Context) {
 }
 
 /** Leaves the room, ends the media, closes the chat session (spec §4 "Ending a session"). */
-export async function closeCall(): Promise<void> {
-  const call = live;
+export async function closeCall(connections: Connections): Promise<void> {
+  const call = connections.call;
   if (!call) return;
-  live = null;
+  connections.call = null;
   clearTimeout(call.agentGoneTimer);
   for (const off of call.unsubscribe) off();
   await call.chat
     .endCall(call.room, { endMedia: () => call.media.close() })
     .catch(() => call.media.close());
   await call.chat.close();
-  clearStreams();
+  connections.streams.clear();
 }

@@ -4,8 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { uploadFile } from '../../app/upload.ts';
 import { useT } from '../../i18n/useT.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
-import { liveCall } from '../call/connections.ts';
-import { chatToggled } from '../call/callSlice.ts';
+import { chatToggled, messageSent, selectRecipient } from './chatSlice.ts';
 
 type Upload = { name: string; progress: number; failed: boolean };
 
@@ -28,16 +27,16 @@ function FileMessage({ file }: { file: ChatFile }) {
 export function ChatPanel() {
   const t = useT();
   const dispatch = useAppDispatch();
-  const { chatMessages, unreadMessages, isChatOpen, agent } = useAppSelector((state) => state.call);
+  const { chatMessages, unreadMessages, isChatOpen } = useAppSelector((state) => state.chat);
   const companyId = useAppSelector((state) => state.company.details?.id);
   const token = useAppSelector((state) => state.guestAuth.access_token);
   const [text, setText] = useState('');
   const [upload, setUpload] = useState<Upload | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const recipient = agent ?? chatMessages.find((m) => m.direction === 'in')?.payload.from ?? null;
+  const recipient = useAppSelector(selectRecipient);
 
   function send(message: string | ChatFile) {
-    if (recipient) liveCall()?.chat.sendMessage(recipient, message);
+    dispatch(messageSent(message));
   }
 
   function submit(event: FormEvent) {

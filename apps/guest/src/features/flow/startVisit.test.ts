@@ -3,6 +3,7 @@ import type { CompanyDetails } from '@frontdesk/protocol';
 import { answer, fakeApi, refusal, type FakeAnswer } from '@frontdesk/protocol/testing';
 import type { GuestServices } from '../../app/services.ts';
 import { createStore } from '../../app/store.ts';
+import { Connections } from '../call/connections.ts';
 import { company } from '../../test/render.tsx';
 import { keepRegistration, keptRegistration } from '../guestAuth/identity.ts';
 import { startVisit } from './startVisit.ts';
@@ -67,6 +68,8 @@ async function visit(
     readLocation: async () => ({ latitude: '51.5', longitude: '-0.12' }),
     applyBranding: () => undefined,
     storage: memoryStorage(),
+    loadCallAdapters: () => Promise.reject(new Error('no call in these tests')),
+    connections: new Connections(),
     ...browser,
   };
   const store = createStore(

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError, CALL_REFUSAL_STAGES, type CallRefusalCode } from '@frontdesk/protocol';
-import type { GuestServices } from '../../app/services.ts';
 import { createStore } from '../../app/store.ts';
-import { company } from '../../test/render.tsx';
+import { company, offlineServices } from '../../test/render.tsx';
 import { startCall } from './startCall.ts';
 
 /** A public guest username as registration makes them. */
@@ -13,10 +12,9 @@ function guestFacing(error: Error) {
   const refusing = (): never => {
     throw error;
   };
-  const services = { api: refusing } as unknown as GuestServices;
   return createStore(
     { companyId: 5, serviceType: 'Talk', webview: false, parentOrigin: null },
-    services,
+    offlineServices({ api: refusing }),
     {
       company: { details: company() },
       guestAuth: {

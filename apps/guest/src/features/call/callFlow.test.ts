@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { callRoomJid, ROUND_ROBIN_PEER } from '@frontdesk/protocol';
+import { answer, fakeApi } from '@frontdesk/protocol/testing';
+import type { Occupant } from '@frontdesk/chat';
+import { createStore } from '../../app/store.ts';
+import { fakeCallAdapters, FakeChat, FakeMedia } from '../../test/fakeCall.ts';
+import { company, offlineServices } from '../../test/render.tsx';
+import { messageSent } from '../chat/chatSlice.ts';
+import { hangUp, joinQueue } from './callFlow.ts';
+import { backCameraToggled, microphoneChosen, muteClicked } from './callSlice.ts';
+
+const GUEST = `g${'c'.repeat(25)}`;
+const NICK = `g5-${GUEST}`;
+const CALL_ID = `${GUEST}--k9Z1`;
+const ROOM = callRoomJid(CALL_ID, 'frontdesk.localhost');
+const AGENT = 'staff-1';
+
+const callReport = {
+  id: 7,
+  call_id: CALL_ID,
+  origin_call_id: CALL_ID,
+  previous_call_id: null,
+  company: 5,
+  category_id: 1,
+  guest_username: GUEST,
+  source: 'site',
+  status: 'ok',
+  success: null,
+  call_type: 'video',
+  rating: null,
+  created_at: new Date(0).toISOString(),
+  call_initiated_timestamp: null,
+  guest_exit_timestamp: null,
+};
+
+/** An occupant of the call's room whose presence says `state` about this guest's call. */
+const occupant = (nick: string, state: 'InCall' | 'CallOnHold'): Occupant => ({
+  nick,
+  status: { state, peer: NICK, callId: CALL_ID },
+  waitingSince: undefined,
+  show: undefined,
+  self: false,
+});
+
+/** Lets every pending promise settle (the fakes answer at once; nothing waits on a clock). */
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A signed-in guest of company 5 that joins the queue for a video call, against a fake API
+ * (which says `AGENT` answered the call) and fake chat and media sessions.
+ */
+async function guestInQueue() {
+  const { api, requests } = fakeApi({
+    'GET /config': answer({
+      apiBase: '/api',
+      xmppWebsocketUrl: 'ws://chat.test/ws',
+      xmppDomain: 'frontdesk.localhost',
+      janusWebsocketUrl: 'ws://media.test/ws',
+      iceServers: [],
+      errorReporting: null,
+    }),
+    'PUT /call-report/update-timestamp': answer(callReport),
+    'PUT /call-report/update': answer(callReport),
+    [`GET /calls/${CALL_ID}`]: answer({
+      callId: CALL_ID,
+      status: 'answered',
+      queue: null,
+      agentJabberUsername: AGENT,
+      transfer: null,
+    }),
+    [`POST /calls/${CALL_ID}/end`]: answer({
+      callId: CALL_ID,
+      status: 'ended',
+      queue: null,
+      agentJabberUsername: AGENT,
+      transfer: null,
+    }),
+  });
+  const chat = new FakeChat();
+  const media = new FakeMedia();
+  const services = offlineServices({
+    api,
+    loadCallAdapters: fakeCallAdapters(chat, media),
+  });
+  const store = createStore(
+    { companyId: 5, serviceType: 'Talk', webview: false, parentOrigin: null },
+    services,
+    {
+      company: { details: company() },
+      guestAuth: {
+        username: GUEST,
+        credential: 'secret',
+        access_token: 'token',
+        accessTokenExpiresAt: null,
+        jabberusername: NICK,
+        services: {
+          xmpp: { jid: `${NICK}@frontdesk.localhost`, password: 'xmpp-token' },
+          janusToken: 'janus-token',
+          expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        },
+        location: null,
+      },
+      report: {
+        reportId: 7,
+        callID: CALL_ID,
+        InitialCallID: CALL_ID,
+        reportInit: { isInitialized: true, isOutOfQuota: false, isGuestBlocked: false },
+      },
+      flow: { stage: 'selection', failure: null },
+    },
+  );
+  // The thunk runs until the call ends; the tests act on the call it set up.
+  const joining = store.dispatch(joinQueue({ callId: CALL_ID, callType: 'video', categoryId: 1 }));
+  await settled();
+  // Still under way (it ends with the call), unless setting up the call failed.
+  const early = await Promise.race([joining, settled().then(() => null)]);
+  if (early && joinQueue.rejected.match(early)) throw new Error(early.error.message);
+  return { store, services, chat, media, requests };
+}
+
+describe('the call at the listener level, against fake adapters', () => {
+  it('joining the queue opens the chat room with the waiting presence and publishes', async () => {
+    const { store, services, chat, media } = await guestInQueue();
+    expect(store.getState().flow.stage).toBe('waiting');
+    expect(chat.joins).toEqual([
+      {
+        room: ROOM,
+        options: { nick: NICK, status: { state: 'OpenCall', peer: ROUND_ROBIN_PEER } },
+      },
+    ]);
+    expect(store.getState().chatRoom.isRoomAuthed).toEqual({ status: true, tries: 1 });
+    expect(media.connected).toBe(true);
+    expect(services.connections.call?.room).toBe(ROOM);
+  });
+
+  it("believes an agent's InCall presence only when the API says that agent answered", async () => {
+    const { store, chat } = await guestInQueue();
+    chat.occupantsChanged(ROOM, [occupant('mallory', 'InCall')]);
+    await settled();
+    expect(store.getState().call.agent).toBeNull();
+    expect(chat.presences).toEqual([]);
+
+    chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
+    await settled();
+    expect(store.getState().call.agent).toBe(AGENT);
+    expect(chat.presences).toEqual([
+      { room: ROOM, status: { state: 'InCall', peer: AGENT, callId: CALL_ID } },
+    ]);
+  });
+
+  it('hands the media the controls the guest dispatches', async () => {
+    const { store, media } = await guestInQueue();
+    store.dispatch(muteClicked({ kind: 'audio', muted: true }));
+    store.dispatch(backCameraToggled());
+    store.dispatch(microphoneChosen('mic-2'));
+    await settled();
+    expect(media.calls).toEqual([
+      ['setMuted', 'audio', true],
+      ['switchCamera', { facingMode: 'environment' }],
+      ['switchMicrophone', 'mic-2'],
+    ]);
+    expect(store.getState().call.deviceConfigChanged).toBe(true);
+  });
+
+  it("sends the guest's message to the agent of the call", async () => {
+    const { store, chat } = await guestInQueue();
+    store.dispatch(messageSent('hello')); // no agent yet, nobody wrote: nobody to send it to
+    chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
+    await settled();
+    store.dispatch(messageSent('hello'));
+    expect(chat.sent).toEqual([{ to: AGENT, message: 'hello' }]);
+  });
+
+  it("keeps only the confirmed agent's messages in the guest's chat", async () => {
+    const { store, chat } = await guestInQueue();
+    const incoming = (from: string, message: string) => ({
+      id: `${from}-${message}`,
+      direction: 'in' as const,
+      at: new Date(0).toISOString(),
+      delivery: 'delivered' as const,
+      payload: { sender: 'AGENT' as const, to: NICK, from, message },
+    });
+    chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
+    await settled();
+    chat.emit('message', incoming('mallory', 'click here'));
+    chat.emit('message', incoming(AGENT, 'hello'));
+    expect(store.getState().chat.chatMessages.map((m) => m.payload.message)).toEqual(['hello']);
+    expect(store.getState().chat.unreadMessages).toBe(1);
+  });
+
+  it('hanging up ends both the chat and the media, and reports the call abandoned', async () => {
+    const { store, services, chat, media, requests } = await guestInQueue();
+    await store.dispatch(hangUp());
+    expect(chat.ended).toEqual([ROOM]);
+    expect(media.closed).toBe(true);
+    expect(chat.closed).toBe(true);
+    expect(services.connections.call).toBeNull();
+    expect(requests).toContainEqual({
+      route: `POST /calls/${CALL_ID}/end`,
+      body: { reason: 'abandoned' },
+    });
+    expect(store.getState().flow.stage).toBe('abandoned');
+  });
+});

@@ -1,0 +1,13 @@
+import type { AppStartListening } from '../../app/hooks.ts';
+import { messageSent, selectRecipient } from './chatSlice.ts';
+
+/** The chat's side effects: the panel dispatches what the guest wrote, this sends it. */
+export function chatListeners(startListening: AppStartListening): void {
+  startListening({
+    actionCreator: messageSent,
+    effect: ({ payload }, api) => {
+      const recipient = selectRecipient(api.getState());
+      if (recipient) api.extra.connections.call?.chat.sendMessage(recipient, payload);
+    },
+  });
+}

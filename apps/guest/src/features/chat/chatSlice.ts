@@ -1,0 +1,68 @@
+import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { ChatFile } from '@frontdesk/protocol';
+import type { ChatMessageRecord, DeliveryState } from '@frontdesk/chat';
+// The conversation reducers come from their own entry: the chat package's main entry pulls in
+// StanzaJS, which the pre-call pages must not load (issue 6: call code loads when a call starts).
+import {
+  chatOpened,
+  deliveryChanged,
+  emptyConversation,
+  messageAdded,
+} from '@frontdesk/chat/conversation';
+import type { CallState } from '../call/callSlice.ts';
+
+/**
+ * The chat of the call (spec §3 lists these with the call status state: `isChatOpen`,
+ * `unreadMessages`, `chatMessages`); the chat panel shows it, the call's chat session fills it.
+ */
+export type ChatState = {
+  isChatOpen: boolean;
+  unreadMessages: number;
+  /** Newest first. */
+  chatMessages: ChatMessageRecord[];
+};
+
+const initialState: ChatState = {
+  isChatOpen: false,
+  ...emptyConversation,
+};
+
+export const chatSlice = createSlice({
+  name: 'chat',
+  initialState,
+  reducers: {
+    chatMessageReceived(state, action: PayloadAction<ChatMessageRecord>) {
+      const next = messageAdded(state, action.payload, state.isChatOpen);
+      state.chatMessages = next.chatMessages;
+      state.unreadMessages = next.unreadMessages;
+    },
+    chatDeliveryChanged(state, action: PayloadAction<{ id: string; delivery: DeliveryState }>) {
+      state.chatMessages = deliveryChanged(
+        state,
+        action.payload.id,
+        action.payload.delivery,
+      ).chatMessages;
+    },
+    chatToggled(state) {
+      state.isChatOpen = !state.isChatOpen;
+      if (state.isChatOpen) state.unreadMessages = chatOpened(state).unreadMessages;
+    },
+  },
+});
+
+export const { chatMessageReceived, chatDeliveryChanged, chatToggled } = chatSlice.actions;
+
+/**
+ * The guest sent a text or a file (already uploaded) in the call's chat; a listener hands it to
+ * the chat session, addressed to {@link selectRecipient}.
+ */
+export const messageSent = createAction<string | ChatFile>('chat/messageSent');
+
+/** Whom the guest writes to: the agent of the call, or the agent who wrote first while waiting. */
+export function selectRecipient(state: { call: Pick<CallState, 'agent'>; chat: ChatState }) {
+  return (
+    state.call.agent ??
+    state.chat.chatMessages.find((m) => m.direction === 'in')?.payload.from ??
+    null
+  );
+}

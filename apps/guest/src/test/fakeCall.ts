@@ -1,0 +1,144 @@
+import type { ChatFile, PresenceStatus } from '@frontdesk/protocol';
+import type {
+  ChatEvents,
+  ChatMessageRecord,
+  ChatSessionOptions,
+  ChatStatus,
+  JoinRoomOptions,
+  RoomSnapshot,
+} from '@frontdesk/chat';
+import type { MediaSessionEvents, MediaSessionOptions, MediaState } from '@frontdesk/media';
+import type { CallAdapters, GuestChat, GuestMedia } from '../features/call/connections.ts';
+
+/** Listeners by event name, as both adapters keep them; `emit` is the test's hand on them. */
+class Emitter<Events> {
+  readonly #listeners = new Map<keyof Events, Set<(payload: never) => void>>();
+
+  on<K extends keyof Events>(event: K, listener: (payload: Events[K]) => void): () => void {
+    const set = this.#listeners.get(event) ?? new Set();
+    set.add(listener as (payload: never) => void);
+    this.#listeners.set(event, set);
+    return () => void set.delete(listener as (payload: never) => void);
+  }
+
+  emit<K extends keyof Events>(event: K, payload: Events[K]): void {
+    for (const listener of this.#listeners.get(event) ?? []) {
+      (listener as (payload: Events[K]) => void)(payload);
+    }
+  }
+}
+
+/** The chat session of a call, as far as connections.ts uses it: every call is recorded. */
+export class FakeChat extends Emitter<ChatEvents> implements GuestChat {
+  status: ChatStatus = 'idle';
+  readonly joins: { room: string; options: JoinRoomOptions }[] = [];
+  readonly presences: { room: string; status: PresenceStatus }[] = [];
+  readonly sent: { to: string; message: string | ChatFile }[] = [];
+  readonly ended: string[] = [];
+  closed = false;
+  readonly #rooms = new Map<string, RoomSnapshot>();
+
+  constructor(readonly options?: ChatSessionOptions) {
+    super();
+  }
+
+  connect(): Promise<void> {
+    this.status = 'connected';
+    return Promise.resolve();
+  }
+
+  joinRoom(room: string, options: JoinRoomOptions): Promise<RoomSnapshot> {
+    this.joins.push({ room, options });
+    const snapshot: RoomSnapshot = {
+      jid: room,
+      nick: options.nick,
+      joined: true,
+      auth: { status: true, tries: 1 },
+      occupants: [],
+    };
+    this.#rooms.set(room, snapshot);
+    return Promise.resolve(snapshot);
+  }
+
+  room(room: string): RoomSnapshot | undefined {
+    return this.#rooms.get(room);
+  }
+
+  /** What the server would tell: `occupants` are now in `room`. */
+  occupantsChanged(room: string, occupants: RoomSnapshot['occupants']): void {
+    const joined = this.#rooms.get(room);
+    if (!joined) throw new Error(`not in ${room}`);
+    const snapshot = { ...joined, occupants };
+    this.#rooms.set(room, snapshot);
+    this.emit('room', snapshot);
+  }
+
+  setPresence(room: string, status: PresenceStatus): void {
+    this.presences.push({ room, status });
+  }
+
+  sendMessage(to: string, message: string | ChatFile): ChatMessageRecord {
+    this.sent.push({ to, message });
+    return {
+      id: `m${this.sent.length}`,
+      direction: 'out',
+      at: new Date(0).toISOString(),
+      delivery: 'sending',
+      payload: { sender: 'GUEST', to, from: 'guest', message },
+    };
+  }
+
+  async endCall(room: string, options: { endMedia: () => void | Promise<void> }): Promise<void> {
+    this.ended.push(room);
+    await options.endMedia();
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    this.status = 'closed';
+    return Promise.resolve();
+  }
+}
+
+/** The media session of a call, as far as connections.ts and the listeners use it. */
+export class FakeMedia extends Emitter<MediaSessionEvents> implements GuestMedia {
+  // callFlow reads only the set-up stages (for a call-bug report).
+  state = { status: 'idle', stages: {} } as unknown as MediaState;
+  readonly calls: unknown[][] = [];
+  connected = false;
+  closed = false;
+
+  constructor(readonly options?: MediaSessionOptions) {
+    super();
+  }
+
+  connect(): Promise<void> {
+    this.connected = true;
+    return Promise.resolve();
+  }
+
+  setMuted(kind: 'audio' | 'video', muted: boolean): Promise<void> {
+    this.calls.push(['setMuted', kind, muted]);
+    return Promise.resolve();
+  }
+
+  switchCamera(...args: Parameters<GuestMedia['switchCamera']>): Promise<void> {
+    this.calls.push(['switchCamera', ...args]);
+    return Promise.resolve();
+  }
+
+  switchMicrophone(deviceId: string): Promise<void> {
+    this.calls.push(['switchMicrophone', deviceId]);
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    return Promise.resolve();
+  }
+}
+
+/** Adapters that hand out the given fakes (one call's worth). */
+export function fakeCallAdapters(chat: FakeChat, media: FakeMedia): () => Promise<CallAdapters> {
+  return () => Promise.resolve({ createChat: () => chat, createMedia: () => media });
+}
