@@ -115,7 +115,7 @@ async function guestInQueue() {
   // Still under way (it ends with the call), unless setting up the call failed.
   const early = await Promise.race([joining, settled().then(() => null)]);
   if (early && joinQueue.rejected.match(early)) throw new Error(early.error.message);
-  return { store, services, chat, media, requests };
+  return { store, services, chat, media, requests, joining };
 }
 
 describe('the call at the listener level, against fake adapters', () => {
@@ -189,8 +189,10 @@ describe('the call at the listener level, against fake adapters', () => {
   });
 
   it('hanging up ends both the chat and the media, and reports the call abandoned', async () => {
-    const { store, services, chat, media, requests } = await guestInQueue();
+    const { store, services, chat, media, requests, joining } = await guestInQueue();
     await store.dispatch(hangUp());
+    // The flow that was waiting for the call's end ends too, without an error.
+    expect(joinQueue.fulfilled.match(await joining)).toBe(true);
     expect(chat.ended).toEqual([ROOM]);
     expect(media.closed).toBe(true);
     expect(chat.closed).toBe(true);

@@ -91,7 +91,7 @@ export const joinQueue = createAppThunk(
         return;
       }
       const outcome = await call.ended;
-      if (extra.connections.call !== call) return; // the guest hung up first (hangUp handled it)
+      if (outcome.kind === 'closed') return; // the guest hung up first (hangUp handled it)
       await closeCall(extra.connections);
       if (outcome.kind !== 'transfer') {
         // The agent hanging up destroys the room (the API cleans up): that is a call completed.

@@ -77,6 +77,8 @@ export type LiveCall = {
 /** How one leg of a call ends (docs/protocol.md steps 7 and 8). */
 export type CallOutcome =
   | { kind: 'agentLeft' }
+  /** This side closed it (the guest hung up): whoever waits for the call's end stops waiting. */
+  | { kind: 'closed' }
   | { kind: 'mediaEnded'; reason: MediaState['endReason'] }
   | { kind: 'transfer'; toAgent: string | null; toCategoryId: number | null };
 
@@ -328,6 +330,7 @@ export async function closeCall(connections: Connections): Promise<void> {
   connections.call = null;
   clearTimeout(call.agentGoneTimer);
   for (const off of call.unsubscribe) off();
+  call.settle({ kind: 'closed' });
   await call.chat
     .endCall(call.room, { endMedia: () => call.media.close() })
     .catch(() => call.media.close());
