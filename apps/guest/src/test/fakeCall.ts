@@ -108,9 +108,8 @@ export class FakeMedia extends Emitter<MediaSessionEvents> implements GuestMedia
   connected = false;
   closed = false;
 
-  constructor(readonly options?: MediaSessionOptions) {
-    super();
-  }
+  /** What the flow made the session with (set by {@link fakeCallAdapters}). */
+  options: MediaSessionOptions | undefined;
 
   connect(): Promise<void> {
     this.connected = true;
@@ -140,5 +139,12 @@ export class FakeMedia extends Emitter<MediaSessionEvents> implements GuestMedia
 
 /** Adapters that hand out the given fakes (one call's worth). */
 export function fakeCallAdapters(chat: FakeChat, media: FakeMedia): () => Promise<CallAdapters> {
-  return () => Promise.resolve({ createChat: () => chat, createMedia: () => media });
+  return () =>
+    Promise.resolve({
+      createChat: () => chat,
+      createMedia: (options) => {
+        media.options = options;
+        return media;
+      },
+    });
 }

@@ -49,8 +49,16 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
  * A signed-in guest of company 5 that joins the queue for a video call, against a fake API
  * (which says `AGENT` answered the call) and fake chat and media sessions.
  */
-async function guestInQueue() {
+async function guestInQueue({ webview = false } = {}) {
+  const roomAccess = answer({
+    room: '1234',
+    pin: 'pin',
+    token: `guest.${'t'.repeat(43)}`,
+    recorded: false,
+  });
   const { api, requests } = fakeApi({
+    [`POST /calls/${CALL_ID}/room`]: roomAccess,
+    [`POST /calls/${CALL_ID}/room?webview=true`]: roomAccess,
     'GET /config': answer({
       apiBase: '/api',
       xmppWebsocketUrl: 'ws://chat.test/ws',
@@ -83,7 +91,7 @@ async function guestInQueue() {
     loadCallAdapters: fakeCallAdapters(chat, media),
   });
   const store = createStore(
-    { companyId: 5, serviceType: 'Talk', webview: false, parentOrigin: null },
+    { companyId: 5, serviceType: 'Talk', webview, parentOrigin: null },
     services,
     {
       company: { details: company() },
@@ -186,6 +194,17 @@ describe('the call at the listener level, against fake adapters', () => {
     chat.emit('message', incoming(AGENT, 'hello'));
     expect(store.getState().chat.chatMessages.map((m) => m.payload.message)).toEqual(['hello']);
     expect(store.getState().chat.unreadMessages).toBe(1);
+  });
+
+  it("asks for a room a native app's webview can decode only when the page says it is one", async () => {
+    for (const webview of [false, true]) {
+      const { media, requests } = await guestInQueue({ webview });
+      await media.options?.room();
+      const asked = requests.filter((r) => r.route.startsWith(`POST /calls/${CALL_ID}/room`));
+      expect(asked.map((r) => r.route)).toEqual([
+        `POST /calls/${CALL_ID}/room${webview ? '?webview=true' : ''}`,
+      ]);
+    }
   });
 
   it('hanging up ends both the chat and the media, and reports the call abandoned', async () => {

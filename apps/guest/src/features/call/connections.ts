@@ -246,7 +246,14 @@ export async function openCall(
     server: config.janusWebsocketUrl,
     token: async () => (await api(routes.janusToken, { token: token() })).data.janusToken,
     room: async () =>
-      (await api(routes.callRoom, { params: { callId: params.callId }, token: token() })).data,
+      (
+        await api(routes.callRoom, {
+          params: { callId: params.callId },
+          // spec §7: a native app's webview gets a room it can decode (H.264).
+          query: getState().page.webview ? { webview: 'true' } : {},
+          token: token(),
+        })
+      ).data,
     display: auth.username,
     callType: params.callType,
     ...(company?.flipCamera ? { video: { camera: { facingMode: 'user' } } } : {}),
