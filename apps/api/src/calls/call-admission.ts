@@ -12,19 +12,6 @@ export const LOCATION_CHECK_TTL_MS = 60 * 60 * 1000;
 const refuse = (code: CallRefusalCode, message: string, fields?: Record<string, string>) =>
   new ForbiddenError(code, message, fields);
 
-/** The guest's position passed the company's check (`null`: it failed, the guest moved out). */
-export async function recordLocationCheck(
-  db: Kysely<Database>,
-  guestId: number,
-  insideAt: Date | null,
-): Promise<void> {
-  await db
-    .updateTable('guests')
-    .set({ inside_zone_at: insideAt })
-    .where('id', '=', guestId)
-    .execute();
-}
-
 /**
  * SECURITY: the company's rules for a new call, checked by the API whatever the browser did
  * (issue 13): the guest page checks them first and shows their stage, but a script calling

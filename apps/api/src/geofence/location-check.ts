@@ -1,10 +1,22 @@
 import type { Kysely } from 'kysely';
 import { companySettingsSchema, type GeofenceArea } from '@frontdesk/protocol';
-import { recordLocationCheck } from '../calls/call-admission.ts';
 import { requireCompany } from '../companies/company-repository.ts';
 import type { Database } from '../db/schema.ts';
 import { ForbiddenError } from '../domain-errors.ts';
 import { insideAnyArea } from './zones.ts';
+
+/** The guest's position passed the company's check (`null`: it failed, the guest moved out). */
+export async function recordLocationCheck(
+  db: Kysely<Database>,
+  guestId: number,
+  insideAt: Date | null,
+): Promise<void> {
+  await db
+    .updateTable('guests')
+    .set({ inside_zone_at: insideAt })
+    .where('id', '=', guestId)
+    .execute();
+}
 
 /** The areas the company serves; none means it serves everywhere. */
 export async function listServiceAreas(
