@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 
 /** Adapters are the only doors to the outside (docs/architecture.md): each SDK belongs to one package. */
 const sdkOwners = [
@@ -12,6 +13,57 @@ const sdkOwners = [
 ];
 const owners = [...new Set(sdkOwners.map((sdk) => sdk.owner))];
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+
+/**
+ * Each app's features in layers, lowest first: a feature imports only features of lower layers,
+ * so features never import each other in circles (decision 0013). The app folder above them
+ * composes them.
+ */
+const featureLayers = {
+  guest: [
+    ['diagnostics', 'browserCheck', 'company', 'guestAuth', 'refusals', 'schedule'],
+    ['geofence'],
+    ['flow'],
+    ['forms', 'chat', 'report'],
+    ['call'],
+    ['rating', 'selection', 'preview'],
+  ],
+  console: [['health'], ['auth'], ['availability'], ['chat'], ['queue'], ['call']],
+};
+
+function featureLayerRules([app, layers]) {
+  const placed = layers.flat();
+  const folders = readdirSync(new URL(`apps/${app}/src/features`, import.meta.url));
+  const unplaced = folders.filter((folder) => !placed.includes(folder));
+  if (unplaced.length > 0) {
+    throw new Error(`eslint.config.js: place ${unplaced.join(', ')} in featureLayers.${app}`);
+  }
+  return layers.flatMap((layer, index) =>
+    layer.map((feature) => {
+      const above = layers
+        .slice(index)
+        .flat()
+        .filter((other) => other !== feature);
+      return {
+        files: [`apps/${app}/src/features/${feature}/**/*.{ts,tsx}`],
+        ignores: ['**/*.test.{ts,tsx}'],
+        rules: {
+          '@typescript-eslint/no-restricted-imports': [
+            'error',
+            {
+              patterns: [
+                {
+                  regex: `^(\\.\\./)+(features/)?(${above.join('|')})/`,
+                  message: `${feature} may import only features of lower layers (featureLayers in eslint.config.js, decision 0013).`,
+                },
+              ],
+            },
+          ],
+        },
+      };
+    }),
+  );
+}
 
 export default tseslint.config(
   {
@@ -77,6 +129,7 @@ export default tseslint.config(
       'jsx-a11y/media-has-caption': 'off',
     },
   },
+  ...Object.entries(featureLayers).flatMap(featureLayerRules),
   ...[...owners, null].map((owner) => {
     const banned = sdkOwners.filter((sdk) => sdk.owner !== owner);
     const names = banned.map((sdk) => escape(sdk.name)).join('|');

@@ -1,5 +1,5 @@
 import { Shell } from '../features/company/Shell.tsx';
-import { StageView } from '../features/flow/StageView.tsx';
+import { StageView } from './StageView.tsx';
 import { useAppSelector } from './hooks.ts';
 
 /** The guest widget: the branded frame around the current stage. */

@@ -1,7 +1,11 @@
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { t } from '../../i18n/messages.ts';
-import { selectInCall } from '../call/callSlice.ts';
-import { AVAILABILITIES, availabilityChosen, type Availability } from './availabilitySlice.ts';
+import {
+  AVAILABILITIES,
+  availabilityChosen,
+  selectInCall,
+  type Availability,
+} from './availabilitySlice.ts';
 
 /** Available, away or busy; while a call is under way it reads "busy" and cannot change. */
 export function AvailabilityPicker() {

@@ -6,7 +6,6 @@ import {
   type Colleague,
 } from '@frontdesk/protocol';
 import type { RootState } from '../../app/store.ts';
-import { selectInCall } from '../call/callSlice.ts';
 
 export const AVAILABILITIES = agentAvailabilitySchema.options;
 export type Availability = AgentAvailability;
@@ -39,6 +38,10 @@ export const availabilitySlice = createSlice({
 });
 
 export const { availabilityChosen, colleaguesLoaded } = availabilitySlice.actions;
+
+/** A call is under way (claimed and not ended): the agent is busy. */
+export const selectInCall = (state: RootState) =>
+  state.call.phase === 'connecting' || state.call.phase === 'active';
 
 /** What others see: busy while a call is under way, whatever the agent chose (issue 7). */
 export function selectAvailability(state: RootState): Availability {

@@ -9,6 +9,7 @@ import { selectXmppDomain } from '../auth/authSlice.ts';
 import { conversationOpened } from '../chat/chatSlice.ts';
 import {
   acceptClicked,
+  callClaimed,
   callRoomRemoved,
   claimFailed,
   claimLost,
@@ -16,7 +17,6 @@ import {
 } from '../queue/queueSlice.ts';
 import {
   callActionFailed,
-  callClaimed,
   callDismissed,
   callEnded,
   cameraChosen,

@@ -1,7 +1,7 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ClaimedCall } from '@frontdesk/protocol';
 import type { MediaState } from '@frontdesk/media';
-import type { RootState } from '../../app/store.ts';
+import { callClaimed } from '../queue/queueSlice.ts';
 
 /** `claimed` until the media is up, `active` through holds, `ended` shows how it ended. */
 export type CallPhase = 'idle' | 'connecting' | 'active' | 'ended';
@@ -47,9 +47,6 @@ export const callSlice = createSlice({
   name: 'call',
   initialState,
   reducers: {
-    callClaimed(_state, action: PayloadAction<{ call: ClaimedCall; roomJid: string }>) {
-      return { ...initialState, phase: 'connecting', ...action.payload };
-    },
     mediaStateChanged(state, action: PayloadAction<MediaState>) {
       state.media = action.payload;
       if (state.phase === 'connecting' && action.payload.status === 'connected') {
@@ -111,10 +108,16 @@ export const callSlice = createSlice({
       state.notesError = action.payload;
     },
   },
+  extraReducers: (builder) => {
+    builder.addCase(callClaimed, (_state, action) => ({
+      ...initialState,
+      phase: 'connecting',
+      ...action.payload,
+    }));
+  },
 });
 
 export const {
-  callClaimed,
   mediaStateChanged,
   guestJoinedCall,
   mediaFailed,
@@ -136,7 +139,3 @@ export const {
 export const muteToggled = createAction<'audio' | 'video'>('call/muteToggled');
 export const cameraChosen = createAction<string>('call/cameraChosen');
 export const microphoneChosen = createAction<string>('call/microphoneChosen');
-
-/** A call is under way (claimed and not ended): the agent is busy. */
-export const selectInCall = (state: RootState) =>
-  state.call.phase === 'connecting' || state.call.phase === 'active';

@@ -1,8 +1,7 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Occupant, RoomSnapshot, WaitingGuest } from '@frontdesk/chat';
-import type { CallSummary } from '@frontdesk/protocol';
+import type { CallSummary, ClaimedCall } from '@frontdesk/protocol';
 import type { RootState } from '../../app/store.ts';
-import { callClaimed } from '../call/callSlice.ts';
 import { roomJoinFailed } from '../chat/chatSlice.ts';
 
 /**
@@ -46,6 +45,11 @@ function dropRoom(state: QueueState, jid: string): void {
 }
 
 const initialState: QueueState = { rooms: {}, calls: {}, callsError: null, claim: null };
+
+/** The claim won (docs/protocol.md step 3): the call feature takes the call from here. */
+export const callClaimed = createAction<{ call: ClaimedCall; roomJid: string }>(
+  'queue/callClaimed',
+);
 
 export const queueSlice = createSlice({
   name: 'queue',

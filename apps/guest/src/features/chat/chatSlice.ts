@@ -9,7 +9,7 @@ import {
   emptyConversation,
   messageAdded,
 } from '@frontdesk/chat/conversation';
-import type { CallState } from '../call/callSlice.ts';
+import type { RootState } from '../../app/store.ts';
 
 /**
  * The chat of the call (spec §3 lists these with the call status state: `isChatOpen`,
@@ -59,7 +59,7 @@ export const { chatMessageReceived, chatDeliveryChanged, chatToggled } = chatSli
 export const messageSent = createAction<string | ChatFile>('chat/messageSent');
 
 /** Whom the guest writes to: the agent of the call, or the agent who wrote first while waiting. */
-export function selectRecipient(state: { call: Pick<CallState, 'agent'>; chat: ChatState }) {
+export function selectRecipient(state: RootState) {
   return (
     state.call.agent ??
     state.chat.chatMessages.find((m) => m.direction === 'in')?.payload.from ??

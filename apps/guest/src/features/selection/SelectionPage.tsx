@@ -3,7 +3,7 @@ import type { CallType } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
 import { SubmitButton } from '../forms/SubmitButton.tsx';
-import { startCall } from '../report/startCall.ts';
+import { startCall } from '../call/startCall.ts';
 
 /**
  * spec §2 stage "selection": the guest picks a category (in the company's categoryStyle and

@@ -1,21 +1,23 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { useAppSelector } from '../../app/hooks.ts';
-import { useT } from '../../i18n/useT.ts';
-import { WelcomePage } from '../forms/WelcomePage.tsx';
-import { NoticePage } from '../refusals/NoticePage.tsx';
-import { SchedulePage } from '../schedule/SchedulePage.tsx';
-import { SelectionPage } from '../selection/SelectionPage.tsx';
+import { useAppSelector } from './hooks.ts';
+import { useT } from '../i18n/useT.ts';
+import { WelcomePage } from '../features/forms/WelcomePage.tsx';
+import { NoticePage } from '../features/refusals/NoticePage.tsx';
+import { SchedulePage } from '../features/schedule/SchedulePage.tsx';
+import { SelectionPage } from '../features/selection/SelectionPage.tsx';
 
 // The call screens load with the call code (issue 6: not before the guest starts a call).
 const PreviewPage = lazy(() =>
-  import('../preview/PreviewPage.tsx').then((m) => ({ default: m.PreviewPage })),
+  import('../features/preview/PreviewPage.tsx').then((m) => ({ default: m.PreviewPage })),
 );
 const WaitingPage = lazy(() =>
-  import('../call/WaitingPage.tsx').then((m) => ({ default: m.WaitingPage })),
+  import('../features/call/WaitingPage.tsx').then((m) => ({ default: m.WaitingPage })),
 );
-const CallPage = lazy(() => import('../call/CallPage.tsx').then((m) => ({ default: m.CallPage })));
+const CallPage = lazy(() =>
+  import('../features/call/CallPage.tsx').then((m) => ({ default: m.CallPage })),
+);
 const RatingPage = lazy(() =>
-  import('../rating/RatingPage.tsx').then((m) => ({ default: m.RatingPage })),
+  import('../features/rating/RatingPage.tsx').then((m) => ({ default: m.RatingPage })),
 );
 
 function Loading({ testId }: { testId: string }) {

@@ -7,10 +7,10 @@ import {
 } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
 import { stageReached } from '../flow/flowSlice.ts';
-import { joinQueue } from '../call/callFlow.ts';
+import { joinQueue } from './callFlow.ts';
 import { callServicesGranted } from '../guestAuth/guestAuthSlice.ts';
 import { callSuffix } from '../guestAuth/identity.ts';
-import { callReportFailed, callReportInitialised } from './reportSlice.ts';
+import { callReportFailed, callReportInitialised } from '../report/reportSlice.ts';
 
 export type CallRequest = { categoryId: number; callType: CallType };
 
