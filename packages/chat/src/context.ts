@@ -1,14 +1,13 @@
-import type { PresenceStatus } from '@frontdesk/protocol';
+import type { ConnectionStatus, PresenceStatus, SessionEvents } from '@frontdesk/protocol';
 import type { Agent } from 'stanza';
 import { ChatError } from './errors.ts';
-import type { ChatMessageRecord, ChatStatus, DeliveryState, RoomSnapshot } from './types.ts';
+import type { ChatMessageRecord, DeliveryState, RoomSnapshot } from './types.ts';
 
 /** How many message ids the session remembers to drop repeats (carbons, resends). */
 const SEEN_IDS_KEPT = 500;
 
 /** What the session reports; `on(event, cb)` subscribes. */
-export interface ChatEvents {
-  status: ChatStatus;
+export interface ChatEvents extends SessionEvents {
   /** A failure that closed the session: bad or expired token, binding, session start. */
   error: ChatError;
   /** Any change in a room: joined, left, refused, an occupant's presence. */
@@ -39,8 +38,8 @@ export interface SessionContext {
   readonly domain: string;
   /** Failures that spec §8 says are logged only. */
   readonly log: (message: string, detail?: unknown) => void;
-  status(): ChatStatus;
-  setStatus(status: ChatStatus): void;
+  status(): ConnectionStatus;
+  setStatus(status: ConnectionStatus): void;
   emit<K extends keyof ChatEvents>(event: K, payload: ChatEvents[K]): void;
   /** Message and PEP item ids already handled, to drop repeats. */
   readonly seen: RecentIds;

@@ -1,6 +1,9 @@
 import {
+  Emitter,
   JOIN_ROOM_THROTTLE_MS,
+  type AdapterSession,
   type ChatFile,
+  type ConnectionStatus,
   type ChatSender,
   type IceServer,
   type PresenceStatus,
@@ -11,7 +14,7 @@ import { RecentIds, SessionLost, type ChatEvents, type SessionContext } from './
 import { Messages } from './messages.ts';
 import { Rooms, type JoinRoomOptions } from './rooms.ts';
 import { StateNodes } from './state-nodes.ts';
-import type { ChatMessageRecord, ChatStatus, PresenceShow, RoomSnapshot } from './types.ts';
+import type { ChatMessageRecord, PresenceShow, RoomSnapshot } from './types.ts';
 
 export interface ChatSessionOptions {
   /** XMPP over WebSocket (`ClientConfig.xmppWebsocketUrl`; in Node, a `ws://` URL works). */
@@ -40,8 +43,6 @@ export interface ChatSessionOptions {
   now?: () => number;
 }
 
-type Listener<K extends keyof ChatEvents> = (payload: ChatEvents[K]) => void;
-
 /**
  * The typed chat session of both apps (docs/architecture.md: packages/chat is the only door to
  * StanzaJS). Create it, `connect()`, then join rooms, publish presence and exchange messages;
@@ -51,18 +52,18 @@ type Listener<K extends keyof ChatEvents> = (payload: ChatEvents[K]) => void;
  * nodes (state-nodes.ts) and the messages (messages.ts) do the work; this class owns the status
  * and is the one emitter of events.
  */
-export class ChatSession {
+export class ChatSession implements AdapterSession<ChatEvents> {
   /** The bare JID. */
   readonly jid: string;
   /** The JID's localpart: the nick in rooms and the `from` of messages. */
   readonly username: string;
   readonly #client: Agent;
   readonly #log: (message: string, detail?: unknown) => void;
-  readonly #listeners = new Map<keyof ChatEvents, Set<Listener<keyof ChatEvents>>>();
+  readonly #events: Emitter<ChatEvents>;
   readonly #connection: Connection;
   readonly #rooms: Rooms;
   readonly #messages: Messages;
-  #status: ChatStatus = 'idle';
+  #status: ConnectionStatus = 'idle';
 
   constructor(options: ChatSessionOptions) {
     this.jid = JID.toBare(options.jid);
@@ -70,6 +71,7 @@ export class ChatSession {
     if (!local) throw new Error(`Not a user JID: ${options.jid}`);
     this.username = local;
     this.#log = options.log ?? ((message, detail) => console.warn(`[chat] ${message}`, detail));
+    this.#events = new Emitter((event, error) => this.#log(`a ${event} listener threw`, error));
     this.#client = createChatClient({
       url: options.url,
       jid: this.jid,
@@ -84,7 +86,7 @@ export class ChatSession {
       log: this.#log,
       status: () => this.#status,
       setStatus: (status) => this.#setStatus(status),
-      emit: (event, payload) => this.#emit(event, payload),
+      emit: (event, payload) => this.#events.emit(event, payload),
       seen: new RecentIds(),
       sessionLost: new SessionLost(),
     };
@@ -97,7 +99,7 @@ export class ChatSession {
     this.#connection = new Connection(ctx, this.#rooms, stateNodes);
   }
 
-  get status(): ChatStatus {
+  get status(): ConnectionStatus {
     return this.#status;
   }
 
@@ -107,12 +109,8 @@ export class ChatSession {
   }
 
   /** Subscribes to one kind of event; returns the unsubscribe function. */
-  on<K extends keyof ChatEvents>(event: K, listener: Listener<K>): () => void {
-    let set = this.#listeners.get(event);
-    if (!set) this.#listeners.set(event, (set = new Set()));
-    const stored = listener as Listener<keyof ChatEvents>;
-    set.add(stored);
-    return () => void set.delete(stored);
+  on<K extends keyof ChatEvents>(event: K, listener: (payload: ChatEvents[K]) => void): () => void {
+    return this.#events.on(event, listener);
   }
 
   /**
@@ -206,19 +204,9 @@ export class ChatSession {
     if (this.#status === 'connected') this.#client.sendPresence();
   }
 
-  #setStatus(status: ChatStatus): void {
+  #setStatus(status: ConnectionStatus): void {
     if (this.#status === status || this.#status === 'closed') return;
     this.#status = status;
-    this.#emit('status', status);
-  }
-
-  #emit<K extends keyof ChatEvents>(event: K, payload: ChatEvents[K]): void {
-    for (const listener of this.#listeners.get(event) ?? []) {
-      try {
-        listener(payload);
-      } catch (error) {
-        this.#log(`a ${event} listener threw`, error);
-      }
-    }
+    this.#events.emit('status', status);
   }
 }

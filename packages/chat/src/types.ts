@@ -5,9 +5,6 @@ import type { ChatMessage, PresenceStatus } from '@frontdesk/protocol';
  * stay in the adapter, the store holds data like this). Times are ISO 8601 strings.
  */
 
-/** `connecting` only before the first session; `reconnecting` after a drop (spec §9 backoff). */
-export type ChatStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'closed';
-
 /**
  * XMPP presence `show` (RFC 6121): how available a user says it is. Agents send `chat`
  * (available), `away` or `dnd` (busy) in their rooms (docs/protocol.md); `undefined` is plain

@@ -148,7 +148,7 @@ export class Connection {
    */
   private async recover(generation: Generation, error: MediaError): Promise<void> {
     const { ctx } = this;
-    if (generation !== ctx.generation || ctx.recovering || ctx.state().status === 'ended') return;
+    if (generation !== ctx.generation || ctx.recovering || ctx.state().status === 'closed') return;
     ctx.recovering = true;
     ctx.generation = null;
     this.teardown(generation);

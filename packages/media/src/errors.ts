@@ -104,3 +104,8 @@ export function videoroomError(code: number, message: string): MediaError {
     code,
   );
 }
+
+/** A listener of a media event threw: reported, and the media layer and other listeners go on. */
+export function mediaListenerFailed(event: string, error: unknown): void {
+  console.error(`media: a '${event}' listener threw`, error);
+}

@@ -2,7 +2,7 @@
 // Server-side room management is the separate entry `@frontdesk/media/server`.
 export { createMediaSession, MediaSession } from './session.ts';
 // The session's options, plain state and events: EndReason, MediaDirection, MediaSessionEvents,
-// MediaSessionOptions, MediaState, MediaStatus.
+// MediaSessionOptions, MediaState (whose status is the protocol's ConnectionStatus).
 export type * from './types.ts';
 export { MediaError, type MediaErrorCode } from './errors.ts';
 export type { RetryPolicy } from './retry.ts';

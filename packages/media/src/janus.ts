@@ -6,9 +6,9 @@ import {
   GATEWAY_KEEPALIVE_MS,
   GATEWAY_LONG_POLL_TIMEOUT_MS,
   GATEWAY_MAX_POLL_EVENTS,
+  Emitter,
 } from '@frontdesk/protocol';
-import { Emitter } from './emitter.ts';
-import { MediaError, toMediaError, videoroomError } from './errors.ts';
+import { MediaError, mediaListenerFailed, toMediaError, videoroomError } from './errors.ts';
 
 export type Jsep = JanusJS.JSEP;
 export type TrackOption = JanusJS.TrackOption;
@@ -61,7 +61,7 @@ export interface GatewayOptions {
 /** A Janus session (one per MediaSession generation). */
 export class Gateway {
   /** `lost`: the session died after it was up (spec §8 "Lost connection…"). */
-  readonly events = new Emitter<{ lost: MediaError }>();
+  readonly events = new Emitter<{ lost: MediaError }>(mediaListenerFailed);
   private closed = false;
 
   private constructor(private readonly janus: JanusJS.Janus) {}
@@ -95,7 +95,7 @@ export class Gateway {
   /** Attaches a videoroom handle. */
   attach(): Promise<VideoroomHandle> {
     return new Promise((resolve, reject) => {
-      const events = new Emitter<HandleEvents>();
+      const events = new Emitter<HandleEvents>(mediaListenerFailed);
       this.janus.attach({
         plugin: VIDEOROOM,
         success: (raw) => resolve(new VideoroomHandle(raw, events)),

@@ -1,8 +1,12 @@
-import type { MediaSetupStage } from '@frontdesk/protocol';
+import {
+  Emitter,
+  type AdapterSession,
+  type ConnectionStatus,
+  type MediaSetupStage,
+} from '@frontdesk/protocol';
 import { Connection } from './connection.ts';
 import { stopTimers, type SessionContext } from './context.ts';
-import { Emitter } from './emitter.ts';
-import { MediaError, toMediaError } from './errors.ts';
+import { MediaError, mediaListenerFailed, toMediaError } from './errors.ts';
 import { IceWatch } from './ice.ts';
 import { browserSupport } from './janus.ts';
 import { LocalPublisher } from './publisher.ts';
@@ -15,7 +19,6 @@ import type {
   MediaSessionEvents,
   MediaSessionOptions,
   MediaState,
-  MediaStatus,
 } from './types.ts';
 
 const INITIAL_STATE: MediaState = {
@@ -42,8 +45,8 @@ const INITIAL_STATE: MediaState = {
  * `Connection` (a generation's set-up, recovery and teardown) and `QualitySampler` (stats).
  * The session is the only emitter and owns the state.
  */
-export class MediaSession {
-  private readonly emitter = new Emitter<MediaSessionEvents>();
+export class MediaSession implements AdapterSession<MediaSessionEvents> {
+  private readonly emitter = new Emitter<MediaSessionEvents>(mediaListenerFailed);
   private current: MediaState = INITIAL_STATE;
   private connecting: Promise<void> | null = null;
   private readonly lifetime = new AbortController();
@@ -82,7 +85,7 @@ export class MediaSession {
     return this.current;
   }
 
-  get status(): MediaStatus {
+  get status(): ConnectionStatus {
     return this.current.status;
   }
 
@@ -105,7 +108,7 @@ export class MediaSession {
   /**
    * Captures local media, enters the room and publishes. Resolves once published; remote
    * feeds follow as events. Calling it again returns the same attempt (spec §9: joining is
-   * throttled to the leading call). Rejects, with status `ended`, if set-up fails.
+   * throttled to the leading call). Rejects, with status `closed`, if set-up fails.
    */
   connect(): Promise<void> {
     this.connecting ??= this.setup().catch((raw: unknown) => {
@@ -166,14 +169,14 @@ export class MediaSession {
 
   /** Leaves the room and releases everything; idempotent. */
   async close(): Promise<void> {
-    if (this.current.status === 'ended') return;
+    if (this.current.status === 'closed') return;
     const generation = this.ctx.generation;
     this.end('left');
     if (generation) await this.connection.leave(generation);
   }
 
   private end(reason: EndReason, error?: MediaError): void {
-    if (this.current.status === 'ended') return;
+    if (this.current.status === 'closed') return;
     this.lifetime.abort(new MediaError('invalidHandle', `media session ended: ${reason}`));
     this.sampler.stop();
     const generation = this.ctx.generation;
@@ -182,7 +185,7 @@ export class MediaSession {
     else if (generation) stopTimers(generation);
     this.publisher.release();
     this.update({
-      status: 'ended',
+      status: 'closed',
       endReason: reason,
       streamsReady: { local: false, remote: false },
       ...(error ? { error: { code: error.code, message: error.message } } : {}),
@@ -195,7 +198,9 @@ export class MediaSession {
   }
 
   private update(patch: Partial<MediaState>): void {
+    const previous = this.current.status;
     this.current = { ...this.current, ...patch };
+    if (this.current.status !== previous) this.emitter.emit('status', this.current.status);
     this.emitter.emit('state', this.current);
   }
 }

@@ -1,4 +1,5 @@
 import type {
+  ConnectionStatus,
   LinkQuality,
   MediaCallType,
   MediaSetupStage,
@@ -6,6 +7,7 @@ import type {
   PeerCallState,
   RemoteFeed,
   RoomAccess,
+  SessionEvents,
   StreamsReady,
 } from '@frontdesk/protocol';
 import type { MediaError, MediaErrorCode } from './errors.ts';
@@ -47,7 +49,6 @@ export interface MediaSessionOptions {
   readonly debug?: boolean;
 }
 
-export type MediaStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'ended';
 /** Why a call ended: we left, the room was destroyed (spec §4), we were kicked, or it failed. */
 export type EndReason = 'left' | 'roomDestroyed' | 'kicked' | 'failed';
 
@@ -57,7 +58,7 @@ export type EndReason = 'left' | 'roomDestroyed' | 'kicked' | 'failed';
  * accept it.
  */
 export interface MediaState {
-  status: MediaStatus;
+  status: ConnectionStatus;
   endReason: EndReason | null;
   error: { code: MediaErrorCode; message: string } | null;
   stages: MediaSetupStages;
@@ -76,7 +77,7 @@ export interface MediaState {
   reconnects: number;
 }
 
-export interface MediaSessionEvents extends Record<string, unknown> {
+export interface MediaSessionEvents extends SessionEvents {
   state: MediaState;
   stage: { stage: MediaSetupStage; ok: boolean; error: MediaError | null };
   /** The local camera/microphone stream (null once stopped). */

@@ -52,7 +52,7 @@ test('Janus gone for good: the call ends clearly instead of freezing', async ({ 
 
   await janus.stop();
   for (const who of [guest, agent]) {
-    await who.waitForState((s) => s.status === 'ended', 30_000);
+    await who.waitForState((s) => s.status === 'closed', 30_000);
     const state = await who.state();
     expect(state).toMatchObject({
       endReason: 'failed',

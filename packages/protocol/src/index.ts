@@ -20,3 +20,4 @@ export * from './media-gate.ts';
 export * from './chat.ts';
 export * from './calls.ts';
 export * from './embed.ts';
+export * from './adapter.ts';

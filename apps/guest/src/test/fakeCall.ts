@@ -1,36 +1,27 @@
-import type { ChatFile, PresenceStatus } from '@frontdesk/protocol';
+import {
+  Emitter,
+  type ChatFile,
+  type ConnectionStatus,
+  type PresenceStatus,
+} from '@frontdesk/protocol';
 import type {
   ChatEvents,
   ChatMessageRecord,
   ChatSessionOptions,
-  ChatStatus,
   JoinRoomOptions,
   RoomSnapshot,
 } from '@frontdesk/chat';
 import type { MediaSessionEvents, MediaSessionOptions, MediaState } from '@frontdesk/media';
 import type { CallAdapters, GuestChat, GuestMedia } from '../features/call/connections.ts';
 
-/** Listeners by event name, as both adapters keep them; `emit` is the test's hand on them. */
-class Emitter<Events> {
-  readonly #listeners = new Map<keyof Events, Set<(payload: never) => void>>();
-
-  on<K extends keyof Events>(event: K, listener: (payload: Events[K]) => void): () => void {
-    const set = this.#listeners.get(event) ?? new Set();
-    set.add(listener as (payload: never) => void);
-    this.#listeners.set(event, set);
-    return () => void set.delete(listener as (payload: never) => void);
-  }
-
-  emit<K extends keyof Events>(event: K, payload: Events[K]): void {
-    for (const listener of this.#listeners.get(event) ?? []) {
-      (listener as (payload: Events[K]) => void)(payload);
-    }
-  }
+/** A listener that throws fails the test that made it throw. */
+function rethrow(_event: string, error: unknown): never {
+  throw error;
 }
 
 /** The chat session of a call, as far as connections.ts uses it: every call is recorded. */
 export class FakeChat extends Emitter<ChatEvents> implements GuestChat {
-  status: ChatStatus = 'idle';
+  status: ConnectionStatus = 'idle';
   readonly joins: { room: string; options: JoinRoomOptions }[] = [];
   readonly presences: { room: string; status: PresenceStatus }[] = [];
   readonly sent: { to: string; message: string | ChatFile }[] = [];
@@ -39,7 +30,7 @@ export class FakeChat extends Emitter<ChatEvents> implements GuestChat {
   readonly #rooms = new Map<string, RoomSnapshot>();
 
   constructor(readonly options?: ChatSessionOptions) {
-    super();
+    super(rethrow);
   }
 
   connect(): Promise<void> {
@@ -110,6 +101,10 @@ export class FakeMedia extends Emitter<MediaSessionEvents> implements GuestMedia
 
   /** What the flow made the session with (set by {@link fakeCallAdapters}). */
   options: MediaSessionOptions | undefined;
+
+  constructor() {
+    super(rethrow);
+  }
 
   connect(): Promise<void> {
     this.connected = true;

@@ -7,11 +7,12 @@ import {
   messageAdded,
   type Conversation,
 } from '@frontdesk/chat/conversation';
-import type { ChatStatus, RoomSnapshot } from '@frontdesk/chat';
+import type { RoomSnapshot } from '@frontdesk/chat';
+import type { ConnectionStatus } from '@frontdesk/protocol';
 import type { RootState } from '../../app/store.ts';
 
 export type ChatState = {
-  status: ChatStatus;
+  status: ConnectionStatus;
   /** A failure that closed the chat (spec §8 wording), e.g. the console opened in another tab. */
   error: string | null;
   /** One conversation per guest, by the guest's jabber username. */
@@ -53,7 +54,7 @@ export const chatSlice = createSlice({
   name: 'chat',
   initialState,
   reducers: {
-    chatStatusChanged(state, action: PayloadAction<ChatStatus>) {
+    chatStatusChanged(state, action: PayloadAction<ConnectionStatus>) {
       state.status = action.payload;
       if (action.payload === 'connected') state.error = null;
     },

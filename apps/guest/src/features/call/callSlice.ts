@@ -7,7 +7,7 @@ import type {
   RemoteFeed,
   StreamsReady,
 } from '@frontdesk/protocol';
-import type { ChatStatus } from '@frontdesk/chat';
+import type { ConnectionStatus } from '@frontdesk/protocol';
 import type { MediaState } from '@frontdesk/media';
 
 /**
@@ -46,7 +46,7 @@ export type CallState = {
   streamsReady: StreamsReady;
   notificationAllowed: boolean;
   connection: {
-    chat: ChatStatus;
+    chat: ConnectionStatus;
     media: MediaState['status'];
   };
   quality: MediaState['quality'];
@@ -101,7 +101,7 @@ export const callSlice = createSlice({
       state.categoryId = action.payload.categoryId;
       state.callInitiated = true;
     },
-    chatStatusChanged(state, action: PayloadAction<ChatStatus>) {
+    chatStatusChanged(state, action: PayloadAction<ConnectionStatus>) {
       state.connection.chat = action.payload;
     },
     queuePlaceChanged(state, action: PayloadAction<QueuePlace | null>) {
@@ -115,7 +115,7 @@ export const callSlice = createSlice({
     mediaStateChanged(state, action: PayloadAction<MediaState>) {
       const media = action.payload;
       state.connection.media = media.status;
-      state.janusSessionEnded = media.status === 'ended';
+      state.janusSessionEnded = media.status === 'closed';
       state.feeds = [...media.feeds];
       state.streamsReady = media.streamsReady;
       state.peerVideo = media.peerVideo;

@@ -290,7 +290,7 @@ export async function openCall(
     }),
     media.on('state', (state) => {
       dispatch(mediaStateChanged(state));
-      if (state.status === 'ended') settle({ kind: 'mediaEnded', reason: state.endReason });
+      if (state.status === 'closed') settle({ kind: 'mediaEnded', reason: state.endReason });
     }),
     media.on('localStream', (stream) => extra.connections.streams.set(LOCAL_STREAM, stream)),
     media.on('remoteStream', ({ janusId, stream }) =>
