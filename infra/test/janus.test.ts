@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
+import { JanusSession, VIDEOROOM_PLUGIN, withPluginHandle } from '@frontdesk/media/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintJanusToken } from '../src/janus-token.ts';
 import { JANUS_USER, startJanus, type RunningJanus } from '../src/janus.ts';
@@ -37,34 +38,8 @@ afterAll(async () => {
   await dir?.remove();
 });
 
-interface JanusReply {
-  janus: string;
-  data?: { id: number };
-  error?: { code: number; reason: string };
-  plugindata?: { plugin: string; data: Record<string, unknown> };
-}
-
-async function janusPost(path: string, body: Record<string, unknown>): Promise<JanusReply> {
-  const response = await fetch(`${janus.httpUrl}${path}`, {
-    method: 'POST',
-    body: JSON.stringify({ transaction: randomBytes(6).toString('hex'), ...body }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as JanusReply;
-}
-
-/** Creates a session and attaches the videoroom plugin; returns the handle's path. */
-async function videoroomHandle(token: string): Promise<string> {
-  const session = await janusPost('', { janus: 'create', token });
-  expect(session.janus).toBe('success');
-  const handle = await janusPost(`/${session.data?.id}`, {
-    janus: 'attach',
-    plugin: 'janus.plugin.videoroom',
-    token,
-  });
-  expect(handle.janus).toBe('success');
-  return `/${session.data?.id}/${handle.data?.id}`;
-}
+const openSession = (token?: string) =>
+  JanusSession.create({ httpUrl: janus.httpUrl, ...(token === undefined ? {} : { token }) });
 
 describe('startJanus', () => {
   it('never runs Janus as root (SECURITY: as root it runs as its own system user)', async () => {
@@ -98,47 +73,40 @@ describe('startJanus', () => {
   });
 
   it('refuses create without a valid token (403) and accepts a minted one', async () => {
-    const missing = await janusPost('', { janus: 'create' });
-    expect(missing.error?.code).toBe(403);
-    const forged = await janusPost('', {
-      janus: 'create',
-      token: mintJanusToken('not-the-secret', 60),
+    await expect(openSession()).rejects.toMatchObject({ code: 403 });
+    await expect(openSession(mintJanusToken('not-the-secret', 60))).rejects.toMatchObject({
+      code: 403,
     });
-    expect(forged.error?.code).toBe(403);
-    const ok = await janusPost('', { janus: 'create', token: mintJanusToken(tokenSecret, 60) });
-    expect(ok.janus).toBe('success');
-    expect(typeof ok.data?.id).toBe('number');
+    const ok = await openSession(mintJanusToken(tokenSecret, 60));
+    expect(typeof ok.id).toBe('number');
+    await ok.destroy();
   });
 
   it('refuses attaching a plugin the token does not name (405)', async () => {
-    const token = mintJanusToken(tokenSecret, 60, ['janus.plugin.echotest']);
-    const session = await janusPost('', { janus: 'create', token });
-    const attach = await janusPost(`/${session.data?.id}`, {
-      janus: 'attach',
-      plugin: 'janus.plugin.videoroom',
-      token,
-    });
-    expect(attach.error?.code).toBe(405);
+    const echoOnly = await openSession(mintJanusToken(tokenSecret, 60, ['janus.plugin.echotest']));
+    await expect(echoOnly.attach(VIDEOROOM_PLUGIN)).rejects.toMatchObject({ code: 405 });
+    await echoOnly.destroy();
   });
 
   it('creates a videoroom only with the admin_key', async () => {
-    const token = mintJanusToken(tokenSecret, 60);
-    const handle = await videoroomHandle(token);
-    const create = (extra: Record<string, unknown>) =>
-      janusPost(handle, {
-        janus: 'message',
-        token,
-        body: { request: 'create', room: 'infra-test-room', publishers: 2, ...extra },
-      });
+    const options = { httpUrl: janus.httpUrl, token: mintJanusToken(tokenSecret, 60) };
+    await withPluginHandle(options, VIDEOROOM_PLUGIN, async (handle) => {
+      const create = async (extra: Record<string, unknown>) =>
+        (
+          await handle.message({
+            request: 'create',
+            room: 'infra-test-room',
+            publishers: 2,
+            ...extra,
+          })
+        ).data;
 
-    const withoutKey = await create({});
-    expect(withoutKey.plugindata?.data.error_code).toBe(429);
-    const wrongKey = await create({ admin_key: 'wrong' });
-    expect(wrongKey.plugindata?.data.error_code).toBe(433);
-    const created = await create({ admin_key: adminKey });
-    expect(created.plugindata?.data).toMatchObject({
-      videoroom: 'created',
-      room: 'infra-test-room',
+      await expect(create({})).rejects.toMatchObject({ code: 429 });
+      await expect(create({ admin_key: 'wrong' })).rejects.toMatchObject({ code: 433 });
+      expect(await create({ admin_key: adminKey })).toMatchObject({
+        videoroom: 'created',
+        room: 'infra-test-room',
+      });
     });
   });
 

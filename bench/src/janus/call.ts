@@ -1,6 +1,11 @@
 import { MediaStreamTrack, RTCPeerConnection, useOPUS, useVP8 } from 'werift';
+import {
+  VIDEOROOM_PLUGIN,
+  type JanusHandle,
+  type JanusSession,
+  type Jsep,
+} from '@frontdesk/media/server';
 import { AUDIO_FRAME_MS, packetizeVp8, RtpStream, VIDEO_FPS, type Clip } from './media.ts';
-import type { JanusHandle, JanusSession, Jsep } from './janus-http.ts';
 
 /**
  * Counts the packets of one received RTP stream: loss over a window is the growth of the
@@ -135,7 +140,7 @@ async function publish(
 }
 
 async function subscribe(me: Participant, room: string, feed: string): Promise<void> {
-  const handle = await me.session.attach();
+  const handle = await me.session.attach(VIDEOROOM_PLUGIN);
   const { jsep } = await handle.message({
     request: 'join',
     ptype: 'subscriber',
@@ -196,7 +201,7 @@ export async function setUpCall(
     await Promise.all(sessions.map((session) => session.destroy()));
   };
   try {
-    const handles = await Promise.all(sessions.map((session) => session.attach()));
+    const handles = await Promise.all(sessions.map((session) => session.attach(VIDEOROOM_PLUGIN)));
     roomHandle = handles[0] as JanusHandle;
     await roomHandle.message({ request: 'create', room, admin_key: adminKey, publishers: 2 });
     for (const [i, session] of sessions.entries()) {

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -146,6 +146,8 @@ export async function measureJanusCapacity(
 ): Promise<Section> {
   ensureClipFiles();
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-bench-janus-'));
+  // Janus runs as its own user when we are root: it must enter the folder.
+  chmodSync(dir, 0o711);
   const secret = () => randomBytes(18).toString('base64url');
   const tokenSecret = secret();
   const adminKey = secret();

@@ -2,8 +2,8 @@
 // them from one media clock, and reports per-subscriber loss, its own CPU and event-loop lag.
 // The load is split over several of these so that the generator is not what runs out first.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { JanusSession } from '@frontdesk/media/server';
 import { setUpCall, MediaClock, type Call } from './call.ts';
-import { JanusSession } from './janus-http.ts';
 import { loadClip } from './media.ts';
 
 export type GeneratorCommand =
@@ -45,7 +45,12 @@ async function setup(command: Extract<GeneratorCommand, { type: 'setup' }>): Pro
     for (let room = queue.shift(); room !== undefined; room = queue.shift()) {
       const startedAt = performance.now();
       try {
-        const open = () => JanusSession.create(command.httpUrl, command.token);
+        const open = () =>
+          JanusSession.create({
+            httpUrl: command.httpUrl,
+            token: command.token,
+            pollFromStart: true,
+          });
         calls.push(await setUpCall(open, command.adminKey, room, mediaClock));
         setupMs.push(performance.now() - startedAt);
       } catch (error) {

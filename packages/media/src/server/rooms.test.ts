@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // infra's package entry exports only the whole stack; these two modules are what we need.
 import { startJanus, type RunningJanus } from '../../../../infra/src/janus.ts';
 import { mintJanusToken } from '../../../../infra/src/janus-token.ts';
-import { JanusRoomError, JanusRooms } from './rooms.ts';
+import { JanusError, VIDEOROOM_PLUGIN, withPluginHandle } from './janus-http.ts';
+import { JanusRooms } from './rooms.ts';
 
 const secret = () => randomBytes(12).toString('hex');
 const tokenSecret = secret();
@@ -40,40 +41,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A browser-side videoroom handle over the plain HTTP API. */
-async function videoroomHandle() {
-  const token = mintJanusToken(tokenSecret, 60);
-  const post = async (path: string, body: Record<string, unknown>) =>
-    (await (
-      await fetch(`${janus.httpUrl}${path}`, {
-        method: 'POST',
-        body: JSON.stringify({ transaction: secret(), token, ...body }),
-      })
-    ).json()) as { data: { id: number }; plugindata?: { data: Record<string, unknown> } };
-  const session = await post('', { janus: 'create' });
-  const handle = await post(`/${session.data.id}`, {
-    janus: 'attach',
-    plugin: 'janus.plugin.videoroom',
-  });
-  const path = `/${session.data.id}/${handle.data.id}`;
-  return {
-    /** A synchronous request: the answer is in the reply. */
-    request: async (body: Record<string, unknown>) =>
-      (await post(path, { janus: 'message', body })).plugindata?.data ?? {},
-    /** An asynchronous request: the answer is an event on the long poll. */
-    requestAsync: async (body: Record<string, unknown>) => {
-      await post(path, { janus: 'message', body });
-      const url = `${janus.httpUrl}/${session.data.id}?maxev=1&token=${encodeURIComponent(token)}`;
-      const event = (await (await fetch(url)).json()) as {
-        plugindata?: { data: Record<string, unknown> };
-      };
-      return event.plugindata?.data ?? {};
-    },
-  };
-}
+/** A request as a participant's browser makes it: a session of its own and a token. */
+const asParticipant = (body: Record<string, unknown>) =>
+  withPluginHandle(
+    { httpUrl: janus.httpUrl, token: mintJanusToken(tokenSecret, 60) },
+    VIDEOROOM_PLUGIN,
+    async (handle) => (await handle.message(body)).data,
+  );
 
-const joinAsPublisher = async (room: string, pin: string, token?: string) =>
-  (await videoroomHandle()).requestAsync({
+const joinAsPublisher = (room: string, pin: string, token?: string) =>
+  asParticipant({
     request: 'join',
     ptype: 'publisher',
     room,
@@ -103,9 +80,9 @@ describe('JanusRooms', () => {
       videoroom: 'joined',
       room,
     });
-    expect(await joinAsPublisher(room, 'wrong', 'token-a')).toMatchObject({ error_code: 433 });
-    expect(await joinAsPublisher(room, 'pinabc')).toMatchObject({ error_code: 433 });
-    expect(await joinAsPublisher(room, 'pinabc', 'token-b')).toMatchObject({ error_code: 433 });
+    await expect(joinAsPublisher(room, 'wrong', 'token-a')).rejects.toMatchObject({ code: 433 });
+    await expect(joinAsPublisher(room, 'pinabc')).rejects.toMatchObject({ code: 433 });
+    await expect(joinAsPublisher(room, 'pinabc', 'token-b')).rejects.toMatchObject({ code: 433 });
   });
 
   it('adds tokens to the ACL only with the secret', async () => {
@@ -115,7 +92,7 @@ describe('JanusRooms', () => {
     await expect(rooms.allow({ room, secret: 'wrong' }, ['second'])).rejects.toMatchObject({
       code: 433,
     });
-    expect(await joinAsPublisher(room, 'p', 'second')).toMatchObject({ error_code: 433 });
+    await expect(joinAsPublisher(room, 'p', 'second')).rejects.toMatchObject({ code: 433 });
     await rooms.allow({ room, secret: roomSecret }, ['second']);
     expect(await joinAsPublisher(room, 'p', 'second')).toMatchObject({ videoroom: 'joined' });
   });
@@ -124,7 +101,7 @@ describe('JanusRooms', () => {
     const room = `call-${secret()}`;
     await rooms.create({ room, pin: 'p', secret: secret(), allowed: [], webview: true });
     // Private rooms are listed only with the admin key (the list omits the H.264 profile).
-    const list = await (await videoroomHandle()).request({ request: 'list', admin_key: adminKey });
+    const list = await asParticipant({ request: 'list', admin_key: adminKey });
     expect(list.list).toContainEqual(expect.objectContaining({ room, videocodec: 'h264' }));
   });
 
@@ -145,7 +122,7 @@ describe('JanusRooms', () => {
       token: () => mintJanusToken(tokenSecret, 60),
     });
     const failure = wrong.create({ room: `call-${secret()}`, pin: 'p', secret: 's', allowed: [] });
-    await expect(failure).rejects.toBeInstanceOf(JanusRoomError);
+    await expect(failure).rejects.toBeInstanceOf(JanusError);
     await expect(failure).rejects.toMatchObject({ code: 433 });
   });
 });

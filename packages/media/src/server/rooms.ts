@@ -1,7 +1,7 @@
 // Server side only (the API): creating and destroying a call's videoroom over Janus's HTTP API.
 // SECURITY: the videoroom admin_key and each room's secret live here and never reach a browser.
-import { randomUUID } from 'node:crypto';
 import { ROOM_PUBLISHERS } from '@frontdesk/protocol';
+import { JanusError, VIDEOROOM_PLUGIN, withPluginHandle } from './janus-http.ts';
 
 export interface JanusAdminOptions {
   /** Janus REST endpoint, e.g. `http://127.0.0.1:8088/janus` (loopback, never a browser URL). */
@@ -37,27 +37,8 @@ export interface CallRoomOptions {
   readonly webview?: boolean;
 }
 
-/** A videoroom or Janus error, with the code Janus gave (e.g. 433 unauthorized, 427 exists). */
-export class JanusRoomError extends Error {
-  override readonly name = 'JanusRoomError';
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const VIDEOROOM = 'janus.plugin.videoroom';
 const ROOM_EXISTS = 427;
 const NO_SUCH_ROOM = 426;
-
-interface JanusReply {
-  janus: string;
-  data?: { id?: number };
-  error?: { code: number; reason: string };
-  plugindata?: { data: Record<string, unknown> };
-}
 
 /** Creates, checks and destroys call rooms; one short Janus session per operation. */
 export class JanusRooms {
@@ -96,7 +77,7 @@ export class JanusRooms {
       await this.videoroom(body);
       return { room: room.room, created: true };
     } catch (error) {
-      if (error instanceof JanusRoomError && error.code === ROOM_EXISTS) {
+      if (error instanceof JanusError && error.code === ROOM_EXISTS) {
         return { room: room.room, created: false };
       }
       throw error;
@@ -127,44 +108,20 @@ export class JanusRooms {
     try {
       await this.videoroom({ request: 'destroy', room: room.room, secret: room.secret });
     } catch (error) {
-      if (!(error instanceof JanusRoomError && error.code === NO_SUCH_ROOM)) throw error;
+      if (!(error instanceof JanusError && error.code === NO_SUCH_ROOM)) throw error;
     }
   }
 
   /** One synchronous videoroom request through a throw-away session. */
   private async videoroom(body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const token = this.options.token();
-    const session = await this.post('', { janus: 'create', token });
-    const path = `/${session.data?.id}`;
-    try {
-      const handle = await this.post(path, { janus: 'attach', plugin: VIDEOROOM, token });
-      const reply = await this.post(`${path}/${handle.data?.id}`, {
-        janus: 'message',
-        token,
-        body,
-      });
-      const data = reply.plugindata?.data ?? {};
-      if (typeof data.error_code === 'number') {
-        throw new JanusRoomError(data.error_code, String(data.error));
-      }
-      return data;
-    } finally {
-      await this.post(path, { janus: 'destroy', token }).catch(() => undefined);
-    }
-  }
-
-  private async post(path: string, request: Record<string, unknown>): Promise<JanusReply> {
-    const response = await fetch(`${this.options.httpUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ transaction: randomUUID(), ...request }),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
-    });
-    if (!response.ok) throw new JanusRoomError(response.status, `Janus HTTP ${response.status}`);
-    const reply = (await response.json()) as JanusReply;
-    if (reply.janus === 'error' || reply.error) {
-      throw new JanusRoomError(reply.error?.code ?? 0, reply.error?.reason ?? 'Janus error');
-    }
-    return reply;
+    const session = {
+      httpUrl: this.options.httpUrl,
+      token: this.options.token(),
+      timeoutMs: this.options.timeoutMs ?? 5000,
+    };
+    const reply = await withPluginHandle(session, VIDEOROOM_PLUGIN, (handle) =>
+      handle.message(body),
+    );
+    return reply.data;
   }
 }
