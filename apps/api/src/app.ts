@@ -6,6 +6,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
+import { CallRecordings } from './calls/call-recordings.ts';
 import { CallRooms } from './calls/call-rooms.ts';
 import { CallChats } from './xmpp/call-chats.ts';
 import { CompanyDetailsCache } from './companies/company-details-cache.ts';
@@ -17,6 +18,8 @@ import {
   HttpEnvelopeForwarder,
   type EnvelopeSink,
 } from './monitoring/envelope-sink.ts';
+import { GatewayConnections } from './observability/gateway-connections.ts';
+import { registerObservability } from './observability/register.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerApps, registerWebsocketProxies } from './plugins/gateway.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -47,6 +50,8 @@ declare module 'fastify' {
     fileStorage: FileStorage;
     envelopeSink: EnvelopeSink;
     callRooms: CallRooms;
+    callRecordings: CallRecordings;
+    gatewayConnections: GatewayConnections;
     callChats: CallChats;
     companyDetails: CompanyDetailsCache;
     staffChats: StaffChatSessions;
@@ -78,6 +83,9 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
   );
   // Janus is reached only when a call asks for its room, so building the app needs no Janus.
   app.decorate('callRooms', new CallRooms(config, db, app.log));
+  // Decorated rather than kept by the calls routes: `/metrics` reads its pending merges.
+  app.decorate('callRecordings', new CallRecordings(join(config.dataDir, 'recordings'), app.log));
+  app.decorate('gatewayConnections', new GatewayConnections());
   app.decorate(
     'callChats',
     new CallChats({ adminApiUrl: config.xmpp.adminUrl, domain: config.xmpp.domain }, db, app.log),
@@ -97,6 +105,7 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
   );
   registerErrorHandler(app);
   registerSecurityHeaders(app);
+  await registerObservability(app);
 
   await registerRateLimits(app);
   await registerOpenApi(app);

@@ -1,67 +1,136 @@
 import { z } from 'zod';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import type { IceConfig } from './calls/ice-servers.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+/** `203.0.113.7`, `10.0.0.0/8`, `::1`, `fd00::/8`: one address, or a range by its prefix length. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const commaList = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /**
  * Everything the API reads from its environment, checked once at start-up. `npm start` fills
  * the service URLs and secrets from the data folder; a deployment sets them itself.
  */
-export const envSchema = z.object({
-  PORT: port.default(8080),
-  HOST: z.string().default('127.0.0.1'),
-  DATABASE_URL: z.string().min(1),
-  /** Tests give each run its own schema so runs never see each other's rows. */
-  DATABASE_SCHEMA: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_]*$/)
-    .optional(),
-  FRONTDESK_DATA_DIR: z.string().default('data'),
-  XMPP_DOMAIN: z.string().default('frontdesk.localhost'),
-  XMPP_WEBSOCKET_UPSTREAM: z.string().default('ws://127.0.0.1:5280/ws'),
-  XMPP_ADMIN_URL: z.string().default('http://127.0.0.1:5385/api'),
-  JANUS_WEBSOCKET_UPSTREAM: z.string().default('ws://127.0.0.1:8188'),
-  JANUS_HTTP_URL: z.string().default('http://127.0.0.1:8088/janus'),
-  /** Comma-separated origins allowed to open the XMPP and Janus WebSockets besides our own. */
-  ALLOWED_ORIGINS: z.string().default(''),
-  STUN_URL: z.string().default(''),
-  /** Signs the XMPP server's JWT logins (ejabberd `jwt_key`): base64url of 32 random bytes. */
-  XMPP_JWT_SECRET: z.string().min(32),
-  /** Janus `token_auth_secret`: signs the tokens the API hands to browsers. */
-  JANUS_TOKEN_SECRET: z.string().min(16),
-  /** Janus videoroom `admin_key`: only the API creates rooms. SECURITY: never sent to browsers. */
-  JANUS_ADMIN_KEY: z.string().min(16),
-  /** Signs the API's own access tokens (guests, agents, admins). */
-  API_TOKEN_SECRET: z.string().min(32),
-  /**
-   * The DSN the browser error-reporting SDK is configured with; `/api/monitoring` relays only
-   * envelopes for it. Without it the tunnel is off.
-   */
-  SENTRY_DSN: z.url().optional(),
-  /** `true`: forward envelopes to the DSN's server; otherwise keep them in the data folder. */
-  SENTRY_FORWARD: z.enum(['true', 'false']).default('false'),
-  /** Round robin: how long a waiting call stays offered to one agent before the next. */
-  ROUND_ROBIN_OFFER_MS: z.coerce.number().int().min(1000).default(20_000),
-  /** What one call may receive in files from its guest, in all (MB). */
-  UPLOAD_QUOTA_PER_CALL_MB: z.coerce.number().positive().default(100),
-  /** How long company details are kept between loads (0: never kept). */
-  COMPANY_DETAILS_CACHE_MS: z.coerce.number().int().min(0).default(5000),
-  GUEST_APP_DIR: z.string().optional(),
-  CONSOLE_APP_DIR: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /**
-   * Which proxies in front of the API to believe about the visitor's address (X-Forwarded-For):
-   * a number of hops, or a comma-separated list of addresses and CIDR ranges. Unset: none, so the
-   * address is the connection's. SECURITY: the per-address limits count what this yields.
-   */
-  TRUST_PROXY: z
-    .string()
-    .regex(
-      /^(\d{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/,
-      'must be a number of hops or addresses/CIDRs separated by commas',
-    )
-    .optional(),
-});
+export const envSchema = z
+  .object({
+    PORT: port.default(8080),
+    HOST: z.string().default('127.0.0.1'),
+    DATABASE_URL: z.string().min(1),
+    /** Tests give each run its own schema so runs never see each other's rows. */
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/)
+      .optional(),
+    FRONTDESK_DATA_DIR: z.string().default('data'),
+    XMPP_DOMAIN: z.string().default('frontdesk.localhost'),
+    XMPP_WEBSOCKET_UPSTREAM: z.string().default('ws://127.0.0.1:5280/ws'),
+    XMPP_ADMIN_URL: z.string().default('http://127.0.0.1:5385/api'),
+    JANUS_WEBSOCKET_UPSTREAM: z.string().default('ws://127.0.0.1:8188'),
+    JANUS_HTTP_URL: z.string().default('http://127.0.0.1:8088/janus'),
+    /** Comma-separated origins allowed to open the XMPP and Janus WebSockets besides our own. */
+    ALLOWED_ORIGINS: z.string().default(''),
+    /** The STUN server browsers are given; unset: the first TURN server's host, which serves STUN too. */
+    STUN_URL: z
+      .string()
+      .regex(/^stuns?:[^\s,]+$/, 'must be a stun: or stuns: URL')
+      .optional(),
+    /** TURN relays for the parties of a call, comma-separated `turn:`/`turns:` URLs; unset: none. */
+    TURN_URLS: z
+      .string()
+      .regex(
+        /^(turns?:[^\s,]+)(,turns?:[^\s,]+)*$/,
+        'must be turn: or turns: URLs separated by commas',
+      )
+      .optional(),
+    /** Shared with the TURN server (coturn `static-auth-secret`); required with TURN_URLS. */
+    TURN_SECRET: z.string().min(16).optional(),
+    /** How long a relay credential stays valid, in seconds: at most an hour. */
+    TURN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(3600),
+    /** Signs the XMPP server's JWT logins (ejabberd `jwt_key`): base64url of 32 random bytes. */
+    XMPP_JWT_SECRET: z.string().min(32),
+    /** Janus `token_auth_secret`: signs the tokens the API hands to browsers. */
+    JANUS_TOKEN_SECRET: z.string().min(16),
+    /** Janus videoroom `admin_key`: only the API creates rooms. SECURITY: never sent to browsers. */
+    JANUS_ADMIN_KEY: z.string().min(16),
+    /** Signs the API's own access tokens (guests, agents, admins). */
+    API_TOKEN_SECRET: z.string().min(32),
+    /**
+     * The DSN the browser error-reporting SDK is configured with; `/api/monitoring` relays only
+     * envelopes for it. Without it the tunnel is off.
+     */
+    SENTRY_DSN: z.url().optional(),
+    /** `true`: forward envelopes to the DSN's server; otherwise keep them in the data folder. */
+    SENTRY_FORWARD: z.enum(['true', 'false']).default('false'),
+    /** Round robin: how long a waiting call stays offered to one agent before the next. */
+    ROUND_ROBIN_OFFER_MS: z.coerce.number().int().min(1000).default(20_000),
+    /** What one call may receive in files from its guest, in all (MB). */
+    UPLOAD_QUOTA_PER_CALL_MB: z.coerce.number().positive().default(100),
+    /** How long company details are kept between loads (0: never kept). */
+    COMPANY_DETAILS_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+    GUEST_APP_DIR: z.string().optional(),
+    CONSOLE_APP_DIR: z.string().optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    /**
+     * Which proxies in front of the API to believe about the visitor's address (X-Forwarded-For):
+     * a number of hops, or a comma-separated list of addresses and CIDR ranges. Unset: none, so the
+     * address is the connection's. SECURITY: the per-address limits count what this yields.
+     */
+    TRUST_PROXY: z
+      .string()
+      .regex(
+        /^(\d{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/,
+        'must be a number of hops or addresses/CIDRs separated by commas',
+      )
+      .optional(),
+    /**
+     * Lets a scraper read `/metrics` from any address with `Authorization: Bearer <token>`.
+     * Unset: only loopback and `METRICS_ALLOWED_ADDRESSES` may read it.
+     */
+    METRICS_TOKEN: z.string().min(32).optional(),
+    /** Comma-separated addresses and CIDR ranges that may read `/metrics` without the token. */
+    METRICS_ALLOWED_ADDRESSES: z
+      .string()
+      .refine(
+        (text) => commaList(text).every(isAddressOrRange),
+        'must be IP addresses or CIDR ranges separated by commas',
+      )
+      .default(''),
+  })
+  .refine((e) => e.TURN_URLS === undefined || e.TURN_SECRET !== undefined, {
+    path: ['TURN_SECRET'],
+    message: 'is required with TURN_URLS (the secret shared with the TURN server)',
+  });
+
+/** STUN and TURN for the calls' peer connections (calls/ice-servers.ts). */
+function iceConfig(e: z.infer<typeof envSchema>): IceConfig {
+  const turnUrls = e.TURN_URLS?.split(',') ?? [];
+  // A TURN server answers STUN on its plain port too: `turn:host:3478?transport=tcp` → `stun:host:3478`.
+  const stunOfTurn = turnUrls
+    .find((url) => url.startsWith('turn:'))
+    ?.replace(/^turn:/, 'stun:')
+    .replace(/\?.*$/, '');
+  return {
+    stunUrl: e.STUN_URL ?? stunOfTurn ?? null,
+    turnUrls,
+    turnSecret: e.TURN_SECRET ?? null,
+    turnTtlSeconds: e.TURN_TTL_SECONDS,
+  };
+}
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
 
@@ -91,7 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv) {
     allowedOrigins: e.ALLOWED_ORIGINS.split(',')
       .map((o) => o.trim())
       .filter(Boolean),
-    stunUrl: e.STUN_URL,
+    ice: iceConfig(e),
     secrets: {
       xmppJwt: e.XMPP_JWT_SECRET,
       janusToken: e.JANUS_TOKEN_SECRET,
@@ -112,5 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv) {
         : /^\d+$/.test(e.TRUST_PROXY)
           ? Number(e.TRUST_PROXY)
           : e.TRUST_PROXY.split(','),
+    /** Who may read `/metrics` besides loopback (docs/operations.md, "Metrics and probes"). */
+    metrics: { token: e.METRICS_TOKEN, allowedAddresses: commaList(e.METRICS_ALLOWED_ADDRESSES) },
   };
 }

@@ -23,7 +23,6 @@ describe('health and configuration', () => {
     t = await buildTestApp({
       XMPP_ADMIN_URL: `${upstream.url}/api`,
       JANUS_HTTP_URL: `${upstream.url}/janus`,
-      STUN_URL: 'stun:stun.example.org:3478',
     });
   });
   afterAll(async () => {
@@ -48,7 +47,7 @@ describe('health and configuration', () => {
     ]);
   });
 
-  it('tells the apps where the WebSockets and ICE servers are, on their own origin', async () => {
+  it('tells the apps where the WebSockets are, on their own origin', async () => {
     const response = await t.app.inject({
       method: 'GET',
       url: '/api/config',
@@ -58,7 +57,6 @@ describe('health and configuration', () => {
     const { data } = envelope(clientConfigSchema).parse(response.json());
     expect(data.xmppWebsocketUrl).toBe('ws://frontdesk.example:8080/xmpp-websocket');
     expect(data.janusWebsocketUrl).toBe('ws://frontdesk.example:8080/janus-ws');
-    expect(data.iceServers).toEqual([{ urls: 'stun:stun.example.org:3478' }]);
     // No DSN configured: error reporting stays off in the browser.
     expect(data.errorReporting).toBeNull();
   });

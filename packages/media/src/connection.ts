@@ -34,7 +34,7 @@ export class Connection {
     // ready while it runs, so only the join itself waits for it.
     const joinAt = performance.now() + (ctx.options.joinDelayMs ?? JOIN_DELAY_MS);
     const access = await step(ctx, 'createRoom', () => this.fromApp(ctx.options.room), mode);
-    let gateway = await step(ctx, null, () => this.openGateway(), mode);
+    let gateway = await step(ctx, null, () => this.openGateway(access), mode);
     try {
       return await this.enterRoom(gateway, access, mode, joinAt, (next) => (gateway = next));
     } catch (error) {
@@ -58,7 +58,7 @@ export class Connection {
       signal: ctx.signal,
       beforeRetry: async () => {
         await gateway.destroy();
-        gateway = await this.openGateway();
+        gateway = await this.openGateway(access);
         replaced(gateway);
       },
     });
@@ -121,12 +121,13 @@ export class Connection {
     this.ctx.generation = generation;
   }
 
-  private async openGateway(): Promise<Gateway> {
+  /** A Janus session whose peer connections use the ICE servers the room's access carries. */
+  private async openGateway(access: RoomAccess): Promise<Gateway> {
     const { options } = this.ctx;
     return Gateway.open({
       server: options.server,
       token: await this.fromApp(options.token),
-      ...(options.iceServers ? { iceServers: options.iceServers } : {}),
+      iceServers: [...access.iceServers],
       debug: options.debug === true,
     });
   }

@@ -54,7 +54,8 @@ export function browserSupport(): { webrtc: boolean; safari: boolean; vp8: boole
 export interface GatewayOptions {
   readonly server: string | string[];
   readonly token: string;
-  readonly iceServers?: RTCIceServer[];
+  /** The room's, from the API; always given, as janus.js would otherwise use a public STUN server. */
+  readonly iceServers: RTCIceServer[];
   readonly debug?: boolean;
 }
 
@@ -74,7 +75,7 @@ export class Gateway {
       const janus: JanusJS.Janus = new Janus({
         server: options.server,
         token: options.token,
-        ...(options.iceServers ? { iceServers: options.iceServers } : {}),
+        iceServers: options.iceServers,
         // spec §9: keepalive 25 s, long-poll timeout 60 s, at most 10 events per poll.
         keepAlivePeriod: GATEWAY_KEEPALIVE_MS,
         longPollTimeout: GATEWAY_LONG_POLL_TIMEOUT_MS,

@@ -33,7 +33,6 @@ export interface MediaSessionOptions {
   readonly callType: MediaCallType;
   readonly video?: VideoOptions;
   readonly audio?: AudioOptions;
-  readonly iceServers?: RTCIceServer[];
   /** Retries of each set-up step (spec §8: up to 20). */
   readonly retry?: RetryPolicy;
   /** Attempts to re-create a lost session before the call ends. */

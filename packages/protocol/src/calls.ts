@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
 import { callTypeSchema } from './call-report.ts';
+import { iceServerSchema } from './config.ts';
 import { jabberUsernameSchema } from './chat.ts';
 import { answersSchema } from './forms.ts';
 import { guestUsernameSchema } from './guest.ts';
@@ -24,6 +25,12 @@ export const roomAccessSchema = z.object({
    * the files; no browser chooses a recording name any more (decision 0008).
    */
   recorded: z.boolean(),
+  /**
+   * The STUN server and the TURN relays for this participant's peer connections, the relays
+   * with credentials that expire within the hour (decision 0015). SECURITY: only a party of a live
+   * call gets relay credentials, fresh each time it asks for the room again (a reconnect).
+   */
+  iceServers: z.array(iceServerSchema),
 });
 export type RoomAccess = z.infer<typeof roomAccessSchema>;
 

@@ -14,7 +14,6 @@ export const clientConfigSchema = z.object({
   xmppWebsocketUrl: z.string(),
   xmppDomain: z.string(),
   janusWebsocketUrl: z.string(),
-  iceServers: z.array(iceServerSchema),
   /** Browser error reporting (spec §7): off when null; events travel through our own tunnel. */
   errorReporting: z.object({ dsn: z.string(), tunnel: z.string() }).nullable(),
 });

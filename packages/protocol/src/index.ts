@@ -14,6 +14,7 @@ export * from './geofence.ts';
 export * from './upload.ts';
 export * from './staff.ts';
 export * from './monitoring.ts';
+export * from './probes.ts';
 export * from './stages.ts';
 export * from './media.ts';
 export * from './media-gate.ts';

@@ -36,10 +36,17 @@ export function callRecordingParts(files: readonly string[], callId: string): st
  * logged and leaves the raw recordings in place.
  */
 export class CallRecordings {
+  private pendingMerges = 0;
+
   constructor(
     private readonly folder: string,
     private readonly log: FastifyBaseLogger,
   ) {}
+
+  /** Merges asked for and not finished (settling or running), for `/metrics`. */
+  get pending(): number {
+    return this.pendingMerges;
+  }
 
   /** Where a call's merged recording is, once it exists. */
   fileOf(companyId: number, callId: string): string | null {
@@ -48,7 +55,13 @@ export class CallRecordings {
   }
 
   mergeLater(companyId: number, callId: string): void {
-    setTimeout(() => void this.merge(companyId, callId), SETTLE_MS).unref();
+    this.pendingMerges += 1;
+    setTimeout(() => {
+      // `merge` never rejects: it logs its own failures.
+      void this.merge(companyId, callId).finally(() => {
+        this.pendingMerges -= 1;
+      });
+    }, SETTLE_MS).unref();
   }
 
   private async merge(companyId: number, callId: string): Promise<void> {

@@ -13,6 +13,7 @@ import {
 } from '@frontdesk/protocol';
 import { mintJanusToken } from '../auth/service-tokens.ts';
 import type { Config } from '../config.ts';
+import { callIceServers, type IceConfig } from './ice-servers.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { ConflictError, UpstreamError } from '../domain-errors.ts';
 
@@ -46,6 +47,7 @@ export class CallRooms {
   private readonly janus: JanusRooms;
   private readonly recordingsDir: string;
   private readonly tokenKey: string;
+  private readonly ice: IceConfig;
 
   constructor(
     config: Config,
@@ -60,6 +62,7 @@ export class CallRooms {
     });
     // The folder `npm start` gives Janus for recordings, too (infra data-dir).
     this.recordingsDir = join(config.dataDir, 'recordings');
+    this.ice = config.ice;
     // A key of its own, derived from a secret that never leaves the API.
     this.tokenKey = createHmac('sha256', config.secrets.janusAdminKey)
       .update('frontdesk room tokens')
@@ -124,6 +127,7 @@ export class CallRooms {
       pin: keys.room_pin,
       token: roomToken(this.tokenKey, call.call_id, participant.role),
       recorded: recordCalls,
+      iceServers: callIceServers(this.ice, call.call_id, participant.role),
     };
   }
 

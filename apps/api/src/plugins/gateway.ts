@@ -41,6 +41,8 @@ export async function registerWebsocketProxies(app: FastifyInstance, config: Con
       handleProtocols: (protocols: Set<string>) =>
         protocols.has(subprotocol) ? subprotocol : false,
     },
+    // Counted once ejabberd's side is open too: a relay to nowhere is no connection.
+    wsHooks: { onConnect: (_context, browser) => app.gatewayConnections.track('xmpp', browser) },
   });
   registerJanusGate(app, config, JANUS_WEBSOCKET_PATH);
 }

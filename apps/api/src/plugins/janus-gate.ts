@@ -5,6 +5,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { screenBrowserMessage } from '@frontdesk/media/server';
 import type { ApiError } from '@frontdesk/protocol';
 import type { Config } from '../config.ts';
+import type { GatewayConnections } from '../observability/gateway-connections.ts';
 
 const SUBPROTOCOL = 'janus-protocol';
 
@@ -59,7 +60,12 @@ function refuseUpgrade(socket: Duplex, { status, code, message }: UpgradeRefusal
 }
 
 /** One browser's connection, joined to a connection of its own to Janus. */
-function bridge(browser: WebSocket, upstreamUrl: string, log: FastifyBaseLogger): void {
+function bridge(
+  browser: WebSocket,
+  upstreamUrl: string,
+  log: FastifyBaseLogger,
+  connections: GatewayConnections,
+): void {
   const janus = new WebSocket(upstreamUrl, SUBPROTOCOL);
   const pending: string[] = [];
   const toJanus = (text: string) => {
@@ -67,6 +73,8 @@ function bridge(browser: WebSocket, upstreamUrl: string, log: FastifyBaseLogger)
     else pending.push(text);
   };
   janus.on('open', () => {
+    // As the XMPP proxy counts its own: once both sides are open.
+    connections.track('janus', browser);
     for (const text of pending.splice(0)) janus.send(text);
   });
   browser.on('message', (data: RawData, binary: boolean) => {
@@ -116,7 +124,7 @@ export function registerJanusGate(app: FastifyInstance, config: Config, path: st
       return;
     }
     server.handleUpgrade(request, socket, head, (browser) =>
-      bridge(browser, config.janus.websocketUpstream, app.log),
+      bridge(browser, config.janus.websocketUpstream, app.log, app.gatewayConnections),
     );
   };
   app.server.on('upgrade', onUpgrade);

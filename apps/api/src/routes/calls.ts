@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
 import { callIdParamsSchema, routes } from '@frontdesk/protocol';
 import { issueJanusToken } from '../auth/credentials.ts';
 import {
@@ -15,7 +14,6 @@ import {
   toCallState,
   transferCall,
 } from '../calls/call-coordination.ts';
-import { CallRecordings } from '../calls/call-recordings.ts';
 import { endReport, requireCall, requireReport } from '../calls/call-reports.ts';
 import {
   assertOwnCompany,
@@ -28,8 +26,7 @@ import { fromTable } from './from-table.ts';
 
 /** The call protocol between the guest and the agent who takes its call (docs/protocol.md). */
 export const callRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, callRooms, callChats } = app;
-  const recordings = new CallRecordings(join(app.config.dataDir, 'recordings'), app.log);
+  const { db, callRooms, callChats, callRecordings: recordings } = app;
 
   app.route({
     ...fromTable(routes.janusToken, [401, 403], {

@@ -35,7 +35,6 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
           xmppWebsocketUrl: `${wsOrigin}${XMPP_WEBSOCKET_PATH}`,
           xmppDomain: config.xmpp.domain,
           janusWebsocketUrl: `${wsOrigin}${JANUS_WEBSOCKET_PATH}`,
-          iceServers: config.stunUrl ? [{ urls: config.stunUrl }] : [],
           errorReporting: config.monitoring.dsn
             ? { dsn: config.monitoring.dsn, tunnel: '/api/monitoring' }
             : null,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,7 @@ import {
 const secret = () => randomBytes(18).toString('base64url');
 const janusTokenSecret = secret();
 const janusAdminKey = secret();
+const turnSecret = secret();
 
 type JanusReply = {
   janus: string;
@@ -170,6 +171,8 @@ describe('attack: joining another call’s Janus room, choosing a recording path
       JANUS_WEBSOCKET_UPSTREAM: janus.wsUrl,
       JANUS_TOKEN_SECRET: janusTokenSecret,
       JANUS_ADMIN_KEY: janusAdminKey,
+      TURN_URLS: 'turn:turn.example:3478?transport=udp,turns:turn.example:5349?transport=tcp',
+      TURN_SECRET: turnSecret,
     });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const address = t.app.server.address();
@@ -207,6 +210,35 @@ describe('attack: joining another call’s Janus room, choosing a recording path
     expect(agentAccess.room).toBe(victimCall);
     expect(agentAccess.pin).toBe(victimAccess.pin);
     expect(agentAccess.token).not.toBe(victimAccess.token);
+  });
+
+  it('gives TURN relay credentials only to the call’s parties, each its own, valid for an hour at most', async () => {
+    const refused = await send('POST', `calls/${victimCall}/room`, attacker.token);
+    expect(JSON.stringify(refused.json())).not.toContain('turn:');
+    for (const [access, role] of [
+      [victimAccess, 'guest'],
+      [agentAccess, 'agent'],
+    ] as const) {
+      // The TURN server's STUN port, then the relays with this participant's credential.
+      const [stun, turn] = access.iceServers;
+      expect(stun).toEqual({ urls: 'stun:turn.example:3478' });
+      expect(turn?.urls).toEqual([
+        'turn:turn.example:3478?transport=udp',
+        'turns:turn.example:5349?transport=tcp',
+      ]);
+      const [expiry = '', who] = (turn?.username ?? '').split(':');
+      expect(who).toBe(`${victimCall}-${role}`);
+      const secondsLeft = Number(expiry) - Date.now() / 1000;
+      expect(secondsLeft).toBeGreaterThan(3500);
+      expect(secondsLeft).toBeLessThanOrEqual(3600);
+      // What coturn computes from its static-auth-secret: the credential is good for this name only.
+      expect(turn?.credential).toBe(
+        createHmac('sha1', turnSecret)
+          .update(turn?.username ?? '')
+          .digest('base64'),
+      );
+    }
+    expect(agentAccess.iceServers[1]?.credential).not.toBe(victimAccess.iceServers[1]?.credential);
   });
 
   it('refuses a page of another origin, and a connection without the Janus subprotocol', async () => {

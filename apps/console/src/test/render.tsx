@@ -93,7 +93,6 @@ export function signedIn(): Pick<RootState, 'auth'> {
         xmppWebsocketUrl: 'ws://localhost/xmpp',
         xmppDomain: 'frontdesk.localhost',
         janusWebsocketUrl: 'ws://localhost/janus',
-        iceServers: [],
         errorReporting: null,
       },
     },

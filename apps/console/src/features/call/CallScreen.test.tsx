@@ -24,6 +24,7 @@ const call: ClaimedCall = {
     pin: 'pin',
     token: `agent.${'t'.repeat(43)}`,
     recorded: true,
+    iceServers: [],
   },
 };
 

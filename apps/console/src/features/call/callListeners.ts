@@ -129,7 +129,6 @@ export function callListeners(startListening: AppStartListening): void {
             ).data,
           display: chat.username,
           callType: call.callType ?? 'video',
-          iceServers: [...chat.iceServers],
         });
         connections.media = media;
         media.on('state', (mediaState) => dispatch(mediaStateChanged(mediaState)));

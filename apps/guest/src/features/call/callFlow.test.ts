@@ -55,6 +55,7 @@ async function guestInQueue({ webview = false } = {}) {
     pin: 'pin',
     token: `guest.${'t'.repeat(43)}`,
     recorded: false,
+    iceServers: [],
   });
   const { api, requests } = fakeApi({
     [`POST /calls/${CALL_ID}/room`]: roomAccess,
@@ -64,7 +65,6 @@ async function guestInQueue({ webview = false } = {}) {
       xmppWebsocketUrl: 'ws://chat.test/ws',
       xmppDomain: 'frontdesk.localhost',
       janusWebsocketUrl: 'ws://media.test/ws',
-      iceServers: [],
       errorReporting: null,
     }),
     'PUT /call-report/update-timestamp': answer(callReport),

@@ -257,7 +257,6 @@ export async function openCall(
     display: auth.username,
     callType: params.callType,
     ...(company?.flipCamera ? { video: { camera: { facingMode: 'user' } } } : {}),
-    iceServers: [...config.iceServers],
   });
 
   let settle: (outcome: CallOutcome) => void = () => undefined;
