@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { JANUS_USER } from './janus.ts';
 
 const secretsSchema = z.object({
   apiTokenSecret: z.string().min(32),
@@ -25,7 +27,57 @@ export type DataDir = {
   logs: string;
 };
 
-/** Resolves the data folder (`FRONTDESK_DATA_DIR`, default `./data`) and creates its layout. */
+/**
+ * Where clones that the servers cannot enter keep their data: not below `/var`, where Janus may
+ * not write recordings (`JANUS_PROTECTED_FOLDERS`).
+ */
+export const MACHINE_DATA_ROOT = '/srv/frontdesk';
+
+/** The users the servers run as when we are root; each must walk down to the data folder. */
+const SERVER_USERS = ['postgres', 'ejabberd', JANUS_USER] as const;
+/** Stands for a server user not created yet: it will have no more rights than anybody. */
+const NOBODY = { uid: 65534, gid: 65534 };
+
+function passwdEntry(name: string): { uid: number; gid: number } | undefined {
+  const fields = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((line) => line.split(':'))
+    .find((entry) => entry[0] === name && entry.length >= 7);
+  return fields ? { uid: Number(fields[2]), gid: Number(fields[3]) } : undefined;
+}
+
+/** The data folder `npm start` uses without `FRONTDESK_DATA_DIR`, and why when it is not `./data`. */
+export type DefaultDataDir = { path: string; reason?: string };
+
+/**
+ * The clone's `data/`, unless a server user cannot reach it (a clone in a home folder closed to
+ * others, such as `/root`): then a folder of this clone's own under {@link MACHINE_DATA_ROOT},
+ * named after the clone's path so that clones never share one. Only root runs the servers as
+ * other users, so for anybody else it is always `./data`.
+ */
+export function defaultDataDir(repoRoot: string): DefaultDataDir {
+  const clone = resolve(repoRoot);
+  const inClone = join(clone, 'data');
+  if (process.getuid?.() !== 0) return { path: inClone };
+  for (const name of SERVER_USERS) {
+    const user = passwdEntry(name) ?? NOBODY;
+    // Asked as that user, as the server will be (uid and gid only, like startProcess): this
+    // follows ACLs and group rights that reading the modes would miss.
+    if (spawnSync('test', ['-x', clone], user).status === 0) continue;
+    const hash = createHash('sha256').update(clone).digest('hex').slice(0, 12);
+    const label = basename(clone).replace(/[^A-Za-z0-9._-]/g, '_');
+    return {
+      path: join(MACHINE_DATA_ROOT, `${label}-${hash}`),
+      reason: `the ${name} user cannot enter ${clone}`,
+    };
+  }
+  return { path: inClone };
+}
+
+/**
+ * Resolves the data folder (`FRONTDESK_DATA_DIR`, default {@link defaultDataDir}) and creates
+ * its layout.
+ */
 export function prepareDataDir(root: string): DataDir {
   const abs = resolve(root);
   const dir: DataDir = {

@@ -47,6 +47,9 @@ export async function startDisposableStack(options: {
     get pids() {
       return stack.pids;
     },
+    get servers() {
+      return stack.servers;
+    },
     restart: stack.restart,
     schema,
     stop: async () => {

@@ -3,7 +3,14 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, isProcessAlive, readLogTail, startProcess } from './process.ts';
+import {
+  freePort,
+  processInfo,
+  readLogTail,
+  startProcess,
+  type ExitInfo,
+  type ProcessInfo,
+} from './process.ts';
 import { renderTemplateFile } from './template.ts';
 
 const execFileAsync = promisify(execFile);
@@ -71,8 +78,33 @@ export interface RunningEjabberd {
   readonly pid: number;
   /** PID of beam.smp, the Erlang VM. */
   readonly beamPid: number;
+  /** Resolves when ejabberdctl has exited (it follows beam.smp), also when nobody asked it to. */
+  readonly exited: Promise<ExitInfo>;
   /** Graceful stop (SIGTERM to beam.smp), SIGKILL after 10 s. Idempotent. */
   stop(): Promise<void>;
+}
+
+/**
+ * The Erlang node name of the instance in `dir` (without `@localhost`): stable per folder,
+ * because Mnesia in spool/ is bound to it, and distinct between folders, so tests and a dev
+ * instance run side by side.
+ */
+export function ejabberdNodeName(dir: string): string {
+  return `frontdesk-${createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 10)}`;
+}
+
+/** Whether a process is the Erlang VM, or the ejabberdctl script, of the instance in `dir`. */
+export function isEjabberdOf(dir: string, proc: ProcessInfo): boolean {
+  const [flag, value] =
+    proc.comm === 'beam.smp'
+      ? ['-sname', `${ejabberdNodeName(dir)}@localhost`]
+      : ['--config-dir', resolve(dir)];
+  const at = proc.args.indexOf(flag);
+  return (
+    (proc.comm === 'beam.smp' || proc.comm === 'ejabberdctl') &&
+    at > 0 &&
+    proc.args[at + 1] === value
+  );
 }
 
 interface SystemUser {
@@ -128,7 +160,10 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
   await mkdir(spoolDir, { recursive: true });
   await mkdir(logDir, { recursive: true });
   const stalePid = await readPid(pidFile);
-  if (stalePid !== undefined && isProcessAlive(stalePid)) {
+  // After a SIGKILL the file may name a PID reused by an unrelated process: only a live VM of
+  // this node counts.
+  const running = stalePid === undefined ? undefined : processInfo(stalePid);
+  if (running && isEjabberdOf(dir, running)) {
     throw new Error(`ejabberd already runs in ${dir} (pid ${stalePid})`);
   }
   await rm(pidFile, { force: true });
@@ -139,9 +174,7 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     options.adminApiPort ?? freePort(),
     freePort(),
   ]);
-  // Stable per folder (Mnesia in spool/ is bound to the node name), distinct
-  // between folders, so tests and a dev instance can run side by side.
-  const nodeName = `frontdesk-${createHash('sha256').update(dir).digest('hex').slice(0, 10)}`;
+  const nodeName = ejabberdNodeName(dir);
   const stunHost = options.stunHost ?? '127.0.0.1';
   const stunPort = options.stunPort ?? 3478;
   const vars = {
@@ -246,6 +279,7 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     logDir,
     pid: proc.pid,
     beamPid: beamPid as number,
+    exited: proc.exited,
     stop: () => proc.stop(),
   };
 }

@@ -4,7 +4,7 @@ import { chmod, chown, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, startProcess } from './process.ts';
+import { freePort, startProcess, type ExitInfo, type ProcessInfo } from './process.ts';
 import { renderTemplateFile } from './template.ts';
 
 /** Janus refuses to write recordings into these folders (`protected_folders`). */
@@ -135,8 +135,16 @@ export interface RunningJanus {
   readonly dir: string;
   readonly logFile: string;
   readonly pid: number;
+  /** Resolves when Janus has exited, also when nobody asked it to. */
+  readonly exited: Promise<ExitInfo>;
   /** Graceful stop (SIGTERM), SIGKILL after 5 s. Idempotent. */
   stop(): Promise<void>;
+}
+
+/** Whether a process is the Janus of the instance folder `dir`. */
+export function isJanusOf(dir: string, proc: ProcessInfo): boolean {
+  const flag = proc.args.indexOf('-F');
+  return proc.comm === 'janus' && flag > 0 && proc.args[flag + 1] === resolve(dir);
 }
 
 function defaultLibDir(): string {
@@ -263,6 +271,8 @@ export async function startJanus(options: JanusOptions): Promise<RunningJanus> {
   const httpUrl = `http://127.0.0.1:${httpPort}/janus`;
   try {
     await proc.waitUntilReady(
+      // A bare probe, not the Janus client of @frontdesk/media/server: /info needs no session or
+      // token, and the supervisor stays free of the packages whose tests it starts servers for.
       async () => {
         const response = await fetch(`${httpUrl}/info`, { signal: AbortSignal.timeout(2000) });
         const body = (await response.json()) as { janus?: unknown };
@@ -284,6 +294,7 @@ export async function startJanus(options: JanusOptions): Promise<RunningJanus> {
     dir,
     logFile,
     pid: proc.pid,
+    exited: proc.exited,
     stop: () => proc.stop(),
   };
 }

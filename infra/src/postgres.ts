@@ -1,16 +1,63 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, readdirSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataDir } from './data-dir.ts';
-import { startProcess, type SupervisedProcess } from './process.ts';
+import {
+  isProcessAlive,
+  listProcesses,
+  startProcess,
+  type ExitInfo,
+  type ProcessInfo,
+  type SupervisedProcess,
+} from './process.ts';
 
 export const LOCAL_DATABASE = 'frontdesk';
 
 export type RunningPostgres = {
   url: string;
   process: SupervisedProcess;
+  /** Resolves when the postmaster has exited, also when nobody asked it to. */
+  exited: Promise<ExitInfo>;
   stop: () => Promise<void>;
 };
+
+/** Whether a process is the postmaster of the cluster in `clusterDir`. */
+export function isPostmasterOf(clusterDir: string, proc: ProcessInfo): boolean {
+  const flag = proc.args.indexOf('-D');
+  return proc.comm === 'postgres' && flag > 0 && proc.args[flag + 1] === clusterDir;
+}
+
+/**
+ * Removes lock files that name a PID which is not a postgres of this cluster. PostgreSQL itself
+ * only asks whether that PID exists, so after a SIGKILL it refuses to start when the PID was
+ * reused, or belongs to a zombie that a container's PID 1 never reaps. A live postmaster of
+ * this cluster is an error: the caller stops leftovers first.
+ */
+function removeStaleLocks(dir: DataDir): void {
+  const ours = new Set(
+    listProcesses()
+      .filter((proc) => isPostmasterOf(dir.postgres, proc))
+      .map((proc) => proc.pid),
+  );
+  const locks = [join(dir.postgres, 'postmaster.pid')];
+  if (existsSync(dir.postgresSocket)) {
+    for (const file of readdirSync(dir.postgresSocket)) {
+      if (/^\.s\.PGSQL\.\d+\.lock$/.test(file)) locks.push(join(dir.postgresSocket, file));
+    }
+  }
+  for (const lock of locks) {
+    let pid: number;
+    try {
+      pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+    } catch {
+      continue;
+    }
+    if (ours.has(pid) && isProcessAlive(pid)) {
+      throw new Error(`PostgreSQL already runs in ${dir.postgres} (pid ${pid})`);
+    }
+    rmSync(lock, { force: true });
+  }
+}
 
 function binDir(): string {
   const root = '/usr/lib/postgresql';
@@ -49,6 +96,7 @@ export async function startLocalPostgres(dir: DataDir): Promise<RunningPostgres>
     );
     if (init.status !== 0) throw new Error(`initdb failed:\n${init.stderr}`);
   }
+  removeStaleLocks(dir);
   const server = await startProcess({
     name: 'postgres',
     command: join(bin, 'postgres'),
@@ -69,14 +117,26 @@ export async function startLocalPostgres(dir: DataDir): Promise<RunningPostgres>
       ['-h', dir.postgresSocket, '-U', 'postgres', '-d', database, '-tAc', sql],
       asServerUser,
     );
-  await server.waitUntilReady(async () => psql('select 1').status === 0, { timeoutMs: 30_000 });
-  if (psql(`select 1 from pg_database where datname = '${LOCAL_DATABASE}'`).stdout.trim() !== '1') {
-    const created = psql(`create database ${LOCAL_DATABASE}`);
-    if (created.status !== 0) throw new Error(`could not create the database:\n${created.stderr}`);
+  try {
+    await server.waitUntilReady(async () => psql('select 1').status === 0, {
+      timeoutMs: 30_000,
+    });
+    if (
+      psql(`select 1 from pg_database where datname = '${LOCAL_DATABASE}'`).stdout.trim() !== '1'
+    ) {
+      const created = psql(`create database ${LOCAL_DATABASE}`);
+      if (created.status !== 0)
+        throw new Error(`could not create the database:\n${created.stderr}`);
+    }
+  } catch (error) {
+    // A restart that fails must not leave a half-started postmaster holding the cluster.
+    await server.stop().catch(() => undefined);
+    throw error;
   }
   return {
     url: `postgresql://postgres@/${LOCAL_DATABASE}?host=${encodeURIComponent(dir.postgresSocket)}`,
     process: server,
+    exited: server.exited,
     stop: () => server.stop(),
   };
 }

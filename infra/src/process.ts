@@ -102,14 +102,65 @@ export function isProcessAlive(pid: number): boolean {
   return state !== undefined && state !== 'Z' && state !== 'X';
 }
 
-/** State letter and process group of a live PID, from /proc, or undefined if it is gone. */
-function procStat(pid: number | string): { state: string; pgrp: number } | undefined {
+/** What /proc/<pid>/stat says of a process. */
+export interface ProcStat {
+  /** R, S, D, Z (zombie), X (dead), … */
+  readonly state: string;
+  readonly pgrp: number;
+  /** Clock ticks after boot: with the PID, names one process even after its PID is reused. */
+  readonly startTime: number;
+}
+
+/** State, process group and start time of a PID, from /proc, or undefined if it is gone. */
+export function procStat(pid: number | string): ProcStat | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name in parentheses may hold spaces; after it come
-    // state, ppid, pgrp.
+    // The command name in parentheses may hold spaces; after it come state, ppid, pgrp, and
+    // starttime as the 20th field.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+    return { state: fields[0] ?? '', pgrp: Number(fields[2]), startTime: Number(fields[19]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A live process as /proc shows it. */
+export interface ProcessInfo {
+  readonly pid: number;
+  readonly pgrp: number;
+  /** The kernel's short name (`postgres`, `janus`, `beam.smp`, `node`). */
+  readonly comm: string;
+  readonly args: readonly string[];
+}
+
+/** A live (non-zombie) process, or undefined when there is none with this PID. */
+export function processInfo(pid: number): ProcessInfo | undefined {
+  const stat = procStat(pid);
+  if (!stat || stat.state === 'Z' || stat.state === 'X') return undefined;
+  try {
+    const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+    return { pid, pgrp: stat.pgrp, comm, args };
+  } catch {
+    return undefined; // ended while we looked
+  }
+}
+
+/** Every live (non-zombie) process but the caller. */
+export function listProcesses(): ProcessInfo[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
+    .flatMap((entry) => processInfo(Number(entry)) ?? []);
+}
+
+/** One variable of a process's environment as it was started (root reads anyone's). */
+export function processEnvironment(pid: number, name: string): string | undefined {
+  try {
+    const prefix = `${name}=`;
+    return readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .find((entry) => entry.startsWith(prefix))
+      ?.slice(prefix.length);
   } catch {
     return undefined;
   }
@@ -128,7 +179,8 @@ export function processGroupMembers(pgid: number): number[] {
   return members;
 }
 
-function signal(pid: number, sig: NodeJS.Signals): void {
+/** Sends a signal; a process already gone is no error. */
+export function signal(pid: number, sig: NodeJS.Signals): void {
   try {
     process.kill(pid, sig);
   } catch (error) {
@@ -159,7 +211,8 @@ export async function readLogTail(file: string, lines = 30): Promise<string> {
   }
 }
 
-function describeExit(exit: ExitInfo): string {
+/** "was killed by SIGKILL", "exited with code 1". */
+export function describeExit(exit: ExitInfo): string {
   return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
 }
 

@@ -1,6 +1,12 @@
-import { stat } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOrCreateSecrets, prepareDataDir } from '../src/data-dir.ts';
+import {
+  defaultDataDir,
+  loadOrCreateSecrets,
+  MACHINE_DATA_ROOT,
+  prepareDataDir,
+} from '../src/data-dir.ts';
 import { tempDir } from './helpers.ts';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -22,5 +28,29 @@ describe('prepareDataDir', () => {
     expect(await othersMay(`${data.root}/secrets.json`)).toBe(0);
     // The servers with users of their own may pass through the root, but not list it.
     expect((await stat(data.root)).mode & 0o777).toBe(0o711);
+  });
+});
+
+describe('defaultDataDir', () => {
+  it("is the clone's data/ when the servers' users can reach the clone", async () => {
+    const clone = join(dir.path, 'open', 'frontdesk');
+    await mkdir(clone, { recursive: true });
+    await chmod(join(dir.path, 'open'), 0o755);
+    expect(defaultDataDir(clone)).toEqual({ path: join(clone, 'data') });
+  });
+
+  it('is a folder of the clone’s own outside it when a folder above is closed (a home at 0700)', async () => {
+    const home = join(dir.path, 'home');
+    const clone = join(home, 'fd test');
+    const twin = join(home, 'fd-test');
+    await mkdir(clone, { recursive: true });
+    await mkdir(twin, { recursive: true });
+    await chmod(home, 0o700);
+    const chosen = defaultDataDir(clone);
+    expect(chosen.path).toMatch(new RegExp(`^${MACHINE_DATA_ROOT}/fd_test-[0-9a-f]{12}$`));
+    expect(chosen.reason).toBe(`the postgres user cannot enter ${clone}`);
+    // Stable for one clone, distinct between clones.
+    expect(defaultDataDir(clone).path).toBe(chosen.path);
+    expect(defaultDataDir(twin).path).not.toBe(chosen.path);
   });
 });

@@ -3,18 +3,20 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { buildAppsIfStale } from '../build-apps.ts';
+import { defaultDataDir } from '../data-dir.ts';
 import { ensureDebianPackages, RUNTIME_PACKAGES } from '../debian.ts';
 import { DEMO_LOGINS, SEEDED_COMPANY, demoLoginsAllowed } from '@frontdesk/api/seed';
-import { startStack } from '../stack.ts';
+import { startStack, type RunningStack } from '../stack.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
+const dataDirDefault = defaultDataDir(repoRoot);
 
 const env = z
   .object({
     PORT: z.coerce.number().int().min(1).max(65535).default(8080),
     HOST: z.string().default('127.0.0.1'),
     DATABASE_URL: z.string().optional(),
-    FRONTDESK_DATA_DIR: z.string().default(resolve(repoRoot, 'data')),
+    FRONTDESK_DATA_DIR: z.string().optional(),
     XMPP_DOMAIN: z.string().default('frontdesk.localhost'),
     JANUS_ICE_INTERFACES: z.string().optional(),
     JANUS_PUBLIC_IP: z.string().optional(),
@@ -34,15 +36,39 @@ if (!env.success) {
 }
 const settings = env.data;
 const log = (line: string) => console.log(`[frontdesk] ${line}`);
+const dataDir = settings.FRONTDESK_DATA_DIR ?? dataDirDefault.path;
+
+let stack: RunningStack | undefined;
+let stopRequested = false;
+const shutdown = async (why: string) => {
+  if (stopRequested) return;
+  stopRequested = true;
+  // Mid-start the servers are stopped once startStack has them all (it is bounded by its
+  // readiness deadlines); stopping them now would race the start.
+  if (!stack) return log(`${why}: stopping once the start is over…`);
+  log(`${why}: stopping…`);
+  await stack.stop();
+  log('Stopped.');
+  process.exit(0);
+};
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// npm passes SIGTERM on and waits (`exec` in package.json), but a parent killed outright would
+// leave us running under another one, with nobody to ask us to stop.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void shutdown(`parent process ${parent} ended`);
+}, 500).unref();
 
 try {
   const started = performance.now();
   ensureDebianPackages(RUNTIME_PACKAGES, log);
   buildAppsIfStale(repoRoot, log);
+  if (stopRequested) process.exit(0);
   log('Starting PostgreSQL, XMPP, Janus and the API…');
-  const stack = await startStack({
+  stack = await startStack({
     repoRoot,
-    dataDir: settings.FRONTDESK_DATA_DIR,
+    dataDir,
     host: settings.HOST,
     port: settings.PORT,
     ...(settings.DATABASE_URL ? { databaseUrl: settings.DATABASE_URL } : {}),
@@ -56,17 +82,10 @@ try {
     logLevel: settings.LOG_LEVEL,
     log,
   });
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: stopping…`);
-    await stack.stop();
-    log('Stopped.');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  if (stopRequested) {
+    stopRequested = false;
+    await shutdown('Asked to stop during the start');
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     [
@@ -84,6 +103,9 @@ try {
         : ['               (no demo logins: HOST is not loopback; FRONTDESK_DEMO=1 creates them)']),
       `  Health:      ${stack.url}/api/health`,
       `  Data folder: ${stack.dataDir} (logs in logs/)`,
+      ...(settings.FRONTDESK_DATA_DIR === undefined && dataDirDefault.reason
+        ? [`               (not the clone's data/: ${dataDirDefault.reason})`]
+        : []),
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

@@ -1,0 +1,88 @@
+// The real servers under the supervisor: each one SIGKILLed mid-run comes back by itself, and
+// /api/health says "down" meanwhile and "up" again after.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../src/process.ts';
+import { startStack, type RunningStack, type ServerName } from '../src/stack.ts';
+import { tempDir } from './helpers.ts';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let stack: RunningStack;
+const log: string[] = [];
+
+beforeAll(async () => {
+  dir = await tempDir('frontdesk-stack-crash-test-');
+  // Without DATABASE_URL: the project's own PostgreSQL runs in the data folder, so it can be
+  // killed too.
+  stack = await startStack({
+    repoRoot: resolve(import.meta.dirname, '../..'),
+    dataDir: dir.path,
+    host: '127.0.0.1',
+    port: await freePort(),
+    xmppDomain: 'frontdesk.localhost',
+    ...(existsSync('/sys/class/net/veth0') ? { janusIceEnforceList: 'veth0' } : {}),
+    janusRtpPorts: [20000, 20200],
+    seedDemo: false,
+    logLevel: 'warn',
+    log: (line) => log.push(line),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await dir?.remove();
+}, 30_000);
+
+/** The status /api/health answers, 0 when nothing answers (the API itself is down). */
+async function health(): Promise<number> {
+  try {
+    return (await fetch(`${stack.url}/api/health`, { signal: AbortSignal.timeout(3000) })).status;
+  } catch {
+    return 0;
+  }
+}
+
+const pidOf: Record<ServerName, () => number | undefined> = {
+  database: () => stack.pids.database,
+  xmpp: () => stack.pids.ejabberd,
+  janus: () => stack.pids.janus,
+  api: () => stack.pids.api,
+};
+
+describe('a server killed with SIGKILL', () => {
+  // The API last: PostgreSQL's death may take it along, and it is restarted then as well.
+  it.each(['janus', 'xmpp', 'database', 'api'] as const)(
+    '%s is restarted and health recovers',
+    async (server) => {
+      expect(await health()).toBe(200);
+      const restartsBefore = stack.servers[server]?.restarts ?? 0;
+      const pid = pidOf[server]() as number;
+      const killed = Date.now();
+      process.kill(pid, 'SIGKILL');
+      const seen = new Set<number>();
+      let downAt: number | undefined;
+      for (;;) {
+        const status = await health();
+        seen.add(status);
+        if (status !== 200) downAt ??= Date.now();
+        if (status === 200 && downAt !== undefined) break;
+        expect(Date.now() - killed).toBeLessThan(50_000);
+        await new Promise((done) => setTimeout(done, 100));
+      }
+      const recoveredMs = Date.now() - killed;
+      // Down while it was down: 503 from the API, or no answer while the API itself is gone.
+      expect([...seen].some((status) => status === 503 || status === 0)).toBe(true);
+      // The server may answer a moment before its own readiness check has passed.
+      while (!stack.servers[server]?.up) {
+        expect(Date.now() - killed).toBeLessThan(55_000);
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      expect(stack.servers[server]?.restarts).toBe(restartsBefore + 1);
+      expect(pidOf[server]()).not.toBe(pid);
+      expect(log.some((line) => line.includes('was killed by SIGKILL; restarting in'))).toBe(true);
+      console.log(`${server}: health 200 again ${recoveredMs} ms after SIGKILL`);
+    },
+    60_000,
+  );
+});
