@@ -175,6 +175,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         args: ['--import', 'tsx', join(options.repoRoot, 'apps/api/src/server.ts')],
         cwd: options.repoRoot,
         logFile: join(dir.logs, 'api.log'),
+        // A stopping API first lets its live calls go on for DRAIN_GRACE_SECONDS (which it
+        // validates), then has 10 s to close: it is killed only after both.
+        stopTimeoutMs: (Number(process.env.DRAIN_GRACE_SECONDS) || 0) * 1000 + 15_000,
         env: {
           ...process.env,
           HOST: options.host,

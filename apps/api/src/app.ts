@@ -40,6 +40,7 @@ import { monitoringRoutes } from './routes/monitoring.ts';
 import { staffAuthRoutes } from './routes/staff-auth.ts';
 import { staffRoutes } from './routes/staff.ts';
 import { systemRoutes } from './routes/system.ts';
+import { Drain } from './lifecycle/drain.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import { LocalFileStorage, type FileStorage } from './uploads/file-storage.ts';
 
@@ -55,6 +56,7 @@ declare module 'fastify' {
     callChats: CallChats;
     companyDetails: CompanyDetailsCache;
     staffChats: StaffChatSessions;
+    drain: Drain;
   }
 }
 
@@ -73,6 +75,7 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('db', db);
+  app.decorate('drain', new Drain());
   // Uploads on the local disk (an S3-compatible FileStorage is the production option).
   app.decorate('fileStorage', new LocalFileStorage(join(config.dataDir, 'uploads')));
   app.decorate(

@@ -78,6 +78,11 @@ export const envSchema = z
     ROUND_ROBIN_OFFER_MS: z.coerce.number().int().min(1000).default(20_000),
     /** What one call may receive in files from its guest, in all (MB). */
     UPLOAD_QUOTA_PER_CALL_MB: z.coerce.number().positive().default(100),
+    /**
+     * On SIGTERM, how long live calls may go on while the server takes no new ones (0: stop at
+     * once). The supervisor waits this long, and a little more, before it kills the API.
+     */
+    DRAIN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(0),
     /** How long company details are kept between loads (0: never kept). */
     COMPANY_DETAILS_CACHE_MS: z.coerce.number().int().min(0).default(5000),
     GUEST_APP_DIR: z.string().optional(),
@@ -170,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv) {
     monitoring: { dsn: e.SENTRY_DSN, forward: e.SENTRY_FORWARD === 'true' },
     roundRobinOfferMs: e.ROUND_ROBIN_OFFER_MS,
     companyDetailsCacheMs: e.COMPANY_DETAILS_CACHE_MS,
+    drainGraceMs: e.DRAIN_GRACE_SECONDS * 1000,
     uploadQuotaPerCallBytes: Math.floor(e.UPLOAD_QUOTA_PER_CALL_MB * 1024 * 1024),
     guestAppDir: e.GUEST_APP_DIR ?? resolve(repoRoot, 'apps/guest/dist'),
     consoleAppDir: e.CONSOLE_APP_DIR ?? resolve(repoRoot, 'apps/console/dist'),

@@ -31,3 +31,6 @@ export class LimitExceededError extends DomainError {}
 
 /** A service the API relies on (the media server) could not do its part. */
 export class UpstreamError extends DomainError {}
+
+/** This server cannot take it now (it is stopping); another, or this one later, can. */
+export class UnavailableError extends DomainError {}

@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedOnStart } from './db/seed.ts';
+import { waitForLiveCalls } from './lifecycle/drain.ts';
 import { provisionChatRooms } from './xmpp/room-provisioning.ts';
 
 const config = loadConfig(process.env);
@@ -25,7 +26,18 @@ let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
-  app.log.info({ signal }, 'shutting down');
+  app.log.info({ signal, graceMs: config.drainGraceMs }, 'shutting down: no new calls');
+  app.drain.begin();
+  if (config.drainGraceMs > 0) {
+    const calls = await waitForLiveCalls(db, config.drainGraceMs, {
+      pollMs: 2000,
+      onWaiting: (live) => app.log.info({ live }, 'waiting for live calls to end'),
+    }).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'could not count the live calls; stopping');
+      return 'graceOver' as const;
+    });
+    app.log.info({ calls }, 'closing');
+  }
   // Open WebSockets would hold the server open: give requests a moment, then stop regardless.
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();

@@ -18,7 +18,8 @@ const upOrDown = z.enum(['up', 'down']);
  * latencies `/api/health` gives staff (they can name internal addresses).
  */
 export const readinessSchema = z.object({
-  status: z.enum(['ready', 'unready']),
+  /** `draining`: the server is stopping and takes no new call (its live calls go on a while). */
+  status: z.enum(['ready', 'unready', 'draining']),
   degraded: z.array(optionalDependencySchema),
   dependencies: z.object({ database: upOrDown, xmpp: upOrDown, janus: upOrDown }),
 });

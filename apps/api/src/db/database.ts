@@ -8,8 +8,14 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 /**
  * Opens a pool on `url`. With `schema`, every connection works inside that schema (created on
  * demand), which is how test runs share one server without seeing each other's rows.
+ * `onIdleClientError` hears of a pooled connection the server closed while it sat idle.
  */
-export async function openDatabase(url: string, schema?: string): Promise<Kysely<Database>> {
+export async function openDatabase(
+  url: string,
+  schema?: string,
+  onIdleClientError: (error: Error) => void = (error) =>
+    console.warn(`database: an idle connection was closed (${error.message})`),
+): Promise<Kysely<Database>> {
   if (schema) {
     const bootstrap = new pg.Client({ connectionString: url });
     await bootstrap.connect();
@@ -22,8 +28,13 @@ export async function openDatabase(url: string, schema?: string): Promise<Kysely
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // Names the API's connections in pg_stat_activity, each test run's apart.
+    application_name: schema ? `frontdesk-api-${schema}` : 'frontdesk-api',
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A PostgreSQL restart ends every idle connection; the pool opens new ones on the next query.
+  // Unheard, the pool's 'error' event would end the whole API instead.
+  pool.on('error', onIdleClientError);
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

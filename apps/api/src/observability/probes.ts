@@ -24,9 +24,9 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { hide: true, response: { 200: readinessSchema, 503: readinessSchema } } },
     async (_request, reply) => {
       const dependencies = await checkDependencies(app.db, app.config);
-      const ready = dependencies.database.status === 'up';
+      const ready = dependencies.database.status === 'up' && !app.drain.draining;
       const body: Readiness = {
-        status: ready ? 'ready' : 'unready',
+        status: app.drain.draining ? 'draining' : ready ? 'ready' : 'unready',
         degraded: OPTIONAL.filter((name) => dependencies[name].status === 'down'),
         dependencies: {
           database: dependencies.database.status,

@@ -8,6 +8,7 @@ import {
   InvalidInputError,
   LimitExceededError,
   NotFoundError,
+  UnavailableError,
   UpstreamError,
 } from '../domain-errors.ts';
 
@@ -59,6 +60,7 @@ const DOMAIN_STATUSES: ReadonlyArray<readonly [DomainErrorKind, number]> = [
   [ConflictError, 409],
   [LimitExceededError, 413],
   [UpstreamError, 502],
+  [UnavailableError, 503],
 ];
 
 /**

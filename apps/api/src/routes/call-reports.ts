@@ -33,7 +33,7 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   app.route({
-    ...fromTable(routes.addCallReport, [400, 401, 403, 429], {
+    ...fromTable(routes.addCallReport, [400, 401, 403, 429, 503], {
       tags: ['call reports'],
       summary: 'Report a new call; the status says whether it may start (ok, outOfQuota, blocked)',
       security: bearerSecurity,
@@ -41,6 +41,7 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
     ...callLimits,
     handler: async (request, reply) => {
       const principal = await authenticateGuest(request);
+      app.drain.refuseNewCalls();
       const now = new Date();
       const { report, created, replaced } = await addCallReport(
         db,
@@ -52,8 +53,8 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
       for (const ended of replaced) {
         await Promise.all([app.callRooms.close(ended), app.callChats.close(ended)]);
       }
-      // SECURITY: the chat and media servers (and the TURN credentials that come over XMPP)
-      // are reached only by a guest whose call was let through.
+      // SECURITY: the chat and media servers are reached only by a guest whose call was let
+      // through (and relay credentials come only with the call's room, decision 0015).
       const services =
         report.status === 'ok'
           ? await issueServiceCredentials(

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, pingDatabase } from '../src/db/database.ts';
+import { testDatabaseUrl } from './helper.ts';
+
+describe('the database pool', () => {
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const closed: Error[] = [];
+  const opened = openDatabase(testDatabaseUrl, schema, (error) => closed.push(error));
+
+  afterAll(async () => {
+    const db = await opened;
+    await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).execute(db);
+    await db.destroy();
+  });
+
+  it('outlives the server closing its idle connections, as a PostgreSQL restart does', async () => {
+    const db = await opened;
+    await pingDatabase(db);
+    // What a restart does to each connection, done to this pool's alone.
+    const admin = new pg.Client({ connectionString: testDatabaseUrl });
+    await admin.connect();
+    const { rowCount } = await admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+      [`frontdesk-api-${schema}`],
+    );
+    await admin.end();
+    expect(rowCount).toBeGreaterThan(0);
+    await expect.poll(() => closed.length, { timeout: 5000 }).toBeGreaterThan(0);
+    await sleep(50);
+    await expect(pingDatabase(db)).resolves.toBeUndefined();
+  });
+});
