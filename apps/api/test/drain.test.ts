@@ -7,23 +7,10 @@ import {
   callApi,
   guestWithCall,
   loginGuest,
+  markAnswered,
   newCallId,
   type TestApp,
 } from './helper.ts';
-
-/** What answering a call leaves in its report: an agent (the claim route needs a media server). */
-async function answer(t: TestApp, callId: string) {
-  const agent = await t.app.db
-    .selectFrom('staff')
-    .select('id')
-    .where('email', '=', 'ada@frontdesk.demo')
-    .executeTakeFirstOrThrow();
-  await t.app.db
-    .updateTable('call_reports')
-    .set({ agent_id: agent.id })
-    .where('call_id', '=', callId)
-    .execute();
-}
 
 describe('draining before a stop', () => {
   let t: TestApp;
@@ -36,7 +23,7 @@ describe('draining before a stop', () => {
 
   it('waits for the live calls to end, and no longer than the grace period', async () => {
     const { callId } = await guestWithCall(t.app, SEEDED_COMPANY.demo, 1);
-    await answer(t, callId);
+    await markAnswered(t.app, callId);
     expect(await waitForLiveCalls(t.app.db, 300, { pollMs: 50 })).toBe('graceOver');
 
     const ending = setTimeout(() => {

@@ -201,6 +201,23 @@ export async function guestWithCall(app: FastifyInstance, company: number, categ
   return { ...guest, callId, services };
 }
 
+/**
+ * What answering leaves in a call's report, by agent Ada, written straight to the row: the claim
+ * route also opens the call's Janus room, which tests of the row's state can do without.
+ */
+export async function markAnswered(app: FastifyInstance, callId: string): Promise<void> {
+  const agent = await app.db
+    .selectFrom('staff')
+    .select('id')
+    .where('email', '=', 'ada@frontdesk.demo')
+    .executeTakeFirstOrThrow();
+  await app.db
+    .updateTable('call_reports')
+    .set({ agent_id: agent.id, answered_at: new Date() })
+    .where('call_id', '=', callId)
+    .execute();
+}
+
 /** Logs a seeded agent or admin in; returns the access token. */
 export async function loginStaff(app: FastifyInstance, email: string): Promise<string> {
   const login = DEMO_LOGINS.find((l) => l.email === email);

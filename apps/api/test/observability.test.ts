@@ -6,7 +6,14 @@ import { livenessSchema, readinessSchema } from '@frontdesk/protocol';
 import { buildApp } from '../src/app.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
-import { buildTestApp, callApi, loginGuest, newCallId, type TestApp } from './helper.ts';
+import {
+  buildTestApp,
+  callApi,
+  loginGuest,
+  markAnswered,
+  newCallId,
+  type TestApp,
+} from './helper.ts';
 
 /** One sample of the Prometheus text format: `name{label="value",…} value`. */
 type Sample = { name: string; labels: Record<string, string>; value: number };
@@ -184,17 +191,7 @@ describe('metrics and probes', () => {
       }),
     );
     expect(await calls()).toEqual({ live: 0, waiting: 2 });
-    // Answering goes through Janus (calls.test.ts); here only the row's state matters.
-    const agent = await t.app.db
-      .selectFrom('staff')
-      .select('id')
-      .where('email', '=', 'ada@frontdesk.demo')
-      .executeTakeFirstOrThrow();
-    await t.app.db
-      .updateTable('call_reports')
-      .set({ agent_id: agent.id, answered_at: new Date() })
-      .where('call_id', '=', callIds[0] ?? '')
-      .execute();
+    await markAnswered(t.app, callIds[0] ?? '');
     expect(await calls()).toEqual({ live: 1, waiting: 1 });
   });
 
