@@ -93,8 +93,19 @@ export class FakeChat extends Emitter<ChatEvents> implements GuestChat {
 
 /** The media session of a call, as far as connections.ts and the listeners use it. */
 export class FakeMedia extends Emitter<MediaSessionEvents> implements GuestMedia {
-  // callFlow reads only the set-up stages (for a call-bug report).
-  state = { status: 'idle', stages: {} } as unknown as MediaState;
+  state: MediaState = {
+    status: 'idle',
+    endReason: null,
+    error: null,
+    stages: {},
+    feeds: [],
+    local: { audioMuted: false, videoMuted: false, onHold: false },
+    streamsReady: { local: false, remote: false },
+    peerCall: 'Paused',
+    peerVideo: 'Paused',
+    quality: { send: null, receive: null },
+    reconnects: 0,
+  };
   readonly calls: unknown[][] = [];
   connected = false;
   closed = false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callRoomJid, ROUND_ROBIN_PEER } from '@frontdesk/protocol';
+import { callRoomJid, ROUND_ROBIN_PEER, routes, type ApiClient } from '@frontdesk/protocol';
 import { answer, fakeApi } from '@frontdesk/protocol/testing';
 import type { Occupant } from '@frontdesk/chat';
 import { createStore } from '../../app/store.ts';
@@ -220,6 +220,24 @@ describe('the call at the listener level, against fake adapters', () => {
       route: `POST /calls/${CALL_ID}/end`,
       body: { reason: 'abandoned' },
     });
+    expect(store.getState().flow.stage).toBe('abandoned');
+  });
+
+  it('a guest who hangs up has abandoned the call, also when the room’s end reaches the media first', async () => {
+    const { store, services, media, joining } = await guestInQueue();
+    const api = services.api;
+    // The API destroys the Janus room as it ends the call, and Janus tells the media at once:
+    // the room's end can arrive before the API's answer.
+    services.api = (async (route, ...options) => {
+      const answered = await api(route, ...options);
+      if (route === routes.endCall) {
+        media.emit('state', { ...media.state, status: 'closed', endReason: 'roomDestroyed' });
+      }
+      return answered;
+    }) as ApiClient;
+    await store.dispatch(hangUp());
+    expect(joinQueue.fulfilled.match(await joining)).toBe(true);
+    await settled();
     expect(store.getState().flow.stage).toBe('abandoned');
   });
 });

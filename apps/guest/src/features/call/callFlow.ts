@@ -152,6 +152,9 @@ export const hangUp = createAppThunk(
     const callId = state.report.callID;
     const answered = state.call.agent !== null;
     dispatch(endConfirmToggled(false));
+    // The guest's hang-up is how this call ends, whatever the adapters report from now on: the
+    // API destroys the room as it ends the call, and Janus may tell the media before it answers.
+    extra.connections.call?.settle({ kind: 'closed' });
     if (callId) {
       await extra
         .api(routes.endCall, {
