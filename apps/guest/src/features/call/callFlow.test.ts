@@ -230,7 +230,7 @@ describe('the call at the listener level, against fake adapters', () => {
     // the room's end can arrive before the API's answer.
     services.api = (async (route, ...options) => {
       const answered = await api(route, ...options);
-      if (route === routes.endCall) {
+      if (route.path === routes.endCall.path) {
         media.emit('state', { ...media.state, status: 'closed', endReason: 'roomDestroyed' });
       }
       return answered;
