@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { COTURN_USER } from './coturn.ts';
 import { JANUS_USER } from './janus.ts';
 
 const secretsSchema = z.object({
@@ -22,6 +23,7 @@ export type DataDir = {
   postgresSocket: string;
   ejabberd: string;
   janus: string;
+  coturn: string;
   uploads: string;
   recordings: string;
   logs: string;
@@ -34,11 +36,12 @@ export type DataDir = {
 export const MACHINE_DATA_ROOT = '/srv/frontdesk';
 
 /** The users the servers run as when we are root; each must walk down to the data folder. */
-const SERVER_USERS = ['postgres', 'ejabberd', JANUS_USER] as const;
+const SERVER_USERS = ['postgres', 'ejabberd', JANUS_USER, COTURN_USER] as const;
 /** Stands for a server user not created yet: it will have no more rights than anybody. */
 const NOBODY = { uid: 65534, gid: 65534 };
 
-function passwdEntry(name: string): { uid: number; gid: number } | undefined {
+/** A system user's uid and gid from /etc/passwd, or undefined when there is no such user. */
+export function passwdEntry(name: string): { uid: number; gid: number } | undefined {
   const fields = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .map((line) => line.split(':'))
@@ -86,6 +89,7 @@ export function prepareDataDir(root: string): DataDir {
     postgresSocket: join(abs, 'postgres-socket'),
     ejabberd: join(abs, 'ejabberd'),
     janus: join(abs, 'janus'),
+    coturn: join(abs, 'coturn'),
     uploads: join(abs, 'uploads'),
     recordings: join(abs, 'recordings'),
     logs: join(abs, 'logs'),

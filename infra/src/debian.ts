@@ -1,9 +1,26 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
-/** What `npm start` needs from Debian (spec servers, recordings); tests also need a browser. */
-export const RUNTIME_PACKAGES = ['postgresql', 'janus', 'janus-tools', 'ejabberd', 'ffmpeg'];
-// Emoji ratings and icons need a colour emoji font to be seen in the journeys' screenshots.
-export const TEST_PACKAGES = ['chromium', 'iproute2', 'util-linux', 'fonts-noto-color-emoji'];
+/** What `npm start` needs from Debian (spec servers, the TURN relay, recordings). */
+export const RUNTIME_PACKAGES = [
+  'postgresql',
+  'janus',
+  'janus-tools',
+  'ejabberd',
+  'coturn',
+  'ffmpeg',
+];
+// Tests also need a browser. Emoji ratings and icons need a colour emoji font to be seen in the
+// journeys' screenshots; the TURN journeys take UDP away from the guest's browser with nftables.
+export const TEST_PACKAGES = [
+  'chromium',
+  'iproute2',
+  'util-linux',
+  'fonts-noto-color-emoji',
+  'nftables',
+  // Public mode's HTTPS front (infra/test/caddy.test.ts, e2e/tests/public-https.spec.ts).
+  'caddy',
+];
 
 function installed(pkg: string): boolean {
   const result = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
@@ -41,5 +58,16 @@ export function ensureDebianPackages(packages: readonly string[], log: (line: st
       `apt-get could not install ${missing.join(' ')}: is Debian's package archive reachable?`,
       { cause: error },
     );
+  }
+  // Debian's coturn enables a machine-wide coturn (/etc/turnserver.conf, no credentials set) on
+  // 3478; the stack runs its own with our configuration, so the one we just installed is stopped
+  // and disabled. Only where systemd runs; a coturn installed before us is left alone.
+  if (missing.includes('coturn') && existsSync('/run/systemd/system')) {
+    try {
+      run(['systemctl', 'disable', '--now', 'coturn.service']);
+      log("Disabled Debian's own coturn service: the stack runs its own.");
+    } catch {
+      log("Could not disable Debian's coturn service (systemctl disable --now coturn).");
+    }
   }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { freePort } from './process.ts';
-import { startStack, type RunningStack } from './stack.ts';
+import { startStack, type PublicSite, type RunningStack } from './stack.ts';
 
 /** The machine's PostgreSQL through its Unix socket: sockets cross network namespaces. */
 export const machineDatabaseUrl =
@@ -22,6 +22,8 @@ export async function startDisposableStack(options: {
   logLevel: string;
   log: (line: string) => void;
   keepData?: boolean;
+  /** Public mode: Caddy in front (e2e/tests/public-https.spec.ts). */
+  publicSite?: PublicSite;
 }): Promise<DisposableStack> {
   const dataDir = mkdtempSync(join(tmpdir(), `frontdesk-${options.name}-`));
   const schema = `${options.name}_${randomBytes(6).toString('hex')}`;
@@ -37,16 +39,19 @@ export async function startDisposableStack(options: {
     ...(existsSync('/sys/class/net/veth0') ? { janusIceEnforceList: 'veth0' } : {}),
     janusRtpPorts: [20000, 20200],
     seedDemo: true,
+    ...(options.publicSite ? { publicSite: options.publicSite } : {}),
     logLevel: options.logLevel,
     log: options.log,
   });
   return {
     url: stack.url,
+    ...(stack.publicUrl ? { publicUrl: stack.publicUrl } : {}),
     databaseUrl: stack.databaseUrl,
     dataDir: stack.dataDir,
     get pids() {
       return stack.pids;
     },
+    turn: stack.turn,
     get servers() {
       return stack.servers;
     },

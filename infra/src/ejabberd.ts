@@ -40,16 +40,13 @@ export interface EjabberdOptions {
    * `Buffer` is fine; decode a base64url setting with `Buffer.from(s, 'base64url')`.
    */
   readonly jwtSecret: Uint8Array;
-  /** Secret shared with the TURN server (TURN REST API credentials, XEP-0215). */
-  readonly turnSecret: string;
-  /** STUN server announced to clients. Default `127.0.0.1`. */
+  /**
+   * STUN server announced to clients (XEP-0215). Default `127.0.0.1`. No TURN server is: its
+   * credentials come only with a call's room (decision 0015).
+   */
   readonly stunHost?: string;
   /** Default 3478. */
   readonly stunPort?: number;
-  /** TURN server announced with temporary credentials. Default: `stunHost`. */
-  readonly turnHost?: string;
-  /** Default: `stunPort`. */
-  readonly turnPort?: number;
   /** Default `warning`: at `info`, mod_http_api logs call arguments such as room passwords. */
   readonly logLevel?: EjabberdLogLevel;
   /** Deadline for the first readiness. Default 30000 ms. */
@@ -184,11 +181,8 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     C2S_PORT: c2sPort,
     ADMIN_API_PORT: adminApiPort,
     LOG_LEVEL: options.logLevel ?? 'warning',
-    TURN_SECRET: options.turnSecret,
     STUN_HOST: stunHost,
     STUN_PORT: stunPort,
-    TURN_HOST: options.turnHost ?? stunHost,
-    TURN_PORT: options.turnPort ?? stunPort,
     NODE_NAME: nodeName,
     DIST_PORT: distPort,
   };

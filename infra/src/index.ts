@@ -10,3 +10,4 @@ export { mintJanusToken } from './janus-token.ts';
 export { freePort } from './process.ts';
 export { buildAppsIfStale } from './build-apps.ts';
 export { ensureDebianPackages, RUNTIME_PACKAGES, TEST_PACKAGES } from './debian.ts';
+export { makeTestCertificates, type TestCertificates } from './test-certificates.ts';

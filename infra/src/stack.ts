@@ -1,9 +1,22 @@
 import { join } from 'node:path';
+import { buildApiIfStale } from './build-api.ts';
+import { isCaddyOf, startCaddy, type SiteTls } from './caddy.ts';
+import { deactivateDemoLogins } from './public-mode.ts';
+import {
+  choosePort,
+  DEFAULT_RELAY_PORTS,
+  DEFAULT_TURN_PORT,
+  isCoturnOf,
+  janusAddresses,
+  startCoturn,
+  turnUrls,
+  type TurnTls,
+} from './coturn.ts';
 import { loadOrCreateSecrets, prepareDataDir } from './data-dir.ts';
 import { isEjabberdOf, startEjabberd } from './ejabberd.ts';
 import { isJanusOf, startJanus } from './janus.ts';
 import { isPostmasterOf, startLocalPostgres } from './postgres.ts';
-import { processEnvironment, startProcess, type WaitOptions } from './process.ts';
+import { processEnvironment, startProcess, type ProcessInfo, type WaitOptions } from './process.ts';
 import {
   claimDataDir,
   DEFAULT_RESTART_POLICY,
@@ -32,22 +45,58 @@ export type StackOptions = {
   janusPublicIp?: string;
   /** UDP ports Janus uses for media, one per peer connection. */
   janusRtpPorts: readonly [number, number];
+  /** Where browsers reach coturn (a name, for TLS); default: Janus's first address, like media. */
+  turnHost?: string;
+  /** UDP ports coturn relays media on; default {@link DEFAULT_RELAY_PORTS}. */
+  turnRelayPorts?: readonly [number, number];
+  /** A certificate for TURN over TLS (port 5349); without one, TURN runs on UDP and TCP only. */
+  turnTls?: TurnTls;
   seedDemo: boolean;
+  /**
+   * Public mode: Caddy serves this host over HTTPS in front of the API (which should then listen
+   * on loopback) and the API believes Caddy's X-Forwarded-* headers (docs/operations.md,
+   * "Public mode").
+   */
+  publicSite?: PublicSite;
   logLevel: string;
   log: (line: string) => void;
   /** How soon a server that died is started again; default {@link DEFAULT_RESTART_POLICY}. */
   restartPolicy?: Partial<RestartPolicy>;
 };
 
+/** What public mode serves: the host browsers use, its ports, the certificate or ACME. */
+export type PublicSite = {
+  host: string;
+  httpsPort: number;
+  httpPort: number;
+  /** The operator's certificate files; without them Caddy uses ACME. */
+  tls?: SiteTls;
+  acmeEmail?: string;
+};
+
 /** The servers of a stack, as the supervisor names them. */
-export type ServerName = 'database' | 'xmpp' | 'janus' | 'api';
+export type ServerName = 'database' | 'xmpp' | 'janus' | 'turn' | 'api' | 'proxy';
 
 export type RunningStack = {
   url: string;
+  /** Public mode: the HTTPS address browsers use (Caddy's). */
+  publicUrl?: string;
   databaseUrl: string;
   dataDir: string;
-  /** Process ids of the servers, for measurements (CPU, memory); `database` only for our own. */
-  readonly pids: { api: number; janus: number; ejabberd: number; database?: number };
+  /**
+   * Process ids of the servers, for measurements (CPU, memory); `database` only for our own,
+   * `proxy` (Caddy) only in public mode.
+   */
+  readonly pids: {
+    api: number;
+    janus: number;
+    ejabberd: number;
+    turn: number;
+    database?: number;
+    proxy?: number;
+  };
+  /** What browsers are told of the TURN server (coturn), and the UDP ports it relays on. */
+  readonly turn: { urls: readonly string[]; relayPorts: readonly [number, number] };
   /** Whether each server is up as the supervisor sees it, and how often it was restarted. */
   readonly servers: Partial<Record<ServerName, { up: boolean; restarts: number }>>;
   /** Stops a server and starts it again on the same ports and state (the fault journeys). */
@@ -55,30 +104,38 @@ export type RunningStack = {
   stop: () => Promise<void>;
 };
 
+/**
+ * Whether a process is the API of the data folder `root` (absolute): the bundle the stack runs,
+ * or the source an older supervisor ran through tsx, with that folder in its environment.
+ */
+export function isApiOf(root: string, proc: ProcessInfo): boolean {
+  return (
+    proc.comm === 'node' &&
+    proc.args.some((arg) => /\/apps\/api\/(src\/server\.ts|dist\/server\.js)$/.test(arg)) &&
+    processEnvironment(proc.pid, 'FRONTDESK_DATA_DIR') === root
+  );
+}
+
 /** The servers a supervisor of `dir` starts, recognised when their supervisor is gone. */
 export function leftoversOf(dir: ReturnType<typeof prepareDataDir>): Leftover[] {
-  const apiEntry = /\/apps\/api\/src\/server\.ts$/;
   return [
-    {
-      name: 'the API',
-      matches: (p) =>
-        p.comm === 'node' &&
-        p.args.some((a) => apiEntry.test(a)) &&
-        processEnvironment(p.pid, 'FRONTDESK_DATA_DIR') === dir.root,
-    },
+    { name: 'the API', matches: (p) => isApiOf(dir.root, p) },
     // SIGINT is PostgreSQL's fast shutdown: it does not wait for clients to leave.
     { name: 'PostgreSQL', matches: (p) => isPostmasterOf(dir.postgres, p), signal: 'SIGINT' },
     { name: 'ejabberd', matches: (p) => isEjabberdOf(dir.ejabberd, p) },
     { name: 'Janus', matches: (p) => isJanusOf(dir.janus, p) },
+    { name: 'Caddy', matches: (p) => isCaddyOf(join(dir.root, 'caddy'), p) },
+    { name: 'coturn', matches: (p) => isCoturnOf(dir.coturn, p) },
   ];
 }
 
 /**
- * Starts PostgreSQL (unless given one), ejabberd, Janus and the API, each as a child process
- * bound to loopback, and resolves once the API reports every dependency up. Servers of this data
- * folder left by a supervisor that was killed are stopped first. A server that dies later is
- * started again (`restartPolicy`). `stop` ends them in reverse order and is idempotent. A
- * failure part-way stops what had started.
+ * Starts PostgreSQL (unless given one), ejabberd, Janus, coturn and the API, each as a child
+ * process bound to loopback (but Janus's media and coturn, which browsers reach), and resolves
+ * once the API reports every dependency up. Servers of this data folder left by a supervisor
+ * that was killed are stopped first. A server that dies later is started again
+ * (`restartPolicy`). `stop` ends them in reverse order and is idempotent. A failure part-way
+ * stops what had started.
  */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const dir = prepareDataDir(options.dataDir);
@@ -88,7 +145,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      const inOrder = (['api', 'janus', 'xmpp', 'database'] as const).flatMap(
+      const inOrder = (['proxy', 'api', 'turn', 'janus', 'xmpp', 'database'] as const).flatMap(
         (name) => supervised[name] ?? [],
       );
       // No restarts while the others stop (a service manager may signal them all at once).
@@ -117,6 +174,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   try {
     const left = await stopLeftovers(leftoversOf(dir));
     if (left.length > 0) options.log(`Stopped what a killed run had left: ${left.join(', ')}.`);
+    // Before any server starts: a build that fails costs nothing to undo.
+    const apiBundle = await buildApiIfStale(options.repoRoot, options.log);
     const secrets = loadOrCreateSecrets(dir);
     const postgres = options.databaseUrl
       ? undefined
@@ -126,11 +185,28 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // The socket folder stays the same across restarts, and so does the URL.
     const database = postgres?.current ?? { url: options.databaseUrl as string };
 
+    // coturn relays only to where Janus is (decision 0015); browsers reach it where they reach
+    // Janus. Its port is chosen here: ejabberd announces it as the STUN server (XEP-0215).
+    const janusAt = janusAddresses(options.janusIceEnforceList, options.janusPublicIp);
+    const turnHost = options.turnHost ?? janusAt[0] ?? '127.0.0.1';
+    const coturnOptions = {
+      dir: dir.coturn,
+      logFile: join(dir.logs, 'coturn.log'),
+      secret: secrets.turnSecret,
+      realm: options.xmppDomain,
+      port: await choosePort(DEFAULT_TURN_PORT, true),
+      relayPorts: options.turnRelayPorts ?? DEFAULT_RELAY_PORTS,
+      allowedPeers: janusAt,
+      // Behind the 1:1 NAT Janus is told of, coturn's relay addresses are mapped the same way.
+      ...(options.janusPublicIp && janusAt[0] ? { externalIp: janusAt[0] } : {}),
+      ...(options.turnTls ? { tls: options.turnTls } : {}),
+    };
     const ejabberdOptions = {
       dir: dir.ejabberd,
       domain: options.xmppDomain,
       jwtSecret: Buffer.from(secrets.xmppJwtSecret, 'base64url'),
-      turnSecret: secrets.turnSecret,
+      stunHost: turnHost,
+      stunPort: coturnOptions.port,
     };
     const janusOptions = {
       dir: dir.janus,
@@ -142,8 +218,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ...(options.janusIceEnforceList ? { iceEnforceList: options.janusIceEnforceList } : {}),
       ...(options.janusPublicIp ? { natPublicIp: options.janusPublicIp } : {}),
     };
-    // Both settle before a failure is thrown, so that stop() finds whichever did start.
-    const [xmppStart, janusStart] = await Promise.allSettled([
+    // All settle before a failure is thrown, so that stop() finds whichever did start.
+    const [xmppStart, janusStart, turnStart] = await Promise.allSettled([
       startEjabberd(ejabberdOptions).then((first) =>
         // The same ports: the API's environment names them.
         supervise('xmpp', 'ejabberd', first, (previous) =>
@@ -160,10 +236,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           startJanus({ ...janusOptions, httpPort: previous.httpPort, wsPort: previous.wsPort }),
         ),
       ),
+      // The same ports: browsers were told them.
+      startCoturn(coturnOptions).then((first) =>
+        supervise('turn', 'coturn', first, (previous) =>
+          startCoturn({ ...coturnOptions, port: previous.port, tlsPort: previous.tlsPort }),
+        ),
+      ),
     ]);
     if (xmppStart.status === 'rejected') throw xmppStart.reason;
     if (janusStart.status === 'rejected') throw janusStart.reason;
-    const [ejabberd, janus] = [xmppStart.value, janusStart.value];
+    if (turnStart.status === 'rejected') throw turnStart.reason;
+    const [ejabberd, janus, coturn] = [xmppStart.value, janusStart.value, turnStart.value];
+    const turn = { urls: turnUrls(turnHost, coturn.current), relayPorts: coturnOptions.relayPorts };
 
     const url = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${options.port}`;
     const health = () => fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
@@ -172,7 +256,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       const proc = await startProcess({
         name: 'api',
         command: process.execPath,
-        args: ['--import', 'tsx', join(options.repoRoot, 'apps/api/src/server.ts')],
+        // Compiled, not through a TypeScript loader (infra/src/build-api.ts); stack traces still
+        // name the TypeScript lines.
+        args: ['--enable-source-maps', apiBundle],
         cwd: options.repoRoot,
         logFile: join(dir.logs, 'api.log'),
         // A stopping API first lets its live calls go on for DRAIN_GRACE_SECONDS (which it
@@ -194,7 +280,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           XMPP_JWT_SECRET: secrets.xmppJwtSecret,
           JANUS_TOKEN_SECRET: secrets.janusTokenSecret,
           JANUS_ADMIN_KEY: secrets.janusAdminKey,
+          // The API hands a call's parties credentials for our coturn; STUN is its plain port.
+          TURN_URLS: turn.urls.join(','),
+          TURN_SECRET: secrets.turnSecret,
           SEED_DEMO: String(options.seedDemo),
+          // Behind Caddy every request comes from loopback: believe exactly that hop's
+          // X-Forwarded-For and -Proto (the visitor's address, https for wss:// URLs).
+          ...(options.publicSite ? { TRUST_PROXY: '127.0.0.1' } : {}),
           LOG_LEVEL: options.logLevel,
         },
       });
@@ -206,13 +298,33 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       }
       return proc;
     };
+    if (options.publicSite && !options.seedDemo) {
+      const off = await deactivateDemoLogins(database.url, options.databaseSchema);
+      if (off > 0) options.log(`Switched off ${off} demo logins left by an earlier local start.`);
+    }
     // The first start waits for every dependency; a restart only for the API to answer, since
     // /api/health then tells which dependency is still down.
     const api = supervise('api', 'the API', await startApi(async () => (await health()).ok), () =>
       startApi(async () => [200, 503].includes((await health()).status)),
     );
+    // Last, so browsers arrive only once the API is ready; restarted on the same ports.
+    const site = options.publicSite;
+    const proxy = site
+      ? await (async () => {
+          const caddyOptions = {
+            ...site,
+            dir: join(dir.root, 'caddy'),
+            logFile: join(dir.logs, 'caddy.log'),
+            upstreamPort: options.port,
+          };
+          return supervise('proxy', 'Caddy', await startCaddy(caddyOptions), () =>
+            startCaddy(caddyOptions),
+          );
+        })()
+      : undefined;
     return {
       url,
+      ...(proxy ? { publicUrl: proxy.current.url } : {}),
       databaseUrl: database.url,
       dataDir: dir.root,
       get pids() {
@@ -220,9 +332,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           api: api.current.pid,
           janus: janus.current.pid,
           ejabberd: ejabberd.current.beamPid,
+          turn: coturn.current.pid,
           ...(postgres ? { database: postgres.current.process.pid } : {}),
+          ...(proxy ? { proxy: proxy.current.pid } : {}),
         };
       },
+      turn,
       get servers() {
         return Object.fromEntries(
           Object.entries(supervised).map(([name, server]) => [

@@ -62,7 +62,7 @@ export function renderTemplate(
 
 /** Renders `TEMPLATES_DIR/<group>/<name>` into `<dir>/<name>` and returns the written path. */
 export async function renderTemplateFile(
-  group: 'ejabberd' | 'janus',
+  group: 'coturn' | 'ejabberd' | 'janus',
   name: string,
   dir: string,
   vars: TemplateVars,

@@ -1,11 +1,10 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEjabberd, type RunningEjabberd } from '../src/ejabberd.ts';
 import { isProcessAlive, processGroupMembers } from '../src/process.ts';
 import { processes, processUids, signJwt, tempDir, TestSocket } from './helpers.ts';
 
 const jwtSecret = randomBytes(32);
-const turnSecret = randomBytes(16).toString('base64url');
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let xmpp: RunningEjabberd;
 let epmdBefore: Set<number>;
@@ -21,10 +20,8 @@ beforeAll(async () => {
   xmpp = await startEjabberd({
     dir: dir.path,
     jwtSecret,
-    turnSecret,
     stunHost: '198.51.100.7',
     stunPort: 3479,
-    turnPort: 3480,
   });
   startMs = Date.now() - started;
 });
@@ -106,7 +103,7 @@ describe('startEjabberd', () => {
     expect(await login(jwtSecret, { jid, exp: exp - 120 })).toContain('<failure');
   });
 
-  it('hands out the STUN server and TURN credentials made with turnSecret (XEP-0215)', async () => {
+  it('announces the STUN server and no TURN server nor credential (XEP-0215, decision 0015)', async () => {
     const { socket } = await openStream();
     try {
       const jid = `bob@${xmpp.domain}`;
@@ -132,13 +129,12 @@ describe('startEjabberd', () => {
       expect(services).toContainEqual(
         expect.objectContaining({ type: 'stun', host: '198.51.100.7', port: '3479' }),
       );
-      const turn = services.find((service) => service.type === 'turn');
-      expect(turn).toMatchObject({ host: '198.51.100.7', port: '3480', transport: 'udp' });
-      // TURN REST API credentials, as coturn's use-auth-secret checks them.
-      const expected = createHmac('sha1', turnSecret)
-        .update(String(turn?.username))
-        .digest('base64');
-      expect(turn?.password).toBe(expected);
+      // SECURITY: relay credentials come only with a live call's room, never to any XMPP user.
+      expect(services).toHaveLength(1);
+      expect(services.some((service) => service.type === 'turn' || 'password' in service)).toBe(
+        false,
+      );
+      expect(reply).not.toMatch(/type=['"]turns?['"]|password=/);
     } finally {
       socket.close();
     }

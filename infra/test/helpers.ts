@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,43 @@ export async function tempDir(
   // The servers run as their own users (ejabberd, frontdesk-janus): they must enter it.
   await chmod(path, 0o711);
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/**
+ * A throwaway self-signed certificate for `name` (an EC key, valid `days`), written as
+ * `<base>.crt` and `<base>.key` by openssl, as an operator would make one.
+ */
+export async function selfSignedCertificate(
+  base: string,
+  name: string,
+  days: number,
+): Promise<{ certFile: string; keyFile: string; cert: string; key: string }> {
+  const [certFile, keyFile] = [`${base}.crt`, `${base}.key`];
+  execFileSync('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    String(days),
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    `subjectAltName=DNS:${name}`,
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
+  ]);
+  return {
+    certFile,
+    keyFile,
+    cert: await readFile(certFile, 'utf8'),
+    key: await readFile(keyFile, 'utf8'),
+  };
 }
 
 /** Live processes, from /proc: PID, command name and full command line. */

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stunAnswers } from '../src/coturn.ts';
 import { freePort } from '../src/process.ts';
 import { startStack, type RunningStack, type ServerName } from '../src/stack.ts';
 import { tempDir } from './helpers.ts';
@@ -47,7 +48,9 @@ const pidOf: Record<ServerName, () => number | undefined> = {
   database: () => stack.pids.database,
   xmpp: () => stack.pids.ejabberd,
   janus: () => stack.pids.janus,
+  turn: () => stack.pids.turn,
   api: () => stack.pids.api,
+  proxy: () => stack.pids.proxy,
 };
 
 describe('a server killed with SIGKILL', () => {
@@ -85,4 +88,24 @@ describe('a server killed with SIGKILL', () => {
     },
     60_000,
   );
+});
+
+describe('coturn killed with SIGKILL', () => {
+  // The API does not depend on it (/api/health stays up): what counts is that browsers find it
+  // again where they were told, the same port.
+  it('is restarted on the same port and answers STUN again', async () => {
+    const [host, port] = (/^turn:([^:]+):(\d+)/.exec(stack.turn.urls[0] ?? '') ?? []).slice(1);
+    expect(await stunAnswers(host as string, Number(port))).toBe(true);
+    const restartsBefore = stack.servers.turn?.restarts ?? 0;
+    const pid = stack.pids.turn;
+    const killed = Date.now();
+    process.kill(pid, 'SIGKILL');
+    while (!(stack.servers.turn?.restarts === restartsBefore + 1 && stack.servers.turn.up)) {
+      expect(Date.now() - killed).toBeLessThan(20_000);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    expect(stack.pids.turn).not.toBe(pid);
+    expect(await stunAnswers(host as string, Number(port))).toBe(true);
+    console.log(`turn: answering STUN again ${Date.now() - killed} ms after SIGKILL`);
+  }, 30_000);
 });

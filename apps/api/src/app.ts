@@ -29,6 +29,7 @@ import {
   registerSecurityHeaders,
   setGuestPageHeaders,
 } from './plugins/security-headers.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { callBugRoutes } from './routes/call-bugs.ts';
 import { callReportRoutes } from './routes/call-reports.ts';
 import { callRoutes } from './routes/calls.ts';
@@ -125,6 +126,7 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     geofenceRoutes,
     uploadRoutes,
     monitoringRoutes,
+    adminRoutes,
   ]) {
     await app.register(routes, { prefix: '/api' });
   }

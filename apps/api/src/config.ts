@@ -59,6 +59,24 @@ export const envSchema = z
     TURN_SECRET: z.string().min(16).optional(),
     /** How long a relay credential stays valid, in seconds: at most an hour. */
     TURN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(3600),
+    /**
+     * The HTTPS address browsers use (`npm start` in public mode, behind Caddy): the admins'
+     * self-test checks its DNS, certificate and redirect. Unset: local mode, nothing to check.
+     */
+    FRONTDESK_PUBLIC_URL: z
+      .url({ protocol: /^https$/, error: 'must be an https:// URL' })
+      .optional(),
+    /**
+     * The public addresses of a 1:1 NAT in front of this machine, comma-separated (Janus's
+     * `nat_1_1_mapping`): the self-test counts them as this machine's.
+     */
+    JANUS_PUBLIC_IP: z
+      .string()
+      .refine(
+        (text) => commaList(text).every((entry) => isIP(entry) !== 0),
+        'must be IP addresses separated by commas',
+      )
+      .default(''),
     /** Signs the XMPP server's JWT logins (ejabberd `jwt_key`): base64url of 32 random bytes. */
     XMPP_JWT_SECRET: z.string().min(32),
     /** Janus `token_auth_secret`: signs the tokens the API hands to browsers. */
@@ -166,6 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv) {
       .map((o) => o.trim())
       .filter(Boolean),
     ice: iceConfig(e),
+    /** What the admins' self-test checks of the public side (apps/api/src/doctor/). */
+    publicSide: {
+      url: e.FRONTDESK_PUBLIC_URL === undefined ? undefined : new URL(e.FRONTDESK_PUBLIC_URL),
+      natAddresses: commaList(e.JANUS_PUBLIC_IP),
+    },
     secrets: {
       xmppJwt: e.XMPP_JWT_SECRET,
       janusToken: e.JANUS_TOKEN_SECRET,

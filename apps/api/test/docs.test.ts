@@ -14,6 +14,7 @@ describe('OpenAPI document', () => {
     const document = response.json();
     expect(document.openapi).toMatch(/^3\./);
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/admin/doctor',
       '/api/auth/janus-token',
       '/api/auth/login',
       '/api/auth/logout',

@@ -27,11 +27,7 @@ describe('provisionChatRooms', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'frontdesk-api-rooms-'));
     [xmpp, t] = await Promise.all([
-      startEjabberd({
-        dir,
-        jwtSecret: randomBytes(32),
-        turnSecret: randomBytes(16).toString('base64url'),
-      }),
+      startEjabberd({ dir, jwtSecret: randomBytes(32) }),
       buildTestApp(),
     ]);
   });

@@ -141,12 +141,7 @@ export async function measureXmppCapacity(
   // ejabberd runs as its own user and must traverse the folder (mkdtemp makes it 0700).
   chmodSync(dir, 0o711);
   const key = randomBytes(32);
-  const ejabberd = await startEjabberd({
-    dir,
-    domain: 'bench.localhost',
-    jwtSecret: key,
-    turnSecret: randomBytes(18).toString('base64url'),
-  });
+  const ejabberd = await startEjabberd({ dir, domain: 'bench.localhost', jwtSecret: key });
   const idleRss = rssBytes(ejabberd.beamPid);
   const occupants: Occupant[] = [];
   const results: Step[] = [];

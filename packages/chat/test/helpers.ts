@@ -25,8 +25,7 @@ export interface TestXmpp {
 export async function startTestXmpp(): Promise<TestXmpp> {
   const dir = await mkdtemp(join(tmpdir(), 'frontdesk-chat-test-'));
   const jwtSecret = randomBytes(32);
-  const turnSecret = randomBytes(16).toString('base64url');
-  let xmpp = await startEjabberd({ dir, jwtSecret, turnSecret });
+  let xmpp = await startEjabberd({ dir, jwtSecret });
   const test: TestXmpp = {
     get xmpp() {
       return xmpp;
@@ -37,7 +36,7 @@ export async function startTestXmpp(): Promise<TestXmpp> {
       await xmpp.stop();
       const { wsPort, c2sPort } = xmpp;
       const adminApiPort = Number(new URL(xmpp.adminApiUrl).port);
-      xmpp = await startEjabberd({ dir, jwtSecret, turnSecret, wsPort, c2sPort, adminApiPort });
+      xmpp = await startEjabberd({ dir, jwtSecret, wsPort, c2sPort, adminApiPort });
     },
     async stop() {
       await xmpp.stop();

@@ -15,6 +15,7 @@ export * from './upload.ts';
 export * from './staff.ts';
 export * from './monitoring.ts';
 export * from './probes.ts';
+export * from './doctor.ts';
 export * from './stages.ts';
 export * from './media.ts';
 export * from './media-gate.ts';

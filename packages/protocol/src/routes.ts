@@ -24,6 +24,7 @@ import {
 } from './calls.ts';
 import { companyDetailsSchema, companyParamsSchema } from './company.ts';
 import { clientConfigSchema, healthSchema } from './config.ts';
+import { doctorReportSchema } from './doctor.ts';
 import { envelope, noContentSchema } from './envelope.ts';
 import {
   createdSchema,
@@ -86,6 +87,8 @@ export const routes = {
   // System
   health: { method: 'GET', path: '/health', response: healthSchema, statuses: [200, 503] },
   config: { method: 'GET', path: '/config', response: envelope(clientConfigSchema) },
+  /** The self-test for admins (docs/operations.md, "Self-test"). */
+  doctor: { method: 'GET', path: '/admin/doctor', response: envelope(doctorReportSchema) },
   company: {
     method: 'GET',
     path: '/company/:id',

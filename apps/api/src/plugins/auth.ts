@@ -71,6 +71,15 @@ export async function authenticateStaff(request: FastifyRequest): Promise<StaffP
   return principal;
 }
 
+/** A logged-in admin, or 403 for agents and guests. */
+export async function authenticateAdmin(request: FastifyRequest): Promise<StaffPrincipal> {
+  const principal = await authenticateStaff(request);
+  if (principal.role !== 'admin') {
+    throw new HttpError(403, 'admins_only', 'Only an admin may make this call.');
+  }
+  return principal;
+}
+
 /** SECURITY: every token belongs to one company; it may touch nothing of another. */
 export function assertOwnCompany(principal: Principal, companyId: number): void {
   if (principal.companyId !== companyId) {

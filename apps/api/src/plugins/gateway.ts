@@ -83,13 +83,19 @@ export async function registerApps(app: FastifyInstance, config: Config) {
       // Only one registration may decorate the reply with sendFile.
       decorateReply: index === 0,
       // SECURITY: source maps are built (`hidden`, for error reports) but never served: they
-      // would hand anyone the apps' whole source.
-      allowedPath: (pathName) => !pathName.endsWith('.map'),
+      // would hand anyone the apps' whole source. The compressed copies are reached only
+      // through the file they are of (below), never by their own names.
+      allowedPath: (pathName) => !/\.(?:map|br|gz)$/.test(pathName),
       wildcard: false,
       // The guest's `/` is answered above, branded.
       index: guest ? false : 'index.html',
+      // The build wrote `.br` and `.gz` beside each text file (infra/src/build-apps.ts): sent
+      // as they are to browsers that accept them, with `Vary: accept-encoding`.
+      preCompressed: true,
       cacheControl: false,
-      setHeaders: (res, path) => {
+      setHeaders: (res, sentPath) => {
+        // The file sent may be a compressed copy: its headers are those of the file it is of.
+        const path = sentPath.replace(/\.(?:br|gz)$/, '');
         // Vite names built assets by content hash; index.html must always be revalidated.
         res.header(
           'cache-control',

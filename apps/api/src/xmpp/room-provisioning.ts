@@ -16,6 +16,9 @@ const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 
 type Provision = { name: string; run: () => Promise<unknown> };
 
+/** What provisioning logs with: the API's logger, or an operator command's (create-company). */
+export type ProvisionLog = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
+
 /**
  * Every company's room, for its staff only and behind the company's password, and each staff
  * member's nick reserved to it, so no guest can pass for an agent in a call's room (decision 0010).
@@ -50,7 +53,7 @@ async function provisions(db: Kysely<Database>, admin: RoomAdmin): Promise<Provi
 export async function provisionChatRooms(
   db: Kysely<Database>,
   admin: RoomAdmin,
-  log: FastifyBaseLogger,
+  log: ProvisionLog,
   retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
 ): Promise<boolean> {
   const all = await provisions(db, admin);

@@ -24,11 +24,7 @@ describe("attack: keeping a member of staff's chat after its sign-in ended", () 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'frontdesk-api-staff-chat-'));
     const jwtSecret = randomBytes(32);
-    xmpp = await startEjabberd({
-      dir,
-      jwtSecret,
-      turnSecret: randomBytes(16).toString('base64url'),
-    });
+    xmpp = await startEjabberd({ dir, jwtSecret });
     t = await buildTestApp({
       XMPP_ADMIN_URL: xmpp.adminApiUrl,
       XMPP_DOMAIN: xmpp.domain,

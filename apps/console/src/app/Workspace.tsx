@@ -3,19 +3,26 @@ import { signedOut } from '../features/auth/authSlice.ts';
 import { AvailabilityPicker } from '../features/availability/AvailabilityPicker.tsx';
 import { CallScreen } from '../features/call/CallScreen.tsx';
 import { ChatPanel } from '../features/chat/ChatPanel.tsx';
+import { DoctorPanel } from '../features/health/DoctorPanel.tsx';
 import { HealthPanel } from '../features/health/HealthPanel.tsx';
+import { useDoctor } from '../features/health/useDoctor.ts';
 import { useHealth } from '../features/health/useHealth.ts';
 import { QueuePanel } from '../features/queue/QueuePanel.tsx';
 import { selectWaitingCount } from '../features/queue/queueSlice.ts';
 import { t } from '../i18n/messages.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
 
-/** Admins see the services' health too (the sign-in page shows it to everyone). */
+/**
+ * Admins see the services' health too (the sign-in page shows it to everyone), and can run the
+ * installation's self-test.
+ */
 function AdminPanel() {
   const health = useHealth();
+  const doctor = useDoctor();
   return (
     <aside className="card" aria-label={t('adminTitle')} data-testid="admin-panel">
       <HealthPanel view={health} />
+      <DoctorPanel view={doctor.view} onRun={doctor.run} />
     </aside>
   );
 }

@@ -1,0 +1,12 @@
+// What the operator's commands (infra/src/cli/create-company.ts) use of the API, through the
+// package export `@frontdesk/api/operations`, without starting the server.
+export { openDatabase } from './db/database.ts';
+export { migrateToLatest } from './db/migrate.ts';
+export {
+  createCompanyWithAdmin,
+  EmailTakenError,
+  newCompanySchema,
+  type CreatedCompany,
+  type NewCompany,
+} from './companies/company-creation.ts';
+export { provisionChatRooms, type ProvisionLog } from './xmpp/room-provisioning.ts';
