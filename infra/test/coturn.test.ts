@@ -1,6 +1,5 @@
 // coturn as the stack runs it: TURN REST credentials under the shared secret, relaying only to
 // where Janus is (decision 0015), never as root.
-import { execFileSync } from 'node:child_process';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { readFile, stat } from 'node:fs/promises';
@@ -8,7 +7,7 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { janusAddresses, startCoturn, turnUrls, type RunningCoturn } from '../src/coturn.ts';
-import { processUids, tempDir } from './helpers.ts';
+import { processUids, selfSignedCertificate, tempDir } from './helpers.ts';
 
 const secret = randomBytes(18).toString('base64url');
 const realm = 'frontdesk.localhost';
@@ -239,29 +238,11 @@ describe('startCoturn', () => {
 
 describe('startCoturn with a certificate', () => {
   it('offers TURN over TLS on its own port, and a turns: URL', async () => {
-    const certFile = join(dir.path, 'cert.pem');
-    const keyFile = join(dir.path, 'key.pem');
     // A throwaway certificate, owned by root and unreadable to coturn's user: it gets copies.
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=turn.frontdesk.test',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ],
-      { stdio: 'ignore' },
+    const { certFile, keyFile } = await selfSignedCertificate(
+      join(dir.path, 'turn'),
+      'turn.frontdesk.test',
+      1,
     );
     const secure = await startCoturn({
       dir: join(dir.path, 'coturn-tls'),
