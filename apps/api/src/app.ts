@@ -41,6 +41,7 @@ import { monitoringRoutes } from './routes/monitoring.ts';
 import { staffAuthRoutes } from './routes/staff-auth.ts';
 import { staffRoutes } from './routes/staff.ts';
 import { systemRoutes } from './routes/system.ts';
+import { CompanyChangeFeed } from './companies/company-change-feed.ts';
 import { Drain } from './lifecycle/drain.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import { LocalFileStorage, type FileStorage } from './uploads/file-storage.ts';
@@ -107,6 +108,16 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     'companyDetails',
     new CompanyDetailsCache(db, config.xmpp.domain, config.companyDetailsCacheMs),
   );
+  const companyChanges = new CompanyChangeFeed(
+    config.databaseUrl,
+    {
+      onChange: (id) => app.companyDetails.forget(id),
+      onReconnect: () => app.companyDetails.forgetAll(),
+    },
+    app.log,
+  );
+  await companyChanges.start();
+  app.addHook('onClose', () => companyChanges.stop());
   registerErrorHandler(app);
   registerSecurityHeaders(app);
   await registerObservability(app);

@@ -26,6 +26,9 @@ export class NotFoundError extends DomainError {}
 /** The thing's state refuses it now: taken by another, ended, already done. */
 export class ConflictError extends DomainError {}
 
+/** The change was made against a copy that has changed since (a stale `If-Match`). */
+export class StaleVersionError extends DomainError {}
+
 /** A limit on size has no room left for this (a call's upload quota). */
 export class LimitExceededError extends DomainError {}
 

@@ -21,6 +21,11 @@ type CommonOptions = {
   /** Lets a request outlive the page (spec §7: update-timestamp is sent with keepalive). */
   keepalive?: boolean;
   signal?: AbortSignal;
+  /**
+   * The company version the change was made against (`If-Match`): a company admin's edit is
+   * refused with 412 `stale_version` when someone changed the company since.
+   */
+  ifMatch?: number;
 };
 
 /** A route's parts the caller fills in: each one typed by the route's own schema. */
@@ -92,6 +97,7 @@ export function createApiClient(
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.ifMatch !== undefined) headers['if-match'] = `"${options.ifMatch}"`;
     const { form, onUploadProgress } = options;
     if (form && onUploadProgress) {
       if (!transports.withProgress) throw new Error('upload progress needs a browser transport');

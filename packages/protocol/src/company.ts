@@ -163,6 +163,11 @@ export type Category = z.infer<typeof categorySchema>;
 /** `GET /company/:id`: every field of spec §3 "Company details". Public: holds no secret. */
 export const companyDetailsSchema = companySettingsSchema.extend({
   id: recordIdSchema,
+  /**
+   * Counts the company's changes; the response's ETag carries it, and an admin's edit names it
+   * (`If-Match`) so that it never overwrites a change it has not seen.
+   */
+  version: z.number().int().positive(),
   name: z.string(),
   activated: z.boolean(),
   /** The company's own chat room (a MUC localpart on `host`). */

@@ -52,7 +52,7 @@ import {
 } from './staff.ts';
 import { uploadedFileSchema, uploadParamsSchema } from './upload.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * One REST route (decision 0011): what the API registers and what the apps' client sends.

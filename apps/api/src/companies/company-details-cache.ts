@@ -10,7 +10,8 @@ type Entry = { details: CompanyDetails; expiresAt: number };
  * Company details (spec §3) as the public `GET /company/:id` answers them, kept for `ttlMs`.
  * Every guest page opens with this call, and assembling it takes five queries; kept, it takes
  * none. Calls answered through this process forget their company at once (the wait estimates
- * change); rows edited behind the API's back show within `ttlMs`. `openNow` is worked out again
+ * change); an admin's change, made through any API process, is forgotten by every one at once
+ * (CompanyChangeFeed); rows edited behind the API's back show within `ttlMs`. `openNow` is worked out again
  * for every answer, so opening and closing times are never late.
  */
 export class CompanyDetailsCache {
@@ -41,6 +42,13 @@ export class CompanyDetailsCache {
     this.generation += 1;
     this.entries.delete(id);
     this.loading.delete(id);
+  }
+
+  /** Drops everything kept: changes may have been missed (the change feed reconnected). */
+  forgetAll(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.loading.clear();
   }
 
   private async entry(id: number, now: Date): Promise<Entry> {

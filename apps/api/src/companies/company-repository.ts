@@ -134,6 +134,7 @@ export async function loadCompanyDetails(
   return {
     ...companySettingsSchema.parse(company.settings),
     id: company.id,
+    version: company.version,
     name: company.name,
     activated: company.activated,
     conferenceName: company.conference_name,

@@ -11,6 +11,7 @@ import * as uploadCalls from './migrations/0009-upload-calls.ts';
 import * as waitingGuestSeen from './migrations/0010-waiting-guest-seen.ts';
 import * as guestLocationCheck from './migrations/0011-guest-location-check.ts';
 import * as columnComments from './migrations/0012-column-comments.ts';
+import * as companyAdmin from './migrations/0013-company-admin.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0010-waiting-guest-seen': waitingGuestSeen,
   '0011-guest-location-check': guestLocationCheck,
   '0012-column-comments': columnComments,
+  '0013-company-admin': companyAdmin,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

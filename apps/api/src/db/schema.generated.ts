@@ -25,6 +25,50 @@ export type Generated<T> =
     ? ColumnType<S, I | undefined, U>
     : ColumnType<T, T | undefined, T>;
 
+export type Int8 = ColumnType<string, bigint | number | string, bigint | number | string>;
+
+export type Json = JsonValue;
+
+export type JsonArray = JsonValue[];
+
+export type JsonObject = {
+  [x: string]: JsonValue | undefined;
+};
+
+export type JsonPrimitive = boolean | number | string | null;
+
+export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+
+export interface AuditEntries {
+  /**
+   * What was done, e.g. `company.update`, `staff.invite`.
+   */
+  action: string;
+  /**
+   * Who made the change as the log shows it (e-mail, or `command line`), kept after staff removal.
+   */
+  actor: string;
+  /**
+   * The changed fields as they became; `null` for a removal.
+   */
+  after: Json | null;
+  /**
+   * The changed fields as they were; `null` for a creation.
+   */
+  before: Json | null;
+  company_id: number;
+  created_at: Generated<CreatedAt>;
+  id: Generated<Int8>;
+  /**
+   * The member of staff who made the change; `null` for the command line or a removed member.
+   */
+  staff_id: number | null;
+  /**
+   * What it was done to, e.g. `company 12`, `staff 7`.
+   */
+  target: string;
+}
+
 export interface CallBugs {
   call_id: string;
   /**
@@ -126,6 +170,10 @@ export interface Companies {
    * The presentation fields of spec §3, validated by `companySettingsSchema`.
    */
   settings: Generated<JSONColumnType<CompanySettingsInput>>;
+  /**
+   * Bumped by every change to what the company's guest pages show: `GET /company/:id`'s ETag.
+   */
+  version: Generated<number>;
 }
 
 export interface Forms {
@@ -281,6 +329,7 @@ export interface Uploads {
 }
 
 export interface DB {
+  audit_entries: AuditEntries;
   call_bugs: CallBugs;
   call_reports: CallReports;
   categories: Categories;

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { apiErrorSchema, type ApiError } from '@frontdesk/protocol';
 import {
   ConflictError,
+  StaleVersionError,
   DomainError,
   ForbiddenError,
   InvalidInputError,
@@ -58,6 +59,7 @@ const DOMAIN_STATUSES: ReadonlyArray<readonly [DomainErrorKind, number]> = [
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  [StaleVersionError, 412],
   [LimitExceededError, 413],
   [UpstreamError, 502],
   [UnavailableError, 503],

@@ -62,6 +62,7 @@ export function renderWithState(
 /** Company 12 as the API answers it: one category (40) and a welcome form. */
 export const clockCompany = companyDetailsSchema.parse({
   id: 12,
+  version: 1,
   name: 'Frontdesk Around the Clock',
   activated: true,
   conferenceName: 'clock',

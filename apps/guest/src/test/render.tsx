@@ -11,6 +11,7 @@ import { Connections } from '../features/call/connections.ts';
 export function company(overrides: Partial<CompanyDetails> = {}): CompanyDetails {
   return companyDetailsSchema.parse({
     id: 5,
+    version: 1,
     name: 'Acme Support',
     activated: true,
     conferenceName: 'company-5',
