@@ -30,6 +30,9 @@ import {
   setGuestPageHeaders,
 } from './plugins/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { companyAdminRoutes } from './routes/company-admin.ts';
+import { scheduleAdminRoutes } from './routes/schedule-admin.ts';
+import { staffAdminRoutes } from './routes/staff-admin.ts';
 import { callBugRoutes } from './routes/call-bugs.ts';
 import { callReportRoutes } from './routes/call-reports.ts';
 import { callRoutes } from './routes/calls.ts';
@@ -138,6 +141,9 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     uploadRoutes,
     monitoringRoutes,
     adminRoutes,
+    companyAdminRoutes,
+    scheduleAdminRoutes,
+    staffAdminRoutes,
   ]) {
     await app.register(routes, { prefix: '/api' });
   }

@@ -51,6 +51,9 @@ import {
   staffLoginSchema,
 } from './staff.ts';
 import { uploadedFileSchema, uploadParamsSchema } from './upload.ts';
+import { companyAdminRoutes } from './company-admin-routes.ts';
+import { scheduleAdminRoutes } from './schedule-admin-routes.ts';
+import { staffAdminRoutes } from './staff-admin-routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -269,6 +272,11 @@ export const routes = {
     response: envelope(uploadedFileSchema),
     statuses: [201],
   },
+
+  // Company admin (issue 16)
+  ...companyAdminRoutes,
+  ...scheduleAdminRoutes,
+  ...staffAdminRoutes,
 } as const satisfies Record<string, Route>;
 
 export type Routes = typeof routes;
