@@ -22,4 +22,5 @@ export * from './media-gate.ts';
 export * from './chat.ts';
 export * from './calls.ts';
 export * from './embed.ts';
+export * from './preview.ts';
 export * from './adapter.ts';
