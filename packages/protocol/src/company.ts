@@ -152,6 +152,9 @@ export const categorySchema = z.object({
   name: z.string(),
   /** The category's chat room (a MUC localpart on `host`). */
   roomName: z.string(),
+  /** The category's own colours (#rrggbb); `null`: the company's category colours. */
+  textColor: z.string().nullable().default(null),
+  backgroundColor: z.string().nullable().default(null),
   /**
    * How long recent guests of the category waited for an agent: the mean over its last 20
    * answered calls, or {@link DEFAULT_AVERAGE_WAIT_MS} before it has any (the queue estimate).

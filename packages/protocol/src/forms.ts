@@ -9,6 +9,8 @@ const fieldBase = {
   name: fieldNameSchema,
   label: z.string().min(1).max(200),
   required: z.boolean(),
+  /** A line under the field that says what to give (the guest app shows it). */
+  help: z.string().max(500).optional(),
 };
 
 export const RATING_SCALE_MAX = 5;

@@ -8,6 +8,7 @@ export * from './guest.ts';
 export * from './call-id.ts';
 export * from './forms.ts';
 export * from './company.ts';
+export * from './company-admin.ts';
 export * from './branding.ts';
 export * from './call-report.ts';
 export * from './geofence.ts';

@@ -62,15 +62,18 @@ export async function listCategories(db: Kysely<Database>, companyId: number): P
       'c.id',
       'c.name',
       'c.room_name as roomName',
+      'c.text_color as textColor',
+      'c.background_color as backgroundColor',
       eb.fn.coalesce('wait.ms', sql.lit(DEFAULT_AVERAGE_WAIT_MS)).as('averageWaitMs'),
     ])
     .where('c.company_id', '=', companyId)
+    .where('c.deleted_at', 'is', null)
     .orderBy('c.position')
     .orderBy('c.id')
     .execute();
 }
 
-/** The company's form of `kind`, when it has one. */
+/** The company's current form of `kind` (not one it replaced or deleted), when it has one. */
 export async function findForm(
   db: Kysely<Database>,
   companyId: number,
@@ -81,6 +84,7 @@ export async function findForm(
     .selectAll()
     .where('company_id', '=', companyId)
     .where('kind', '=', kind)
+    .where('retired_at', 'is', null)
     .executeTakeFirst();
 }
 

@@ -12,6 +12,7 @@ import * as waitingGuestSeen from './migrations/0010-waiting-guest-seen.ts';
 import * as guestLocationCheck from './migrations/0011-guest-location-check.ts';
 import * as columnComments from './migrations/0012-column-comments.ts';
 import * as companyAdmin from './migrations/0013-company-admin.ts';
+import * as companyAdminSettings from './migrations/0014-company-admin-settings.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0011-guest-location-check': guestLocationCheck,
   '0012-column-comments': columnComments,
   '0013-company-admin': companyAdmin,
+  '0014-company-admin-settings': companyAdminSettings,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

@@ -142,11 +142,23 @@ export interface CallReports {
 }
 
 export interface Categories {
+  /**
+   * The category's own background colour (#rrggbb); `null`: the company's.
+   */
+  background_color: string | null;
   company_id: number;
+  /**
+   * Set when an admin deletes it: guests and admins no longer see it; reports keep it.
+   */
+  deleted_at: Date | null;
   id: Generated<number>;
   name: string;
   position: Generated<number>;
   room_name: string;
+  /**
+   * The category's own text colour (#rrggbb); `null`: the company's.
+   */
+  text_color: string | null;
 }
 
 export interface Companies {
@@ -181,6 +193,10 @@ export interface Forms {
   fields: JSONColumnType<FormField[]>;
   id: Generated<number>;
   kind: FormKind;
+  /**
+   * Set when the form is replaced or deleted; its submissions keep pointing at it.
+   */
+  retired_at: Date | null;
   title: string;
 }
 
@@ -202,9 +218,17 @@ export interface GeofenceZones {
 }
 
 export interface GuestBlocks {
+  /**
+   * The call the guest was blocked from, when blocked by call.
+   */
+  call_id: string | null;
   company_id: number;
   created_at: Generated<CreatedAt>;
   fingerprint: string;
+  /**
+   * What an admin names the entry by (unblock).
+   */
+  id: Generated<number>;
   reason: string | null;
 }
 
@@ -309,6 +333,14 @@ export interface Staff {
   role: StaffRole;
 }
 
+export interface StaffCategories {
+  category_id: number;
+  /**
+   * An agent who serves the category: round robin offers the category's calls to its agents only.
+   */
+  staff_id: number;
+}
+
 export interface Uploads {
   /**
    * A guest's upload: the live call it was sent in (its quota counts it).
@@ -344,5 +376,6 @@ export interface DB {
   schedules: Schedules;
   sessions: Sessions;
   staff: Staff;
+  staff_categories: StaffCategories;
   uploads: Uploads;
 }
