@@ -259,7 +259,11 @@ export async function stopLeftovers(
       signal(-proc.pid, 'SIGKILL');
     }
   }
+  // A group's helpers die of their SIGKILL a moment after it is sent: wait for them too, or the
+  // next start could meet one still holding a port or a file.
+  const groupsGone = () =>
+    found.every(({ proc }) => proc.pgrp !== proc.pid || processGroupMembers(proc.pid).length === 0);
   const killDeadline = Date.now() + 2000;
-  while (!gone() && Date.now() < killDeadline) await sleep(25);
+  while (!(gone() && groupsGone()) && Date.now() < killDeadline) await sleep(25);
   return found.map(({ proc, kind }) => `${kind.name} (pid ${proc.pid})`);
 }
