@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { passwdEntry } from './data-dir.ts';
 import { ensureDebianPackages } from './debian.ts';
 import { startProcess, type ExitInfo, type ProcessInfo } from './process.ts';
+import type { LogRotation } from './service-log.ts';
 import { renderTemplate, TEMPLATES_DIR } from './template.ts';
 
 /** Debian's caddy package makes this system user; Caddy never runs as root here. */
@@ -26,6 +27,7 @@ export interface CaddyOptions {
   readonly dir: string;
   /** Caddy's output (its JSON log) is appended here. */
   readonly logFile: string;
+  readonly logRotation?: LogRotation;
   /** The public host name browsers use, e.g. `calls.example.com`. */
   readonly host: string;
   readonly httpsPort: number;
@@ -275,6 +277,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
         }
       : { command: 'caddy', args: caddy }),
     logFile: options.logFile,
+    ...(options.logRotation ? { logRotation: options.logRotation } : {}),
     cwd: dir,
     // Caddy keeps its autosaved config and state under the XDG folders: inside its own.
     env: {

@@ -5,6 +5,7 @@ import { chmod, chown, copyFile, mkdir, readFile, readdir } from 'node:fs/promis
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, startProcess, type ExitInfo, type ProcessInfo } from './process.ts';
+import type { LogRotation } from './service-log.ts';
 import { renderTemplateFile } from './template.ts';
 
 /** Debian's coturn package makes this system user; coturn never runs as root here. */
@@ -54,6 +55,7 @@ export interface CoturnOptions {
   readonly dir: string;
   /** coturn's output is appended here (the data folder's `logs/coturn.log`). */
   readonly logFile: string;
+  readonly logRotation?: LogRotation;
   /** `static-auth-secret`, shared with the API, which mints the credentials (decision 0015). */
   readonly secret: string;
   /** `realm`: the XMPP domain will do; browsers never show it. */
@@ -305,6 +307,7 @@ export async function startCoturn(options: CoturnOptions): Promise<RunningCoturn
     // -c: our config only (not /etc/turnserver.conf); it stays in the foreground.
     args: ['-c', join(dir, 'turnserver.conf')],
     logFile: options.logFile,
+    ...(options.logRotation ? { logRotation: options.logRotation } : {}),
     cwd: dir,
     env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
   });

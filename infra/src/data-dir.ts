@@ -99,7 +99,8 @@ export function prepareDataDir(root: string): DataDir {
   // 0711 lets them through without letting anyone list it (a mkdtemp folder starts at 0700).
   chmodSync(abs, 0o711);
   // SECURITY: what guests sent and what the services log is the owner's alone; the servers that
-  // run as users of their own are handed their log files open, and never write here themselves.
+  // run as users of their own send their output to the supervisor, which writes the log files,
+  // and never write here themselves.
   for (const path of [dir.uploads, dir.logs]) chmodSync(path, 0o700);
   return dir;
 }

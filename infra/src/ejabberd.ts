@@ -11,6 +11,7 @@ import {
   type ExitInfo,
   type ProcessInfo,
 } from './process.ts';
+import { DEFAULT_LOG_ROTATION, type LogRotation } from './service-log.ts';
 import { renderTemplateFile } from './template.ts';
 
 const execFileAsync = promisify(execFile);
@@ -51,6 +52,11 @@ export interface EjabberdOptions {
   readonly logLevel?: EjabberdLogLevel;
   /** Deadline for the first readiness. Default 30000 ms. */
   readonly startTimeoutMs?: number;
+  /**
+   * How its logs are rotated: `console.log` by the supervisor, `ejabberd.log` and `error.log` by
+   * ejabberd itself. Default {@link DEFAULT_LOG_ROTATION}.
+   */
+  readonly logRotation?: LogRotation;
 }
 
 /** A running ejabberd instance started by {@link startEjabberd}. */
@@ -174,6 +180,7 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
   const nodeName = ejabberdNodeName(dir);
   const stunHost = options.stunHost ?? '127.0.0.1';
   const stunPort = options.stunPort ?? 3478;
+  const logRotation = options.logRotation ?? DEFAULT_LOG_ROTATION;
   const vars = {
     DIR: dir,
     DOMAIN: domain,
@@ -181,6 +188,8 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     C2S_PORT: c2sPort,
     ADMIN_API_PORT: adminApiPort,
     LOG_LEVEL: options.logLevel ?? 'warning',
+    LOG_ROTATE_BYTES: logRotation.maxBytes,
+    LOG_ROTATE_KEEP: logRotation.keep,
     STUN_HOST: stunHost,
     STUN_PORT: stunPort,
     NODE_NAME: nodeName,
@@ -215,6 +224,7 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
       'foreground-quiet',
     ],
     logFile: join(logDir, 'console.log'),
+    logRotation,
     cwd: spoolDir,
     // Run as the ejabberd user directly: a root-run ejabberdctl switches user
     // with `su` into a new session, and signals then miss beam.smp

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, startProcess, type ExitInfo, type ProcessInfo } from './process.ts';
+import type { LogRotation } from './service-log.ts';
 import { renderTemplateFile } from './template.ts';
 
 /** Janus refuses to write recordings into these folders (`protected_folders`). */
@@ -119,6 +120,8 @@ export interface JanusOptions {
   readonly debugLevel?: number;
   /** Deadline for readiness. Default 10000 ms. */
   readonly startTimeoutMs?: number;
+  /** How `janus.log` is rotated. */
+  readonly logRotation?: LogRotation;
   /** Folder with `plugins/`, `transports/`, `events/`, `loggers/`. Default: Debian's. */
   readonly libDir?: string;
 }
@@ -264,6 +267,7 @@ export async function startJanus(options: JanusOptions): Promise<RunningJanus> {
     // told otherwise.
     args: ['-F', dir, '-o'],
     logFile,
+    ...(options.logRotation ? { logRotation: options.logRotation } : {}),
     cwd: dir,
     env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
   });

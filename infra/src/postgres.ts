@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataDir } from './data-dir.ts';
+import type { LogRotation } from './service-log.ts';
 import {
   isProcessAlive,
   listProcesses,
@@ -81,7 +82,10 @@ function serverUser(): { uid: number; gid: number } | undefined {
  * Runs the project's own PostgreSQL cluster in the data folder, listening only on a Unix socket
  * there (no TCP port), creating it with initdb on first run and the `frontdesk` database in it.
  */
-export async function startLocalPostgres(dir: DataDir): Promise<RunningPostgres> {
+export async function startLocalPostgres(
+  dir: DataDir,
+  logRotation?: LogRotation,
+): Promise<RunningPostgres> {
   const bin = binDir();
   const user = serverUser();
   if (user) {
@@ -109,6 +113,7 @@ export async function startLocalPostgres(dir: DataDir): Promise<RunningPostgres>
       `unix_socket_directories=${dir.postgresSocket}`,
     ],
     logFile: join(dir.logs, 'postgres.log'),
+    ...(logRotation ? { logRotation } : {}),
     ...(user ?? {}),
   });
   const psql = (sql: string, database = 'postgres') =>

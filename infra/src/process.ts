@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, fchmodSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_LOG_ROTATION, writeServiceLog, type LogRotation } from './service-log.ts';
 
 /** How a supervised process ended. */
 export interface ExitInfo {
@@ -16,8 +17,10 @@ export interface StartProcessOptions {
   readonly name: string;
   readonly command: string;
   readonly args?: readonly string[];
-  /** stdout and stderr are appended to this file (the child writes to it directly). */
+  /** stdout and stderr are appended to this file, rotated by `logRotation`. */
   readonly logFile: string;
+  /** Default {@link DEFAULT_LOG_ROTATION}. */
+  readonly logRotation?: LogRotation;
   readonly cwd?: string;
   /** Full environment of the child (not merged with `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
@@ -216,32 +219,31 @@ export function describeExit(exit: ExitInfo): string {
   return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
 }
 
+/** How long a stopped or failed service's last output may take to reach its log file. */
+const LOG_FLUSH_WAIT_MS = 2000;
+
 /**
- * Spawns a long-running service, with stdout/stderr appended to `logFile`, in
- * its own process group (`detached`), so that `stop()` can end everything it
- * started. Throws if the command cannot be spawned (e.g. not installed).
+ * Spawns a long-running service, with stdout/stderr appended to `logFile` (rotated, owner-only:
+ * {@link writeServiceLog}), in its own process group (`detached`), so that `stop()` can end
+ * everything it started. Throws if the command cannot be spawned (e.g. not installed).
  */
 export async function startProcess(options: StartProcessOptions): Promise<SupervisedProcess> {
   const { name, logFile } = options;
   const stopTimeoutMs = options.stopTimeoutMs ?? 5000;
-  // SECURITY: logs name guests, calls and addresses: their owner's alone, also when left by an
-  // older run with wider rights.
-  const logFd = openSync(logFile, 'a', 0o600);
-  fchmodSync(logFd, 0o600);
-  let child: ChildProcess;
-  try {
-    child = spawn(options.command, options.args ?? [], {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      uid: options.uid,
-      gid: options.gid,
-      detached: true,
-      stdio: ['ignore', logFd, logFd],
-    });
-  } finally {
-    // The child holds its own copy of the descriptor.
-    closeSync(logFd);
-  }
+  const child: ChildProcess = spawn(options.command, options.args ?? [], {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    uid: options.uid,
+    gid: options.gid,
+    detached: true,
+    // Pipes to us rather than the file itself: a server cannot rotate a file it writes blindly.
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = writeServiceLog(
+    logFile,
+    [child.stdout, child.stderr].flatMap((stream) => stream ?? []),
+    options.logRotation ?? DEFAULT_LOG_ROTATION,
+  );
 
   let exitInfo: ExitInfo | undefined;
   const exited = new Promise<ExitInfo>((resolve) => {
@@ -266,6 +268,8 @@ export async function startProcess(options: StartProcessOptions): Promise<Superv
   const logTail = (lines = 30): Promise<string> => readLogTail(logFile, lines);
 
   async function failure(reason: string): Promise<Error> {
+    // An exited service's last words may still be on their way to the file.
+    if (exitInfo) await output.written(LOG_FLUSH_WAIT_MS);
     return new Error(`${name} ${reason}\n--- last lines of ${logFile} ---\n${await logTail()}`);
   }
 
@@ -324,6 +328,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Superv
       while (processGroupMembers(pid).length > 0 && Date.now() < deadline) await sleep(25);
     }
     live.delete(pid);
+    await output.written(LOG_FLUSH_WAIT_MS);
   }
 
   return {

@@ -17,6 +17,7 @@ import { isEjabberdOf, startEjabberd } from './ejabberd.ts';
 import { isJanusOf, startJanus } from './janus.ts';
 import { isPostmasterOf, startLocalPostgres } from './postgres.ts';
 import { processEnvironment, startProcess, type ProcessInfo, type WaitOptions } from './process.ts';
+import { DEFAULT_LOG_ROTATION, type LogRotation } from './service-log.ts';
 import {
   claimDataDir,
   DEFAULT_RESTART_POLICY,
@@ -59,6 +60,8 @@ export type StackOptions = {
    */
   publicSite?: PublicSite;
   logLevel: string;
+  /** How every server's log is rotated; default {@link DEFAULT_LOG_ROTATION}. */
+  logRotation?: LogRotation;
   log: (line: string) => void;
   /** How soon a server that died is started again; default {@link DEFAULT_RESTART_POLICY}. */
   restartPolicy?: Partial<RestartPolicy>;
@@ -141,6 +144,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const dir = prepareDataDir(options.dataDir);
   const release = claimDataDir(dir.root);
   const policy = { ...DEFAULT_RESTART_POLICY, ...options.restartPolicy };
+  const logRotation = options.logRotation ?? DEFAULT_LOG_ROTATION;
   const supervised: Partial<Record<ServerName, SupervisedServer>> = {};
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -179,8 +183,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const secrets = loadOrCreateSecrets(dir);
     const postgres = options.databaseUrl
       ? undefined
-      : supervise('database', 'PostgreSQL', await startLocalPostgres(dir), () =>
-          startLocalPostgres(dir),
+      : supervise('database', 'PostgreSQL', await startLocalPostgres(dir, logRotation), () =>
+          startLocalPostgres(dir, logRotation),
         );
     // The socket folder stays the same across restarts, and so does the URL.
     const database = postgres?.current ?? { url: options.databaseUrl as string };
@@ -192,6 +196,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const coturnOptions = {
       dir: dir.coturn,
       logFile: join(dir.logs, 'coturn.log'),
+      logRotation,
       secret: secrets.turnSecret,
       realm: options.xmppDomain,
       port: await choosePort(DEFAULT_TURN_PORT, true),
@@ -207,6 +212,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       jwtSecret: Buffer.from(secrets.xmppJwtSecret, 'base64url'),
       stunHost: turnHost,
       stunPort: coturnOptions.port,
+      logRotation,
     };
     const janusOptions = {
       dir: dir.janus,
@@ -215,6 +221,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       adminSecret: secrets.janusAdminSecret,
       recordingsDir: dir.recordings,
       rtpPortRange: options.janusRtpPorts,
+      logRotation,
       ...(options.janusIceEnforceList ? { iceEnforceList: options.janusIceEnforceList } : {}),
       ...(options.janusPublicIp ? { natPublicIp: options.janusPublicIp } : {}),
     };
@@ -261,6 +268,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         args: ['--enable-source-maps', apiBundle],
         cwd: options.repoRoot,
         logFile: join(dir.logs, 'api.log'),
+        logRotation,
         // A stopping API first lets its live calls go on for DRAIN_GRACE_SECONDS (which it
         // validates), then has 10 s to close: it is killed only after both.
         stopTimeoutMs: (Number(process.env.DRAIN_GRACE_SECONDS) || 0) * 1000 + 15_000,
@@ -315,6 +323,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
             ...site,
             dir: join(dir.root, 'caddy'),
             logFile: join(dir.logs, 'caddy.log'),
+            logRotation,
             upstreamPort: options.port,
           };
           return supervise('proxy', 'Caddy', await startCaddy(caddyOptions), () =>

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, isProcessAlive, processGroupMembers, startProcess } from '../src/process.ts';
 import { tempDir } from './helpers.ts';
@@ -30,6 +31,46 @@ describe('startProcess', () => {
     await proc.waitUntilReady(async () => (await readFile(logFile, 'utf8')).includes('g1'));
     expect((await stat(logFile)).mode & 0o077).toBe(0);
     await proc.stop();
+  });
+
+  it('rotates a log that outgrows its limit, keeping a bounded number of owner-only files', async () => {
+    const folder = join(dir.path, 'rotation');
+    await mkdir(folder);
+    const logFile = join(folder, 'chatty.log');
+    // An older run's log, nearly full: the first lines of this run already rotate it.
+    await writeFile(logFile, `${'older run\n'.repeat(90)}`, { mode: 0o644 });
+    // 300 lines of 40 bytes: 12 KB through a 1 KB limit, about a dozen rotations.
+    const proc = await startProcess({
+      name: 'chatty',
+      command: '/bin/sh',
+      args: ['-c', 'for i in $(seq 100 399); do echo "guest g$i waited in the queue, ok"; done'],
+      logFile,
+      logRotation: { maxBytes: 1024, keep: 3 },
+    });
+    await proc.exited;
+    await proc.stop();
+
+    expect((await readdir(folder)).sort()).toEqual([
+      'chatty.log',
+      'chatty.log.1.gz',
+      'chatty.log.2.gz',
+      'chatty.log.3.gz',
+    ]);
+    const rotated = await Promise.all(
+      [3, 2, 1].map(async (n) => gunzipSync(await readFile(`${logFile}.${n}.gz`)).toString()),
+    );
+    const current = await readFile(logFile, 'utf8');
+    // Oldest first, nothing lost or repeated between the files kept, and the newest line last.
+    const lines = [...rotated, current].join('').trimEnd().split('\n');
+    const numbers = lines.map((line) => Number(/g(\d+)/.exec(line)?.[1]));
+    expect(numbers.at(-1)).toBe(399);
+    expect(numbers).toEqual(numbers.map((_, i) => 399 - numbers.length + 1 + i));
+    for (const text of rotated) expect(text.length).toBeGreaterThanOrEqual(1024);
+    // The older run's lines went out with the first rotations.
+    expect(lines.some((line) => line.startsWith('older run'))).toBe(false);
+    for (const file of await readdir(folder)) {
+      expect((await stat(join(folder, file))).mode & 0o077).toBe(0);
+    }
   });
 
   it('reports an early exit with the service name and the log tail', async () => {

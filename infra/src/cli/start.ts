@@ -7,6 +7,7 @@ import { defaultDataDir } from '../data-dir.ts';
 import { ensureDebianPackages, RUNTIME_PACKAGES } from '../debian.ts';
 import { DEMO_LOGINS, SEEDED_COMPANY, demoLoginsAllowed } from '@frontdesk/api/seed';
 import { startStack, type RunningStack } from '../stack.ts';
+import { DEFAULT_LOG_ROTATION, parseLogSize } from '../service-log.ts';
 import { checkSiteCertificate, ensureCaddy, type CertificateInfo } from '../caddy.ts';
 import {
   detectJanusPublicIp,
@@ -45,6 +46,19 @@ const env = z
     TURN_TLS_CERT: z.string().optional(),
     TURN_TLS_KEY: z.string().optional(),
     LOG_LEVEL: z.string().default('info'),
+    LOG_ROTATE_SIZE: z
+      .string()
+      .optional()
+      .transform((text, context) => {
+        if (text === undefined) return DEFAULT_LOG_ROTATION.maxBytes;
+        const bytes = parseLogSize(text);
+        if (bytes === undefined) {
+          context.addIssue({ code: 'custom', message: 'must be a size such as 10M, 512K or 1G' });
+          return z.NEVER;
+        }
+        return bytes;
+      }),
+    LOG_ROTATE_KEEP: z.coerce.number().int().min(1).max(100).default(DEFAULT_LOG_ROTATION.keep),
   })
   .refine((e) => (e.TURN_TLS_CERT === undefined) === (e.TURN_TLS_KEY === undefined), {
     path: ['TURN_TLS_KEY'],
@@ -140,6 +154,7 @@ try {
     seedDemo: demoData,
     ...(site ? { publicSite: site } : {}),
     logLevel: settings.LOG_LEVEL,
+    logRotation: { maxBytes: settings.LOG_ROTATE_SIZE, keep: settings.LOG_ROTATE_KEEP },
     log,
   });
   if (stopRequested) {
