@@ -10,16 +10,36 @@ export const previewStageSchema = guestStageSchema.exclude(['loading']);
 export type PreviewStage = z.infer<typeof previewStageSchema>;
 
 /**
+ * A screen inside a stage that the stage alone does not name: `hold` is the call's hold page
+ * (stage `ongoing`, while the agent holds the call), `thanks` the thanks after the rating (stage
+ * `rating`). Without one, the preview shows the stage as a guest first sees it.
+ */
+export const previewScreenSchema = z.enum(['hold', 'thanks']);
+export type PreviewScreen = z.infer<typeof previewScreenSchema>;
+
+/** The stage each {@link PreviewScreen} belongs to. */
+const SCREEN_STAGES: Record<PreviewScreen, PreviewStage> = { hold: 'ongoing', thanks: 'rating' };
+
+/**
  * What the console's admin area tells the guest app's preview page (`/preview.html`, framed by
- * the console, same origin only): the unsaved company details to render, and at which stage.
- * The preview answers `frontdesk:preview-ready` once it listens, and again after each render.
+ * the console, same origin only): the unsaved company details to render, at which stage, and
+ * optionally which screen of it. The preview answers `frontdesk:preview-ready` once it listens,
+ * and again after each render.
  */
 export const previewMessageSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('frontdesk:preview'),
-    company: companyDetailsSchema,
-    stage: previewStageSchema,
-  }),
+  z
+    .object({
+      type: z.literal('frontdesk:preview'),
+      company: companyDetailsSchema,
+      stage: previewStageSchema,
+      screen: previewScreenSchema.optional(),
+    })
+    .refine((message) => !message.screen || SCREEN_STAGES[message.screen] === message.stage, {
+      message: 'hold belongs to stage ongoing, thanks to stage rating',
+      path: ['screen'],
+    }),
   z.object({ type: z.literal('frontdesk:preview-ready') }),
 ]);
 export type PreviewMessage = z.infer<typeof previewMessageSchema>;
+/** The console's request to render a draft: the `frontdesk:preview` member of the union. */
+export type PreviewRequest = Extract<PreviewMessage, { type: 'frontdesk:preview' }>;

@@ -4,10 +4,9 @@ import { listDevices, playStream, type DeviceList } from '@frontdesk/media/devic
 import { closePreview, microphoneLevel, openPreview } from '@frontdesk/media/preview';
 import { api } from '../../app/api.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
-import { useT } from '../../i18n/useT.ts';
 import { mediaAccessChecked } from '../browserCheck/browserCheckSlice.ts';
-import { DeviceSelect } from '../call/DeviceSelect.tsx';
 import { stageReached } from '../flow/flowSlice.ts';
+import { CameraCheck } from './CameraCheck.tsx';
 
 /** A round trip to our service, to tell the guest whether the connection will carry a call. */
 async function measureConnection(): Promise<number> {
@@ -16,14 +15,11 @@ async function measureConnection(): Promise<number> {
   return Math.round(performance.now() - started);
 }
 
-const SLOW_CONNECTION_MS = 800;
-
 /**
  * spec §2 stage "preview": the guest sees and hears itself before the call, picks its camera and
  * microphone, and gets a connection test. spec §5: a refused camera is `disabledCamera`.
  */
 export function PreviewPage() {
-  const t = useT();
   const dispatch = useAppDispatch();
   const company = useAppSelector((state) => state.company.details);
   const withVideo = company?.callType !== 'voice';
@@ -83,62 +79,18 @@ export function PreviewPage() {
       ?.getSettings().deviceId ?? '';
 
   return (
-    <section className="card" data-testid="stage-preview" aria-labelledby="preview-title">
-      <h1 id="preview-title">{t('previewTitle')}</h1>
-      {withVideo ? (
-        <video
-          ref={video}
-          className="preview-video stream-self"
-          aria-label={t('yourCamera')}
-          autoPlay
-          playsInline
-          muted
-          data-testid="preview-video"
-        />
-      ) : (
-        <p>{t('previewNoVideo')}</p>
-      )}
-      <div className="field">
-        <span id="mic-level-label">{t('micLevel')}</span>
-        <meter
-          aria-labelledby="mic-level-label"
-          min={0}
-          max={1}
-          value={level}
-          data-testid="mic-level"
-        />
-      </div>
-      {withVideo && (
-        <DeviceSelect
-          id="preview-camera"
-          kind="camera"
-          devices={devices?.cameras}
-          value={track('video')}
-          onChoose={setCameraId}
-        />
-      )}
-      <DeviceSelect
-        id="preview-microphone"
-        kind="microphone"
-        devices={devices?.microphones}
-        value={track('audio')}
-        onChoose={setMicrophoneId}
-      />
-      <p role="status" data-testid="connection-test">
-        {latency === null
-          ? t('previewTest')
-          : latency <= SLOW_CONNECTION_MS
-            ? t('previewConnectionOk')
-            : t('previewConnectionBad', { ms: Number.isFinite(latency) ? String(latency) : '∞' })}
-      </p>
-      <button
-        type="button"
-        className="button-primary"
-        disabled={!stream}
-        onClick={() => dispatch(stageReached('selection'))}
-      >
-        {t('continue')}
-      </button>
-    </section>
+    <CameraCheck
+      withVideo={withVideo}
+      video={video}
+      level={level}
+      devices={devices}
+      cameraId={track('video')}
+      microphoneId={track('audio')}
+      onChooseCamera={setCameraId}
+      onChooseMicrophone={setMicrophoneId}
+      latency={latency}
+      ready={stream !== null}
+      onContinue={() => dispatch(stageReached('selection'))}
+    />
   );
 }

@@ -8,7 +8,8 @@ import { SubmitButton } from '../forms/SubmitButton.tsx';
 import { validateAnswers, type FieldProblem } from '../forms/validate.ts';
 import { submitRating } from './submitRating.ts';
 
-function Thanks() {
+/** The thanks after the rating (ratingThanksMsg, thanksMsg), or instead of it without a rating page. */
+export function Thanks() {
   const t = useT();
   const company = useAppSelector((state) => state.company.details);
   const heading = useRef<HTMLHeadingElement>(null);

@@ -1,0 +1,33 @@
+import type { GuestServices } from '../app/services.ts';
+import { Connections } from '../features/call/connections.ts';
+import { applyBranding } from '../features/company/branding.ts';
+
+/**
+ * The live preview's services: nothing that reaches the outside works. The preview shows a
+ * draft and never signs a guest in, asks for a camera or a location, or calls the API; each of
+ * these services only records that it was reached (the tests check that none is) and fails.
+ * Branding is the one real service: it only styles this page.
+ */
+export function previewServices(): { services: GuestServices; reached: string[] } {
+  const reached: string[] = [];
+  const refuse = (name: string) => (): never => {
+    reached.push(name);
+    throw new Error(`the live preview reached ${name}`);
+  };
+  const refuseAsync = (name: string) => async (): Promise<never> => refuse(name)();
+  return {
+    reached,
+    services: {
+      api: refuseAsync('api'),
+      computeFingerprint: refuseAsync('computeFingerprint'),
+      detectBot: refuseAsync('detectBot'),
+      browserSupportsCalls: refuse('browserSupportsCalls'),
+      isOnline: refuse('isOnline'),
+      readLocation: refuseAsync('readLocation'),
+      applyBranding,
+      storage: undefined,
+      loadCallAdapters: refuseAsync('loadCallAdapters'),
+      connections: new Connections(),
+    },
+  };
+}
