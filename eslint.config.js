@@ -28,7 +28,7 @@ const featureLayers = {
     ['call'],
     ['rating', 'selection', 'preview'],
   ],
-  console: [['health'], ['auth'], ['availability'], ['chat'], ['queue'], ['call']],
+  console: [['health'], ['auth'], ['availability'], ['chat'], ['queue'], ['call', 'admin']],
 };
 
 function featureLayerRules([app, layers]) {

@@ -1,11 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { App } from './app/App.tsx';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { api } from './app/api.ts';
 import { Connections } from './app/connections.ts';
 import type { ConsoleServices } from './app/services.ts';
 import { ServicesContext } from './app/servicesContext.ts';
+import { CONSOLE_BASENAME, consoleRoutes } from './app/routes.tsx';
 import { createStore } from './app/store.ts';
 import { browserRinger } from './features/queue/ringer.ts';
 import './app/global.css';
@@ -18,6 +19,7 @@ const services: ConsoleServices = {
   ringer: browserRinger(),
 };
 const store = createStore(services);
+const router = createBrowserRouter(consoleRoutes, { basename: CONSOLE_BASENAME });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
@@ -25,7 +27,7 @@ createRoot(root).render(
   <StrictMode>
     <Provider store={store}>
       <ServicesContext value={services}>
-        <App />
+        <RouterProvider router={router} />
       </ServicesContext>
     </Provider>
   </StrictMode>,

@@ -1,20 +1,33 @@
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { t } from '../i18n/messages.ts';
 import { useAppSelector } from './hooks.ts';
-import { Workspace } from './Workspace.tsx';
 
-/** Sign-in until the workspace (company, chat and media servers) is known, then the console. */
+/**
+ * Sign-in until the workspace (company, chat and media servers) is known, then the page the
+ * address names: signing in keeps the address, so a reloaded or shared link lands where it
+ * pointed (decision 0018).
+ */
 export function App() {
   const status = useAppSelector((state) => state.auth.status);
-  if (status === 'ready') return <Workspace />;
-  if (status === 'loadingWorkspace') {
+  if (status === 'ready') {
     return (
-      <main className="page" data-testid="console-loading">
-        <p role="status" aria-live="polite">
-          {t('loading')}
-        </p>
-      </main>
+      <Suspense fallback={<Loading />}>
+        <Outlet />
+      </Suspense>
     );
   }
+  if (status === 'loadingWorkspace') return <Loading />;
   return <LoginPage />;
+}
+
+function Loading() {
+  return (
+    <main className="page" data-testid="console-loading">
+      <p role="status" aria-live="polite">
+        {t('loading')}
+      </p>
+    </main>
+  );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { signedOut } from '../features/auth/authSlice.ts';
 import { AvailabilityPicker } from '../features/availability/AvailabilityPicker.tsx';
 import { CallScreen } from '../features/call/CallScreen.tsx';
@@ -66,6 +67,7 @@ export function Workspace() {
           {t(`chat_${chat.status}`)}
         </p>
         <NotificationsButton />
+        {user?.role === 'admin' && <Link to="/admin">{t('companySettings')}</Link>}
         <button type="button" className="secondary" onClick={() => dispatch(signedOut())}>
           {t('signOut')}
         </button>

@@ -1,10 +1,12 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { companyDetailsSchema, type StaffLogin } from '@frontdesk/protocol';
 import { Connections } from '../app/connections.ts';
 import type { ConsoleServices } from '../app/services.ts';
 import { ServicesContext } from '../app/servicesContext.ts';
+import { CONSOLE_BASENAME, consoleRoutes } from '../app/routes.tsx';
 import { createStore, type RootState } from '../app/store.ts';
 
 export { answer, fakeApi, refusal, type FakeAnswer } from '@frontdesk/protocol/testing';
@@ -59,6 +61,22 @@ export function renderWithState(
   };
 }
 
+/**
+ * Renders the console's pages over a store that starts from `state`, at `path` (a full address
+ * such as `/console/admin/brand`); the memory router stands for the browser's address bar.
+ */
+export function renderRoute(
+  path: string,
+  state: Partial<RootState>,
+  services: Partial<ConsoleServices> = {},
+) {
+  const router = createMemoryRouter(consoleRoutes, {
+    basename: CONSOLE_BASENAME,
+    initialEntries: [path],
+  });
+  return { router, ...renderWithState(<RouterProvider router={router} />, state, services) };
+}
+
 /** Company 12 as the API answers it: one category (40) and a welcome form. */
 export const clockCompany = companyDetailsSchema.parse({
   id: 12,
@@ -81,13 +99,20 @@ export const clockCompany = companyDetailsSchema.parse({
   ratingForm: null,
 });
 
-/** The state of a signed-in agent whose workspace is loaded. */
-export function signedIn(): Pick<RootState, 'auth'> {
+/** Zoe, admin of company 12 (the demo seed's admin of that company). */
+export const zoeLogin: StaffLogin = {
+  ...adaLogin,
+  access_token: 'token-zoe',
+  user: { id: 9, email: 'zoe@frontdesk.demo', name: 'Zoe Admin', role: 'admin', companyId: 12 },
+};
+
+/** The state of a signed-in member of staff (Ada, an agent, unless named) whose workspace is loaded. */
+export function signedIn(login: StaffLogin = adaLogin): Pick<RootState, 'auth'> {
   return {
     auth: {
       status: 'ready',
       error: null,
-      login: adaLogin,
+      login,
       company: clockCompany,
       config: {
         apiBase: '/api',

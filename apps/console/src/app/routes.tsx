@@ -1,0 +1,62 @@
+import { lazy } from 'react';
+import { Link, Navigate, type RouteObject } from 'react-router';
+import { SETTINGS_GROUPS } from '../features/admin/settingsGroups.ts';
+import { t } from '../i18n/messages.ts';
+import { App } from './App.tsx';
+import { Workspace } from './Workspace.tsx';
+
+// The admin area loads when first opened: agents never download it.
+const AdminArea = lazy(() =>
+  import('../features/admin/AdminArea.tsx').then((module) => ({ default: module.AdminArea })),
+);
+const SettingsEditor = lazy(() =>
+  import('../features/admin/SettingsEditor.tsx').then((module) => ({
+    default: module.SettingsEditor,
+  })),
+);
+const SettingsGroupFields = lazy(() =>
+  import('../features/admin/SettingsGroupFields.tsx').then((module) => ({
+    default: module.SettingsGroupFields,
+  })),
+);
+
+/** The console is served under this path for every page (apps/api/src/app.ts). */
+export const CONSOLE_BASENAME = '/console';
+
+function NotFound() {
+  return (
+    <main className="page">
+      <p role="alert">{t('pageNotFound')}</p>
+      <Link to="/">{t('backToConsole')}</Link>
+    </main>
+  );
+}
+
+/**
+ * The console's pages (decision 0018): the agent's workspace at `/console/`, the company's
+ * settings at `/console/admin/<group>`. Every one of them needs a signed-in member of staff.
+ */
+export const consoleRoutes: RouteObject[] = [
+  {
+    path: '/',
+    element: <App />,
+    children: [
+      { index: true, element: <Workspace /> },
+      {
+        path: 'admin',
+        element: <AdminArea />,
+        children: [
+          { index: true, element: <Navigate to={SETTINGS_GROUPS[0]?.path ?? 'brand'} replace /> },
+          {
+            element: <SettingsEditor />,
+            children: SETTINGS_GROUPS.map((group) => ({
+              path: group.path,
+              element: <SettingsGroupFields group={group} />,
+            })),
+          },
+        ],
+      },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+];

@@ -1,0 +1,104 @@
+import { hasMessage, t } from '../../i18n/messages.ts';
+import type { FieldChange } from './settingsDraft.ts';
+import type { SettingsField } from './settingsGroups.ts';
+
+/** Where a save or an undo stands; `saved` keeps what it changed for the summary and Undo. */
+export type SaveStatus =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved'; changes: FieldChange[] }
+  | { kind: 'undoing'; changes: FieldChange[] }
+  | { kind: 'undone' }
+  | { kind: 'stale' }
+  | { kind: 'failed'; message: string };
+
+const SHOWN_TEXT = 60;
+
+/** A setting's value in a few words: its option's name, on/off, or the start of its text. */
+export function formatValue(field: SettingsField, value: unknown): string {
+  if (value === null || value === undefined) return t('valueDefault');
+  if (typeof value === 'boolean') return value ? t('valueYes') : t('valueNo');
+  if (Array.isArray(value)) {
+    const names = value.map((item: { name?: unknown }) => String(item.name ?? ''));
+    return names.length > 0 ? names.join(', ') : t('valueNone');
+  }
+  const text = String(value);
+  const option = `option_${field}_${text}`;
+  if (hasMessage(option)) return t(option);
+  return `“${text.length > SHOWN_TEXT ? `${text.slice(0, SHOWN_TEXT)}…` : text}”`;
+}
+
+/**
+ * What the last save did (each field, before → after, with Undo) or why it failed. A stale
+ * version (412) keeps the draft and offers to reload what the other admin saved.
+ */
+export function SaveSummary(props: {
+  status: SaveStatus;
+  onUndo: (changes: FieldChange[]) => void;
+  onReload: () => void;
+  onDismiss: () => void;
+}) {
+  const { status } = props;
+  switch (status.kind) {
+    case 'idle':
+    case 'saving':
+      return null;
+    case 'failed':
+      return (
+        <div role="alert" className="banner">
+          <p>{status.message}</p>
+        </div>
+      );
+    case 'stale':
+      return (
+        <div role="alert" className="banner" data-testid="stale-version">
+          <p>{t('staleVersion')}</p>
+          <button type="button" className="secondary" onClick={props.onReload}>
+            {t('reloadSettings')}
+          </button>
+        </div>
+      );
+    case 'undone':
+      return (
+        <div role="status" className="saved">
+          <p>{t('undone')}</p>
+          <button type="button" className="secondary" onClick={props.onDismiss}>
+            {t('dismiss')}
+          </button>
+        </div>
+      );
+    case 'saved':
+    case 'undoing':
+      return (
+        <div role="status" className="saved" data-testid="save-summary">
+          <p>{t('savedTitle', { count: String(status.changes.length) })}</p>
+          <ul>
+            {status.changes.map((change) => (
+              <li key={change.field}>
+                <strong>{t(`field_${change.field}`)}</strong>{' '}
+                <span dir="auto">
+                  {t('changeArrow', {
+                    before: formatValue(change.field, change.before),
+                    after: formatValue(change.field, change.after),
+                  })}
+                </span>
+              </li>
+            ))}
+          </ul>
+          <div className="actions">
+            <button
+              type="button"
+              className="secondary"
+              disabled={status.kind === 'undoing'}
+              onClick={() => props.onUndo(status.changes)}
+            >
+              {status.kind === 'undoing' ? t('undoing') : t('undo')}
+            </button>
+            <button type="button" className="secondary" onClick={props.onDismiss}>
+              {t('dismiss')}
+            </button>
+          </div>
+        </div>
+      );
+  }
+}

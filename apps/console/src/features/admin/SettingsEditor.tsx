@@ -1,0 +1,249 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { Outlet, useBlocker, useMatch } from 'react-router';
+import { ApiRequestError, routes, type CompanyDetails } from '@frontdesk/protocol';
+import { describeError } from '../../app/errors.ts';
+import { useAppSelector, useAppStore } from '../../app/hooks.ts';
+import { useServices } from '../../app/servicesContext.ts';
+import { t } from '../../i18n/messages.ts';
+import { LeaveDialog } from './LeaveDialog.tsx';
+import { PreviewPane } from './PreviewPane.tsx';
+import { SaveSummary, type SaveStatus } from './SaveSummary.tsx';
+import {
+  changedFields,
+  describeChanges,
+  previewCompany,
+  settingsResolver,
+  toDraft,
+  undoBody,
+  type FieldChange,
+  type SavedSettings,
+  type SettingsValues,
+} from './settingsDraft.ts';
+import { SETTINGS_FIELDS, SETTINGS_GROUPS } from './settingsGroups.ts';
+
+/** `GET /company/:id`: the company as guests get it, with the version an edit names. */
+function useCompanyLoader() {
+  const { api } = useServices();
+  const companyId = useAppSelector((state) => state.auth.login?.user.companyId);
+  return useCallback(async (): Promise<CompanyDetails> => {
+    if (companyId === undefined) throw new Error(t('sessionEnded'));
+    const { data } = await api(routes.company, { params: { id: String(companyId) } });
+    return data;
+  }, [api, companyId]);
+}
+
+type Loaded =
+  | { state: 'loading' }
+  | { state: 'failed'; message: string }
+  | { state: 'loaded'; company: CompanyDetails };
+
+/**
+ * The settings of the company (the groups' routes share one draft, so moving between groups
+ * keeps what was typed), saved together, beside the live preview.
+ */
+export function SettingsEditor() {
+  const loadCompany = useCompanyLoader();
+  const [attempt, setAttempt] = useState(0);
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+
+  useEffect(() => {
+    let current = true;
+    loadCompany().then(
+      (company) => current && setLoaded({ state: 'loaded', company }),
+      (error: unknown) => current && setLoaded({ state: 'failed', message: describeError(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [loadCompany, attempt]);
+
+  if (loaded.state === 'loading') {
+    return (
+      <p role="status" className="admin-status">
+        {t('settingsLoading')}
+      </p>
+    );
+  }
+  if (loaded.state === 'failed') {
+    return (
+      <div role="alert" className="banner admin-status">
+        {t('settingsLoadFailed', { reason: loaded.message })}
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            setLoaded({ state: 'loading' });
+            setAttempt((n) => n + 1);
+          }}
+        >
+          {t('retry')}
+        </button>
+      </div>
+    );
+  }
+  return <SettingsForm initial={loaded.company} loadCompany={loadCompany} />;
+}
+
+const SETTINGS_PATH = new RegExp(`^/admin/(${SETTINGS_GROUPS.map((g) => g.path).join('|')})/?$`);
+const FORM_FIELDS = new Set<string>(SETTINGS_FIELDS.map((spec) => spec.name));
+
+function SettingsForm(props: {
+  initial: CompanyDetails;
+  loadCompany: () => Promise<CompanyDetails>;
+}) {
+  const { api } = useServices();
+  const store = useAppStore();
+  const [saved, setSaved] = useState(props.initial);
+  const [status, setStatus] = useState<SaveStatus>({ kind: 'idle' });
+  const form = useForm<SettingsValues, SavedSettings>({
+    defaultValues: toDraft(props.initial),
+    resolver: settingsResolver,
+    context: saved,
+    mode: 'onTouched',
+  });
+  const values = useWatch({ control: form.control }) as SettingsValues;
+  const changes = useMemo(() => changedFields(values, saved), [values, saved]);
+  const changeCount = Object.keys(changes).length;
+  const draftCompany = useMemo(() => previewCompany(saved, values), [saved, values]);
+  const group = useMatch('/admin/:group')?.params.group;
+  const stage = SETTINGS_GROUPS.find((g) => g.path === group)?.stage ?? 'selection';
+
+  // Leaving the settings (another page of the console, or the tab) with unsaved changes asks
+  // first; moving between the groups keeps the draft and needs no asking.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      changeCount > 0 &&
+      currentLocation.pathname !== nextLocation.pathname &&
+      !SETTINGS_PATH.test(nextLocation.pathname),
+  );
+  const unsaved = changeCount > 0;
+  useEffect(() => {
+    if (!unsaved) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [unsaved]);
+
+  /** Sends a change of the settings against the version this draft was made from. */
+  const patch = (body: ReturnType<typeof changedFields>) =>
+    api(routes.updateCompany, {
+      params: { id: String(saved.id) },
+      body,
+      token: store.getState().auth.login?.access_token,
+      ifMatch: saved.version,
+    });
+
+  /** The API's refusal as the form shows it: 412 as "reload", named fields at their fields. */
+  function refused(error: unknown) {
+    if (error instanceof ApiRequestError && error.status === 412) {
+      setStatus({ kind: 'stale' });
+      return;
+    }
+    if (error instanceof ApiRequestError) {
+      for (const [field, message] of Object.entries(error.fields)) {
+        const name = field.split('.')[0] ?? field;
+        if (FORM_FIELDS.has(name)) {
+          form.setError(field as FieldPath<SettingsValues>, { type: 'server', message });
+        }
+      }
+    }
+    setStatus({ kind: 'failed', message: t('saveFailed', { reason: describeError(error) }) });
+  }
+
+  const save = form.handleSubmit(
+    async (draft) => {
+      const body = changedFields(draft, saved);
+      if (Object.keys(body).length === 0) return;
+      setStatus({ kind: 'saving' });
+      try {
+        const { data } = await patch(body);
+        const summary = describeChanges(body, saved);
+        setSaved(data);
+        form.reset(toDraft(data));
+        setStatus({ kind: 'saved', changes: summary });
+      } catch (error) {
+        refused(error);
+      }
+    },
+    () => setStatus({ kind: 'failed', message: t('saveInvalid') }),
+  );
+
+  async function undo(changed: FieldChange[]) {
+    setStatus({ kind: 'undoing', changes: changed });
+    try {
+      const { data } = await patch(undoBody(changed));
+      setSaved(data);
+      // What was typed since the save stays; the undone fields go back.
+      form.reset(toDraft(data), { keepDirtyValues: true });
+      setStatus({ kind: 'undone' });
+    } catch (error) {
+      refused(error);
+    }
+  }
+
+  /** After a 412: the settings as they are now, with this draft's changes kept on top. */
+  async function reload() {
+    try {
+      const fresh = await props.loadCompany();
+      setSaved(fresh);
+      form.reset(toDraft(fresh), { keepDirtyValues: true });
+      setStatus({ kind: 'idle' });
+    } catch (error) {
+      setStatus({
+        kind: 'failed',
+        message: t('settingsLoadFailed', { reason: describeError(error) }),
+      });
+    }
+  }
+
+  const busy = status.kind === 'saving' || status.kind === 'undoing';
+  return (
+    <FormProvider {...form}>
+      <div className="settings-layout">
+        <form
+          className="settings-form"
+          noValidate
+          aria-busy={busy}
+          aria-label={t('companySettings')}
+          onSubmit={(event) => void save(event)}
+        >
+          <SaveSummary
+            status={status}
+            onUndo={(changed) => void undo(changed)}
+            onReload={() => void reload()}
+            onDismiss={() => setStatus({ kind: 'idle' })}
+          />
+          <Outlet />
+          <div className="save-bar">
+            <p role="status" data-testid="unsaved-count">
+              {changeCount === 0
+                ? t('noChanges')
+                : changeCount === 1
+                  ? t('unsavedOne')
+                  : t('unsavedCount', { count: String(changeCount) })}
+            </p>
+            <button
+              type="button"
+              className="secondary"
+              disabled={changeCount === 0 || busy}
+              onClick={() => {
+                form.reset(toDraft(saved));
+                setStatus({ kind: 'idle' });
+              }}
+            >
+              {t('discard')}
+            </button>
+            <button type="submit" disabled={changeCount === 0 || busy}>
+              {status.kind === 'saving' ? t('saving') : t('save')}
+            </button>
+          </div>
+        </form>
+        <PreviewPane company={draftCompany} stage={stage} />
+      </div>
+      {blocker.state === 'blocked' && (
+        <LeaveDialog onLeave={() => blocker.proceed()} onStay={() => blocker.reset()} />
+      )}
+    </FormProvider>
+  );
+}
