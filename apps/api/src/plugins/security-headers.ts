@@ -96,6 +96,16 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     // By path, not content type: a 304 has none, and the browser puts the 304's policy on the
     // page it kept, so a JSON-style policy there would leave the console blank.
     const html = !/\.\w+$/.test(path) || path.endsWith('.html');
+    if (path === '/preview.html') {
+      // SECURITY: the admin's live preview shows whatever draft its framer sends: only our own
+      // pages (the console) may frame it, never the sites a company allows for its guest page.
+      reply.header(
+        'content-security-policy',
+        serialize({ ...appDirectives(request), 'frame-ancestors': ["'self'"] }),
+      );
+      reply.header('x-frame-options', 'SAMEORIGIN');
+      return payload;
+    }
     if (html && path.startsWith('/console')) {
       // SECURITY: the console is never framed by anyone (clickjacking of agents and admins).
       reply.header(

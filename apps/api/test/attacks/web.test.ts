@@ -20,6 +20,7 @@ async function builtApps(): Promise<{ guest: string; console: string; dir: strin
     await writeFile(join(dir, app, 'assets', 'main.js.map'), '{"version":3,"sources":["x.ts"]}');
   }
   await writeFile(join(dir, 'guest', 'embed.js'), 'export {};\n');
+  await writeFile(join(dir, 'guest', 'preview.html'), page('preview'));
   return { guest: join(dir, 'guest'), console: join(dir, 'console'), dir };
 }
 
@@ -88,6 +89,25 @@ describe('attack: the browser-facing surface', () => {
       // X-Frame-Options cannot name the shop; browsers obey frame-ancestors instead.
       expect(embedded.headers['x-frame-options']).toBeUndefined();
     }
+  });
+
+  it('the admin’s live preview may be framed by its own origin only, whatever a company allows', async () => {
+    for (const url of ['/preview.html', `/preview.html?company=${SEEDED_COMPANY.aroundTheClock}`]) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('<title>preview</title>');
+      const csp = directives(response.headers['content-security-policy'] as string);
+      expect(csp.get('frame-ancestors'), url).toEqual(["'self'"]);
+      expect(csp.get('frame-ancestors'), url).not.toContain(DEMO_SHOP_ORIGIN);
+      expect(response.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      // The guest app's own script policy: its files, no inline code.
+      expect(csp.get('script-src'), url).toEqual(["'self'"]);
+      expect(csp.get('object-src'), url).toEqual(["'none'"]);
+    }
+    const first = await get('/preview.html');
+    const again = await get('/preview.html', { 'if-none-match': String(first.headers.etag) });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
   });
 
   it('no inline script runs on the guest page but the branded page’s own, by hash', async () => {
