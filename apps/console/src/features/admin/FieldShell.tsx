@@ -33,6 +33,8 @@ export function FieldShell(props: {
   children: ReactNode;
   /** A checkbox sits before its label. */
   inline?: boolean;
+  /** Shown under the help and the error (an image's fit preview). */
+  footer?: ReactNode;
 }) {
   const { name, ids, error } = props;
   const help = `help_${name}`;
@@ -51,6 +53,7 @@ export function FieldShell(props: {
           {error}
         </p>
       )}
+      {props.footer}
     </div>
   );
 }

@@ -101,7 +101,12 @@ export function ImageField({ name, fit }: { name: SettingsField; fit: ImageFit }
 
   const uploadId = `${ids.control}-file`;
   return (
-    <FieldShell name={name} ids={ids} error={error ?? upload.problem ?? undefined}>
+    <FieldShell
+      name={name}
+      ids={ids}
+      error={error ?? upload.problem ?? undefined}
+      footer={url !== '' && <FitPreview url={url} fit={fit} />}
+    >
       <div className="image-input">
         <input
           id={ids.control}
@@ -127,7 +132,6 @@ export function ImageField({ name, fit }: { name: SettingsField; fit: ImageFit }
           />
         </label>
       </div>
-      {url !== '' && <FitPreview url={url} fit={fit} />}
     </FieldShell>
   );
 }

@@ -45,19 +45,35 @@ const ALL_VIEWS = new Map([...FLOW, ...REFUSALS].map((view) => [viewKey(view), v
 /** The two sizes the preview takes: a phone (390×844) and a laptop's window. */
 const DEVICES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
 type Device = keyof typeof DEVICES;
+/** Where admin.css stacks the form and the preview. */
+const NARROW_SCREEN = '(max-width: 60rem)';
 
-/** The frame's box: the space the pane gives it, measured as it changes. */
+/** Room below the frame's top, so the whole device shows without scrolling the page. */
+const BOTTOM_MARGIN_PX = 24;
+const MIN_HEIGHT_PX = 320;
+
+/**
+ * The room the frame has: the pane's width, and the window's height below the frame's top,
+ * measured again as either changes.
+ */
 function useBoxSize() {
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
   useEffect(() => {
     const box = ref.current;
     if (!box || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) setSize({ width: entry.contentRect.width, height: entry.contentRect.height });
-    });
+    const measure = () => {
+      const rect = box.getBoundingClientRect();
+      const height = Math.max(MIN_HEIGHT_PX, window.innerHeight - rect.top - BOTTOM_MARGIN_PX);
+      setSize({ width: rect.width, height });
+    };
+    const observer = new ResizeObserver(measure);
     observer.observe(box);
-    return () => observer.disconnect();
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+    };
   }, []);
   return { ref, size };
 }
@@ -97,7 +113,10 @@ export function PreviewPane({ company, stage }: { company: CompanyDetails; stage
   const frame = useRef<HTMLIFrameElement>(null);
   const pickerId = useId();
   const [picked, setPicked] = useState<{ for: PreviewStage; view: PreviewView } | null>(null);
-  const [device, setDevice] = useState<Device>('desktop');
+  // A phone's admin sees the phone first: the size the screen itself has.
+  const [device, setDevice] = useState<Device>(() =>
+    window.matchMedia?.(NARROW_SCREEN).matches ? 'phone' : 'desktop',
+  );
   // The direction pressed here previews the other one without changing the setting; changing
   // the setting itself wins again.
   const [direction, setDirection] = useState<{ for: string; dir: 'ltr' | 'rtl' } | null>(null);
@@ -141,15 +160,16 @@ export function PreviewPane({ company, stage }: { company: CompanyDetails; stage
   }, [connected, request]);
 
   const { width, height } = DEVICES[device];
-  const scale = size ? Math.min(1, size.width / width, size.height / height) : 1;
+  // The device's outline (admin.css) takes up to 6px a side.
+  const scale = size ? Math.min(1, (size.width - 12) / width, (size.height - 12) / height) : 1;
 
   return (
     <section className="preview-pane" aria-labelledby={`${pickerId}-title`}>
       <details open className="preview-details">
         <summary id={`${pickerId}-title`}>{t('previewTitle')}</summary>
         <div className="preview-toolbar">
-          <label htmlFor={pickerId}>
-            {t('previewStage')}
+          <div className="field">
+            <label htmlFor={pickerId}>{t('previewStage')}</label>
             <select
               id={pickerId}
               value={viewKey(view)}
@@ -168,7 +188,7 @@ export function PreviewPane({ company, stage }: { company: CompanyDetails; stage
                 </optgroup>
               ))}
             </select>
-          </label>
+          </div>
           <Toggle
             label="previewDevice"
             value={device}
