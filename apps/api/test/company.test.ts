@@ -85,7 +85,12 @@ describe('GET /api/company/:id', () => {
 
   it('answers an always-closed timetable as closed now', async () => {
     const { company } = await details(SEEDED_COMPANY.alwaysClosed);
-    expect(company?.schedule).toEqual({ timeZone: 'UTC', hours: [], openNow: false });
+    expect(company?.schedule).toEqual({
+      timeZone: 'UTC',
+      hours: [],
+      exceptions: [],
+      openNow: false,
+    });
   });
 
   it("never carries a secret, such as the chat rooms' password", async () => {

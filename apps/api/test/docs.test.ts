@@ -33,6 +33,7 @@ describe('OpenAPI document', () => {
       '/api/calls/{callId}/room',
       '/api/calls/{callId}/transfer',
       '/api/company/{id}',
+      '/api/company/{id}/schedule',
       '/api/config',
       '/api/files/{id}',
       '/api/form-submission',

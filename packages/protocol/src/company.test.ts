@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { companySettingsSchema, openingHoursSchema, timeZoneSchema } from './company.ts';
+import {
+  calendarDateSchema,
+  companySettingsSchema,
+  openingHoursSchema,
+  scheduleSchema,
+  timeZoneSchema,
+} from './company.ts';
 
 describe('company settings (spec §3)', () => {
   it('fill the defaults the spec gives', () => {
@@ -31,23 +37,31 @@ describe('company settings (spec §3)', () => {
 });
 
 describe('timetables', () => {
-  it('take IANA time zones only', () => {
+  it('take IANA time zones only, not bare offsets', () => {
     expect(timeZoneSchema.safeParse('Europe/London').success).toBe(true);
     expect(timeZoneSchema.safeParse('Mars/Olympus').success).toBe(false);
+    expect(timeZoneSchema.safeParse('+01:00').success).toBe(false);
   });
 
-  it('keep opening before closing within one day', () => {
-    expect(
-      openingHoursSchema.safeParse({ weekday: 1, opens: '08:00', closes: '20:00' }).success,
-    ).toBe(true);
-    expect(
-      openingHoursSchema.safeParse({ weekday: 1, opens: '22:00', closes: '02:00' }).success,
-    ).toBe(false);
-    expect(
-      openingHoursSchema.safeParse({ weekday: 8, opens: '08:00', closes: '20:00' }).success,
-    ).toBe(false);
-    expect(
-      openingHoursSchema.safeParse({ weekday: 1, opens: '8:00', closes: '24:00' }).success,
-    ).toBe(false);
+  it('take HH:MM openings, a closing at or before the opening running into the next day', () => {
+    const hours = (opens: string, closes: string, weekday = 1) =>
+      openingHoursSchema.safeParse({ weekday, opens, closes }).success;
+    expect(hours('08:00', '20:00')).toBe(true);
+    expect(hours('22:00', '02:00')).toBe(true);
+    expect(hours('00:00', '00:00')).toBe(true);
+    expect(hours('08:00', '20:00', 8)).toBe(false);
+    expect(hours('8:00', '20:00')).toBe(false);
+    expect(hours('08:00', '24:00')).toBe(false);
+  });
+
+  it('take calendar dates only', () => {
+    expect(calendarDateSchema.safeParse('2028-02-29').success).toBe(true);
+    expect(calendarDateSchema.safeParse('2026-02-29').success).toBe(false);
+    expect(calendarDateSchema.safeParse('2026-1-05').success).toBe(false);
+  });
+
+  it('read a timetable of before exceptions existed as one without any', () => {
+    const old = { timeZone: 'UTC', hours: [], openNow: false };
+    expect(scheduleSchema.parse(old)).toEqual({ ...old, exceptions: [] });
   });
 });

@@ -114,7 +114,12 @@ export type CompanySettingsInput = z.input<typeof companySettingsSchema>;
 /** `HH:MM`, 24-hour clock. */
 export const clockTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM');
 
+/**
+ * An IANA time zone name such as `Europe/London` that this runtime knows. Offsets such as
+ * `+01:00`, which newer runtimes also accept, are refused: they know no daylight saving.
+ */
 export const timeZoneSchema = z.string().refine((zone) => {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
     return true;
@@ -123,23 +128,65 @@ export const timeZoneSchema = z.string().refine((zone) => {
   }
 }, 'must be an IANA time zone such as Europe/London');
 
-/** Opening hours on one weekday (ISO: 1 = Monday … 7 = Sunday), within that day. */
-export const openingHoursSchema = z
-  .object({
-    weekday: z.number().int().min(1).max(7),
-    opens: clockTimeSchema,
-    closes: clockTimeSchema,
-  })
-  .refine((h) => h.opens < h.closes, 'opens must be before closes');
+/** `YYYY-MM-DD`, a day of the (Gregorian) calendar: `2026-02-30` is refused. */
+export const calendarDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+  .refine((date) => {
+    const [year = 0, month = 0, day = 0] = date.split('-').map(Number);
+    const utc = new Date(Date.UTC(year, month - 1, day));
+    return utc.getUTCMonth() === month - 1 && utc.getUTCDate() === day;
+  }, 'must be a day of the calendar');
+
+/** How many openings one day of a timetable may have (a weekday, or a date's exception). */
+export const MAX_OPENINGS_A_DAY = 10;
+
+/**
+ * One opening of a day, by the company's clock: from `opens` (inclusive) to `closes` (exclusive).
+ * A `closes` at or before `opens` runs into the next day: `22:00`–`02:00` closes at 02:00 the next
+ * morning, `18:00`–`00:00` at midnight, and `00:00`–`00:00` is the whole day.
+ */
+export const openingIntervalSchema = z.strictObject({
+  opens: clockTimeSchema,
+  closes: clockTimeSchema,
+});
+export type OpeningInterval = z.infer<typeof openingIntervalSchema>;
+
+/** An opening on one weekday (ISO: 1 = Monday … 7 = Sunday), possibly into the next day. */
+export const openingHoursSchema = openingIntervalSchema.extend({
+  weekday: z.number().int().min(1).max(7),
+});
 export type OpeningHours = z.infer<typeof openingHoursSchema>;
 
 /**
- * A company's weekly timetable in its own time zone. `openNow` is the server's answer at the
- * time of the request (spec §2 stage "schedule"); no hours at all means always closed.
+ * A date that keeps other hours than its weekday's (a holiday, Christmas Eve's short day): on
+ * that date only `hours` open, and none when it is empty (closed all day). A night of the day
+ * before that would run into the date ends at its midnight.
+ */
+export const scheduleExceptionSchema = z.strictObject({
+  date: calendarDateSchema,
+  /** What the date is, shown to guests: `Christmas Eve`. */
+  label: z.string().trim().min(1).max(100).nullable().default(null),
+  hours: z.array(openingIntervalSchema).max(MAX_OPENINGS_A_DAY),
+});
+export type ScheduleException = z.infer<typeof scheduleExceptionSchema>;
+
+/**
+ * How many days ahead the public timetable lists its exceptions: enough for the guest to work
+ * out the next opening, few enough to keep the page's first answer small.
+ */
+export const UPCOMING_EXCEPTION_DAYS = 60;
+
+/**
+ * A company's timetable in its own time zone: the week's openings and the dates that differ.
+ * `openNow` is the server's answer at the time of the request (spec §2 stage "schedule"); no
+ * openings at all means always closed. Publicly, `exceptions` holds those from yesterday to
+ * {@link UPCOMING_EXCEPTION_DAYS} ahead (yesterday's night may still run).
  */
 export const scheduleSchema = z.object({
   timeZone: timeZoneSchema,
   hours: z.array(openingHoursSchema),
+  exceptions: z.array(scheduleExceptionSchema).default([]),
   openNow: z.boolean(),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;

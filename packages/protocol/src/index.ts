@@ -8,6 +8,8 @@ export * from './guest.ts';
 export * from './call-id.ts';
 export * from './forms.ts';
 export * from './company.ts';
+export * from './timetable.ts';
+export * from './schedule-admin.ts';
 export * from './company-admin.ts';
 export * from './branding.ts';
 export * from './call-report.ts';

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import { companyDetailsSchema, type CompanyDetails } from '@frontdesk/protocol';
+import { companyDetailsSchema, isOpenAt, type CompanyDetails } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
 import { loadCompanyDetails } from './company-repository.ts';
-import { isOpenAt } from './schedule.ts';
 
 type Entry = { details: CompanyDetails; expiresAt: number };
 
@@ -33,7 +32,7 @@ export class CompanyDetailsCache {
     if (!schedule) return details;
     return {
       ...details,
-      schedule: { ...schedule, openNow: isOpenAt(schedule.hours, schedule.timeZone, now) },
+      schedule: { ...schedule, openNow: isOpenAt(schedule, now) },
     };
   }
 

@@ -2,16 +2,16 @@ import { sql, type Kysely } from 'kysely';
 import {
   companySettingsSchema,
   DEFAULT_AVERAGE_WAIT_MS,
+  isOpenAt,
   type Category,
   type CompanyDetails,
   type Form,
-  type OpeningHours,
   type Schedule,
 } from '@frontdesk/protocol';
 import type { CompanyRow, Database, FormKind, FormRow } from '../db/schema.ts';
 import { NotFoundError } from '../domain-errors.ts';
 import { mucService } from '../xmpp/addresses.ts';
-import { isOpenAt } from './schedule.ts';
+import { loadTimetable, UPCOMING_EXCEPTIONS } from './schedule-repository.ts';
 
 /** The company, or 404 naming the id (every route that takes a company id answers so). */
 export async function requireCompany(db: Kysely<Database>, id: number): Promise<CompanyRow> {
@@ -88,34 +88,18 @@ export async function findForm(
     .executeTakeFirst();
 }
 
+/** The timetable guests get: upcoming exceptions only, `openNow` as of `now`. */
 async function loadSchedule(
   db: Kysely<Database>,
   companyId: number,
   now: Date,
 ): Promise<Schedule | null> {
-  const schedule = await db
-    .selectFrom('schedules')
-    .select('time_zone')
-    .where('company_id', '=', companyId)
-    .executeTakeFirst();
-  if (!schedule) return null;
-  const rows = await db
-    .selectFrom('schedule_hours')
-    .select(['weekday', 'opens', 'closes'])
-    .where('company_id', '=', companyId)
-    .orderBy('weekday')
-    .orderBy('opens')
-    .execute();
-  // PostgreSQL `time` reads as HH:MM:SS; the timetable speaks in minutes.
-  const hours: OpeningHours[] = rows.map((r) => ({
-    weekday: r.weekday,
-    opens: r.opens.slice(0, 5),
-    closes: r.closes.slice(0, 5),
-  }));
-  return { timeZone: schedule.time_zone, hours, openNow: isOpenAt(hours, schedule.time_zone, now) };
+  const timetable = await loadTimetable(db, companyId, now, UPCOMING_EXCEPTIONS);
+  return timetable && { ...timetable, openNow: isOpenAt(timetable, now) };
 }
 
-const toForm = (row: FormRow | undefined): Form | null =>
+/** A form row as the guest (and the admin) reads it; `null` for none. */
+export const toForm = (row: FormRow | undefined): Form | null =>
   row ? { id: row.id, title: row.title, fields: row.fields } : null;
 
 /**

@@ -39,6 +39,8 @@ export type JsonPrimitive = boolean | number | string | null;
 
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
 export interface AuditEntries {
   /**
    * What was done, e.g. `company.update`, `staff.invite`.
@@ -265,9 +267,38 @@ export interface RatingSubmissions {
   id: Generated<number>;
 }
 
-export interface ScheduleHours {
+export interface ScheduleExceptionHours {
+  /**
+   * Read as `HH:MM:SS`. At or before `opens`: the opening runs into the next day.
+   */
+  closes: string;
+  /**
+   * The date this opening belongs to; a date without any is closed all day.
+   */
+  exception_id: number;
+  id: Generated<number>;
   /**
    * Read as `HH:MM:SS`.
+   */
+  opens: string;
+}
+
+export interface ScheduleExceptions {
+  company_id: number;
+  /**
+   * A date of the company's time zone that keeps its own openings instead of its weekday's.
+   */
+  date: Timestamp;
+  id: Generated<number>;
+  /**
+   * What the date is, shown to guests (`Christmas Eve`); optional.
+   */
+  label: string | null;
+}
+
+export interface ScheduleHours {
+  /**
+   * Read as `HH:MM:SS`. At or before `opens`: the opening runs into the next day (00:00–00:00 is the whole day).
    */
   closes: string;
   company_id: number;
@@ -372,6 +403,8 @@ export interface DB {
   guest_blocks: GuestBlocks;
   guests: Guests;
   rating_submissions: RatingSubmissions;
+  schedule_exception_hours: ScheduleExceptionHours;
+  schedule_exceptions: ScheduleExceptions;
   schedule_hours: ScheduleHours;
   schedules: Schedules;
   sessions: Sessions;

@@ -1,4 +1,67 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { routes } from '@frontdesk/protocol';
+import {
+  loadCompanySchedule,
+  removeSchedule,
+  replaceSchedule,
+} from '../companies/schedule-changes.ts';
+import { bearerSecurity } from '../plugins/auth.ts';
+import { companyAdmin, companyAdminChange, withCompanyEtag } from './company-admin-request.ts';
+import { fromTable } from './from-table.ts';
 
-/** Company admin (issue 16): the routes of packages/protocol's schedule-admin-routes.ts, admins only. */
-export const scheduleAdminRoutes: FastifyPluginAsyncZod = async () => {};
+const docs = (summary: string) => ({
+  tags: ['company admin'],
+  summary,
+  security: bearerSecurity,
+});
+
+/**
+ * Company admin (issue 16): the company's timetable (docs/admin-api.md, "Timetable"), for its
+ * own admins only. Each write goes through changeCompany: audited, refused (412) against a stale
+ * `If-Match`, and seen at once by every guest (the public details are forgotten at commit).
+ */
+export const scheduleAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.route({
+    ...fromTable(
+      routes.companySchedule,
+      [400, 401, 403, 404],
+      docs('The timetable for editing: zone, week, exceptions up to a year past'),
+    ),
+    handler: async (request, reply) => {
+      await companyAdmin(request, request.params.id);
+      const schedule = await loadCompanySchedule(db, request.params.id, new Date());
+      withCompanyEtag(reply, schedule.version);
+      return { data: schedule };
+    },
+  });
+
+  app.route({
+    ...fromTable(
+      routes.replaceCompanySchedule,
+      [400, 401, 403, 404, 412],
+      docs('Replaces the whole timetable (If-Match: the ETag of the last read)'),
+    ),
+    handler: async (request, reply) => {
+      const change = await companyAdminChange(request, request.params.id);
+      const schedule = await replaceSchedule(db, change, request.body, new Date());
+      withCompanyEtag(reply, schedule.version);
+      return { data: schedule };
+    },
+  });
+
+  app.route({
+    ...fromTable(
+      routes.removeCompanySchedule,
+      [400, 401, 403, 404, 412],
+      docs('Removes the timetable: the company is open at every hour'),
+    ),
+    handler: async (request, reply) => {
+      const change = await companyAdminChange(request, request.params.id);
+      const schedule = await removeSchedule(db, change, new Date());
+      withCompanyEtag(reply, schedule.version);
+      return { data: schedule };
+    },
+  });
+};

@@ -118,7 +118,7 @@ describe('startVisit: from page load to the first screen the guest acts on', () 
     ['an inactive company', { activated: false }, {}, 'inactive'],
     [
       'a closed company',
-      { schedule: { timeZone: 'UTC', hours: [], openNow: false } },
+      { schedule: { timeZone: 'UTC', hours: [], exceptions: [], openNow: false } },
       {},
       'schedule',
     ],
