@@ -73,6 +73,8 @@ async function staffLogin(email: string) {
       password: 'frontdesk-demo',
     },
   });
+  // The demo logins' passwords are their own, never one-time (decision 0017).
+  if (login.data.mustChangePassword) throw new Error(`${email} must choose a password first`);
   return {
     token: login.data.access_token,
     companyRoom: login.data.rooms[0]?.jid ?? '',

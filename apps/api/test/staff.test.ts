@@ -70,6 +70,12 @@ describe('the team (/api/staff) and round robin (offer on GET /api/calls)', () =
       expect(staff).toEqual([
         { id: expect.any(Number), name: 'Cy Agent', jabberUsername: cyNick, role: 'agent' },
         { id: expect.any(Number), name: 'Di Agent', jabberUsername: diNick, role: 'agent' },
+        {
+          id: expect.any(Number),
+          name: 'Zoe Admin',
+          jabberUsername: expect.any(String),
+          role: 'admin',
+        },
       ]);
       expect(cyNick).toMatch(/^staff-\d+$/);
       // SECURITY: no e-mail addresses, and only one's own company.

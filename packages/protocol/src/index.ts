@@ -16,6 +16,7 @@ export * from './call-report.ts';
 export * from './geofence.ts';
 export * from './upload.ts';
 export * from './staff.ts';
+export * from './staff-admin.ts';
 export * from './monitoring.ts';
 export * from './probes.ts';
 export * from './doctor.ts';

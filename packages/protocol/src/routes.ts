@@ -47,8 +47,8 @@ import {
   colleagueSchema,
   refreshBodySchema,
   refreshedSchema,
+  staffLoginAnswerSchema,
   staffLoginBodySchema,
-  staffLoginSchema,
 } from './staff.ts';
 import { uploadedFileSchema, uploadParamsSchema } from './upload.ts';
 import { companyAdminRoutes } from './company-admin-routes.ts';
@@ -125,7 +125,7 @@ export const routes = {
     method: 'POST',
     path: '/auth/login',
     body: staffLoginBodySchema,
-    response: envelope(staffLoginSchema),
+    response: envelope(staffLoginAnswerSchema),
   },
   refresh: {
     method: 'POST',

@@ -52,6 +52,30 @@ export const staffLoginSchema = serviceCredentialsSchema.extend({
 });
 export type StaffLogin = z.infer<typeof staffLoginSchema>;
 
+/** `POST /auth/login` with a password of the member's own, and `POST /auth/password`: signed in. */
+export const staffSignedInSchema = staffLoginSchema.extend({
+  mustChangePassword: z.literal(false),
+});
+
+/**
+ * `POST /auth/login` with a one-time password (an invite or a reset, decision 0017): no session
+ * and no token of any kind; the console asks for a new password and sends it with the one-time
+ * one to `POST /auth/password`, which signs the member in.
+ */
+export const passwordChangeRequiredSchema = z.object({
+  mustChangePassword: z.literal(true),
+  /** Until when the one-time password can still be exchanged. */
+  expiresAt: z.iso.datetime(),
+});
+export type PasswordChangeRequired = z.infer<typeof passwordChangeRequiredSchema>;
+
+/** `POST /auth/login`: signed in, or told to choose a password first. */
+export const staffLoginAnswerSchema = z.discriminatedUnion('mustChangePassword', [
+  staffSignedInSchema,
+  passwordChangeRequiredSchema,
+]);
+export type StaffLoginAnswer = z.infer<typeof staffLoginAnswerSchema>;
+
 /** `GET /api/staff`: the caller's colleagues (and itself), as the console names them. */
 export const colleagueSchema = z.object({
   id: recordIdSchema,

@@ -7,7 +7,7 @@ export const COMPANY_CHANGED_CHANNEL = 'frontdesk_company_changed';
 
 /** Who made a change, as the audit log keeps it. */
 export type Actor = {
-  /** `null` for the command line (create-company) and the platform operator's tools. */
+  /** `null` for the command line (create-company) and the platform operator. */
   staffId: number | null;
   /** What the log shows: the member's e-mail, or `command line`. */
   label: string;
@@ -75,21 +75,35 @@ export async function changeCompany<T>(
       .where('id', '=', companyId)
       .returning('version')
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('audit_entries')
-      .values({
-        company_id: companyId,
-        staff_id: actor.staffId,
-        actor: actor.label,
-        action: record.action,
-        target: record.target,
-        before: record.before === undefined ? null : JSON.stringify(record.before),
-        after: record.after === undefined ? null : JSON.stringify(record.after),
-      })
-      .execute();
+    await recordAuditEntry(trx, companyId, actor, record);
     await sql`select pg_notify(${COMPANY_CHANGED_CHANNEL}, ${String(companyId)})`.execute(trx);
     return { result: record.result, version };
   });
+}
+
+/**
+ * Writes one entry of a company's audit log in `trx`. {@link changeCompany} does it for every
+ * edit; only the creation of a company (company-creation.ts), which has no row to lock or version
+ * to check yet, calls it on its own.
+ */
+export async function recordAuditEntry(
+  trx: Transaction<Database>,
+  companyId: number,
+  actor: Actor,
+  record: Omit<ChangeRecord<unknown>, 'result'>,
+): Promise<void> {
+  await trx
+    .insertInto('audit_entries')
+    .values({
+      company_id: companyId,
+      staff_id: actor.staffId,
+      actor: actor.label,
+      action: record.action,
+      target: record.target,
+      before: record.before === undefined ? null : JSON.stringify(record.before),
+      after: record.after === undefined ? null : JSON.stringify(record.after),
+    })
+    .execute();
 }
 
 /** The ETag of a company at `version`. */

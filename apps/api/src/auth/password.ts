@@ -22,6 +22,12 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   );
 }
 
+/**
+ * A password the API makes up (a company's first admin, an invite, a reset, an operator): 144
+ * random bits, 24 URL-safe characters, so it can be read out or pasted without escaping.
+ */
+export const generatePassword = (): string => randomBytes(18).toString('base64url');
+
 /** Hashes with scrypt and a fresh salt: `scrypt$N$r$p$<salt>$<hash>` (base64url parts). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);

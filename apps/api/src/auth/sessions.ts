@@ -62,6 +62,19 @@ export async function revokeSession(db: Kysely<Database>, sessionId: number): Pr
 }
 
 /**
+ * Ends every sign-in of a member (deactivation, a password reset or change): their access and
+ * refresh tokens stop at the next request, and a later reactivation brings none of them back.
+ */
+export async function revokeStaffSessions(db: Kysely<Database>, staffId: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: new Date() })
+    .where('staff_id', '=', staffId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/**
  * Whether a staff access token still speaks for its member: the session is live, the member
  * active and still in the role the token names (a role change ends what the old role allowed).
  */

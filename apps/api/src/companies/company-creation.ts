@@ -1,23 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
-import type { CompanySettingsInput } from '@frontdesk/protocol';
+import { newCompanySchema, type CompanySettingsInput, type NewCompany } from '@frontdesk/protocol';
 import { newRoomPassword } from '@frontdesk/chat/server';
-import { hashPassword } from '../auth/password.ts';
+import { generatePassword, hashPassword } from '../auth/password.ts';
+import { recordAuditEntry, type Actor } from '../audit/company-changes.ts';
 import type { Database } from '../db/schema.ts';
 
-/** What an operator gives to create a company (`npm run create-company`). */
-export const newCompanySchema = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be 100 characters or fewer'),
-  /** The first admin's sign-in; stored lower-cased, as every login is. */
-  adminEmail: z
-    .email('must be an e-mail address')
-    .max(320)
-    .transform((email) => email.toLowerCase()),
-  /** How colleagues see the admin; default the e-mail's local part. */
-  adminName: z.string().trim().min(1, 'must not be empty').max(100).optional(),
-});
-export type NewCompany = z.input<typeof newCompanySchema>;
+export { newCompanySchema, type NewCompany };
 
 /** The e-mail already signs someone in (logins are unique across companies). */
 export class EmailTakenError extends Error {
@@ -43,6 +31,25 @@ export type CreatedCompany = {
   adminEmail: string;
   /** Shown to the operator once; only its scrypt hash is kept. */
   password: string;
+};
+
+/** Who creates the company, and whether the admin's password is theirs to keep. */
+export type CompanyCreationOptions = {
+  /** The audit log's actor of `company.create`: the command line, or the platform operator. */
+  actor: Actor;
+  /**
+   * Set when someone other than the admin reads the password (the platform operator, decision
+   * 0017): it is then a one-time password, working until this time, and the admin chooses their
+   * own at first sign-in. `null` for the command line's, which is kept: whoever runs it on the
+   * server is trusted with the installation anyway.
+   */
+  oneTimePasswordExpiresAt: Date | null;
+};
+
+/** `npm run create-company`: the command line, whose admin keeps the printed password. */
+export const COMMAND_LINE_CREATION: CompanyCreationOptions = {
+  actor: { staffId: null, label: 'command line' },
+  oneTimePasswordExpiresAt: null,
 };
 
 /**
@@ -73,22 +80,25 @@ async function companyOfLogin(db: Kysely<Database>, email: string): Promise<numb
 }
 
 const UNIQUE_VIOLATION = '23505';
-const isUniqueViolation = (error: unknown) =>
+/** Whether PostgreSQL refused a row for a unique index (two creations racing for one e-mail). */
+export const isUniqueViolation = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && 'code' in error && error.code === UNIQUE_VIOLATION;
 
 /**
- * Creates a company, open at every hour, with one category ("General") so that its guest page
- * works at once, and its first admin with a generated password of 144 random bits. One
- * transaction: a refused e-mail leaves no company behind. Throws {@link EmailTakenError} when
- * the e-mail is taken and a ZodError for bad input.
+ * The one way a company is made (`npm run create-company` and `POST /api/operator/companies`):
+ * open at every hour, with one category ("General") so that its guest page works at once, and
+ * its first admin with a generated password of 144 random bits; the creation is the first entry
+ * of its audit log. One transaction: a refused e-mail leaves no company behind. Throws
+ * {@link EmailTakenError} when the e-mail is taken and a ZodError for bad input.
  */
 export async function createCompanyWithAdmin(
   db: Kysely<Database>,
   input: NewCompany,
+  { actor, oneTimePasswordExpiresAt }: CompanyCreationOptions = COMMAND_LINE_CREATION,
 ): Promise<CreatedCompany> {
   const company = newCompanySchema.parse(input);
   // scrypt takes most of a second and 128 MiB: done before the transaction holds any lock.
-  const password = randomBytes(18).toString('base64url');
+  const password = generatePassword();
   const passwordHash = await hashPassword(password);
   const settings: CompanySettingsInput = {
     websiteTitle: company.name,
@@ -132,7 +142,7 @@ export async function createCompanyWithAdmin(
           position: 0,
         })
         .execute();
-      const { id: adminId } = await trx
+      const { id: adminId, name } = await trx
         .insertInto('staff')
         .values({
           company_id: companyId,
@@ -140,9 +150,16 @@ export async function createCompanyWithAdmin(
           name: company.adminName ?? company.adminEmail.split('@')[0] ?? company.adminEmail,
           role: 'admin',
           password_hash: passwordHash,
+          one_time_password_expires_at: oneTimePasswordExpiresAt,
         })
-        .returning('id')
+        .returning(['id', 'name'])
         .executeTakeFirstOrThrow();
+      await recordAuditEntry(trx, companyId, actor, {
+        action: 'company.create',
+        target: `company ${companyId}`,
+        before: null,
+        after: { name: company.name, admin: { id: adminId, email: company.adminEmail, name } },
+      });
       return {
         companyId,
         name: company.name,

@@ -14,6 +14,7 @@ import * as columnComments from './migrations/0012-column-comments.ts';
 import * as companyAdmin from './migrations/0013-company-admin.ts';
 import * as companyAdminSettings from './migrations/0014-company-admin-settings.ts';
 import * as scheduleExceptions from './migrations/0015-schedule-exceptions.ts';
+import * as staffInvites from './migrations/0016-staff-invites.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0013-company-admin': companyAdmin,
   '0014-company-admin-settings': companyAdminSettings,
   '0015-schedule-exceptions': scheduleExceptions,
+  '0016-staff-invites': staffInvites,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

@@ -258,6 +258,45 @@ export interface Guests {
   username: string;
 }
 
+export interface Operators {
+  /**
+   * An inactive operator cannot sign in, and its sessions stop at the next request.
+   */
+  active: Generated<boolean>;
+  created_at: Generated<CreatedAt>;
+  /**
+   * The platform operator’s sign-in, lower-cased; created only by `npm run create-operator`.
+   */
+  email: string;
+  id: Generated<number>;
+  /**
+   * How the audit log and the operator’s console name the operator.
+   */
+  name: string;
+  /**
+   * scrypt hash (auth/password.ts); the password is shown once by the command.
+   */
+  password_hash: string;
+}
+
+export interface OperatorSessions {
+  created_at: Generated<CreatedAt>;
+  /**
+   * When the sign-in ends (8 hours after it began).
+   */
+  expires_at: Date;
+  id: Generated<number>;
+  operator_id: number;
+  /**
+   * Set by sign-out; the token stops at once.
+   */
+  revoked_at: Date | null;
+  /**
+   * SHA-256 of the operator’s bearer token (opaque, not a JWT): only operator routes look it up.
+   */
+  token_hash: string;
+}
+
 export interface RatingSubmissions {
   answers: JSONColumnType<Answers>;
   call_report_id: number;
@@ -358,6 +397,10 @@ export interface Staff {
   id: Generated<number>;
   name: string;
   /**
+   * Set while `password_hash` is a one-time password (invite or reset): it signs in to nothing but choosing a new password, and not after this time. `null` for a password the member chose.
+   */
+  one_time_password_expires_at: Date | null;
+  /**
    * `scrypt$N$r$p$salt$hash` (see auth/password.ts).
    */
   password_hash: string;
@@ -402,6 +445,8 @@ export interface DB {
   geofence_zones: GeofenceZones;
   guest_blocks: GuestBlocks;
   guests: Guests;
+  operator_sessions: OperatorSessions;
+  operators: Operators;
   rating_submissions: RatingSubmissions;
   schedule_exception_hours: ScheduleExceptionHours;
   schedule_exceptions: ScheduleExceptions;

@@ -64,15 +64,21 @@ const demoLogin = (email: string, name: string, role: StaffRole, companyId: numb
   companyId,
 });
 
-/** The demo's people (`npm start` prints them). All share one password: this is a demo. */
+/**
+ * The demo's people (`npm start` prints them): each demo company's agents and its admin. All
+ * share one password: this is a demo.
+ */
 export const DEMO_LOGINS: readonly DemoLogin[] = [
   demoLogin('ada@frontdesk.demo', 'Ada Agent', 'agent', SEEDED_COMPANY.demo),
   demoLogin('bo@frontdesk.demo', 'Bo Agent', 'agent', SEEDED_COMPANY.demo),
   demoLogin('admin@frontdesk.demo', 'Ann Admin', 'admin', SEEDED_COMPANY.demo),
   demoLogin('cy@frontdesk.demo', 'Cy Agent', 'agent', SEEDED_COMPANY.aroundTheClock),
   demoLogin('di@frontdesk.demo', 'Di Agent', 'agent', SEEDED_COMPANY.aroundTheClock),
+  demoLogin('zoe@frontdesk.demo', 'Zoe Admin', 'admin', SEEDED_COMPANY.aroundTheClock),
   demoLogin('ali@frontdesk.demo', 'علي', 'agent', SEEDED_COMPANY.arabic),
+  demoLogin('noor@frontdesk.demo', 'نور', 'admin', SEEDED_COMPANY.arabic),
   demoLogin('dee@frontdesk.demo', 'Dee Agent', 'agent', SEEDED_COMPANY.voiceLine),
+  demoLogin('val@frontdesk.demo', 'Val Admin', 'admin', SEEDED_COMPANY.voiceLine),
 ];
 
 type SeedForm = { id: number; kind: FormKind; title: string; fields: FormField[] };

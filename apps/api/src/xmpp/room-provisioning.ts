@@ -23,10 +23,23 @@ export type ProvisionLog = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | '
  * Every company's room, for its staff only and behind the company's password, and each staff
  * member's nick reserved to it, so no guest can pass for an agent in a call's room (decision 0010).
  */
-async function provisions(db: Kysely<Database>, admin: RoomAdmin): Promise<Provision[]> {
+async function provisions(
+  db: Kysely<Database>,
+  admin: RoomAdmin,
+  companyId: number | undefined,
+): Promise<Provision[]> {
   const [companies, staff] = await Promise.all([
-    db.selectFrom('companies').select(['id', 'name', 'conference_name', 'room_password']).execute(),
-    db.selectFrom('staff').select(['id', 'company_id']).where('active', '=', true).execute(),
+    db
+      .selectFrom('companies')
+      .select(['id', 'name', 'conference_name', 'room_password'])
+      .$if(companyId !== undefined, (q) => q.where('id', '=', companyId ?? 0))
+      .execute(),
+    db
+      .selectFrom('staff')
+      .select(['id', 'company_id'])
+      .where('active', '=', true)
+      .$if(companyId !== undefined, (q) => q.where('company_id', '=', companyId ?? 0))
+      .execute(),
   ]);
   const jidOf = (id: number) => userJid(staffJabberUsername(id), admin.domain);
   const rooms = companies.map((company): RoomSettings => ({
@@ -46,7 +59,8 @@ async function provisions(db: Kysely<Database>, admin: RoomAdmin): Promise<Provi
 
 /**
  * Creates or brings in line every company's chat room on ejabberd and reserves the staff's nicks
- * (both idempotent). What fails is tried again after a short backoff, a few times; what still
+ * (both idempotent); with `companyId`, only that company's (a company or member just created or
+ * reactivated by an admin or the platform operator). What fails is tried again after a short backoff, a few times; what still
  * fails is logged and left for the next start. Resolves whether all is in place. SECURITY: logs
  * name rooms, never their passwords.
  */
@@ -55,8 +69,9 @@ export async function provisionChatRooms(
   admin: RoomAdmin,
   log: ProvisionLog,
   retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
+  companyId?: number,
 ): Promise<boolean> {
-  const all = await provisions(db, admin);
+  const all = await provisions(db, admin, companyId);
   let pending = all;
   for (let attempt = 0; ; attempt += 1) {
     const failed: { item: Provision; error: unknown }[] = [];

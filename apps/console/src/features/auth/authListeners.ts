@@ -10,6 +10,9 @@ import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
 import {
   accessTokenRenewed,
+  passwordChangeRefused,
+  passwordChangeRequired,
+  passwordChangeSubmitted,
   sessionEnded,
   signedOut,
   signInFailed,
@@ -21,6 +24,7 @@ import {
 
 function signInMessage(error: unknown): string {
   if (!(error instanceof ApiRequestError)) return describeError(error);
+  if (error.code === 'one_time_password_expired') return t('oneTimePasswordExpired');
   if (error.status === 401) return t('signInFailed');
   if (error.status === 429) return t('signInRateLimited');
   if (error.code === 'network') return t('signInUnreachable');
@@ -33,9 +37,29 @@ export function authListeners(startListening: AppStartListening): void {
     effect: async (action, { dispatch, extra }) => {
       try {
         const { data } = await extra.api(routes.staffLogin, { body: action.payload });
-        dispatch(signInSucceeded(data));
+        dispatch(data.mustChangePassword ? passwordChangeRequired() : signInSucceeded(data));
       } catch (error) {
         dispatch(signInFailed(signInMessage(error)));
+      }
+    },
+  });
+
+  // A one-time password is exchanged for the member's own, which signs them in. A refused new
+  // password is chosen again; any other refusal (the one-time password spent or expired) starts
+  // the sign-in over.
+  startListening({
+    actionCreator: passwordChangeSubmitted,
+    effect: async (action, { dispatch, extra }) => {
+      try {
+        const { data } = await extra.api(routes.changePassword, { body: action.payload });
+        dispatch(signInSucceeded(data));
+      } catch (error) {
+        const field = error instanceof ApiRequestError ? error.fields.newPassword : undefined;
+        dispatch(
+          field
+            ? passwordChangeRefused(t('newPasswordRefused', { reason: field }))
+            : signInFailed(signInMessage(error)),
+        );
       }
     },
   });

@@ -6,7 +6,17 @@ import type { ClientConfig, CompanyDetails, Refreshed, StaffLogin } from '@front
  * categories) and where the chat and media servers are.
  */
 export type AuthState = {
-  status: 'signedOut' | 'signingIn' | 'loadingWorkspace' | 'ready';
+  /**
+   * `mustChangePassword`: signed in with a one-time password (an invite or a reset), which opens
+   * nothing until the member chooses their own (`changingPassword` while that is sent).
+   */
+  status:
+    | 'signedOut'
+    | 'signingIn'
+    | 'mustChangePassword'
+    | 'changingPassword'
+    | 'loadingWorkspace'
+    | 'ready';
   error: string | null;
   login: StaffLogin | null;
   company: CompanyDetails | null;
@@ -32,6 +42,25 @@ export const authSlice = createSlice({
         state.error = null;
       },
       prepare: (credentials: { email: string; password: string }) => ({ payload: credentials }),
+    },
+    passwordChangeRequired(state) {
+      state.status = 'mustChangePassword';
+      state.error = null;
+    },
+    // As at sign-in, the passwords travel in the action only.
+    passwordChangeSubmitted: {
+      reducer(state) {
+        state.status = 'changingPassword';
+        state.error = null;
+      },
+      prepare: (change: { email: string; currentPassword: string; newPassword: string }) => ({
+        payload: change,
+      }),
+    },
+    /** The new password was refused (too short): the member tries another. */
+    passwordChangeRefused(state, action: PayloadAction<string>) {
+      state.status = 'mustChangePassword';
+      state.error = action.payload;
     },
     signInSucceeded(state, action: PayloadAction<StaffLogin>) {
       state.status = 'loadingWorkspace';
@@ -67,6 +96,9 @@ export const authSlice = createSlice({
 
 export const {
   signInSubmitted,
+  passwordChangeRequired,
+  passwordChangeSubmitted,
+  passwordChangeRefused,
   signInSucceeded,
   accessTokenRenewed,
   sessionEnded,
