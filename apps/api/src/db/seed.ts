@@ -3,12 +3,15 @@ import {
   DEFAULT_COMPANY_ID,
   type CompanySettingsInput,
   type FormField,
+  localDate,
   type GeofenceArea,
   type OpeningHours,
   type StaffRole,
+  type TimetableData,
 } from '@frontdesk/protocol';
 import { newRoomPassword } from '@frontdesk/chat/server';
 import { hashPassword } from '../auth/password.ts';
+import { replaceTimetable } from '../companies/schedule-repository.ts';
 import type { Database, FormKind } from './schema.ts';
 
 /**
@@ -17,7 +20,10 @@ import type { Database, FormKind } from './schema.ts';
  * suite can reach every stage without setting anything up:
  */
 export const SEEDED_COMPANY = {
-  /** "Frontdesk Demo": three categories, Mon–Fri 08:00–20:00 London, both forms, a zone. */
+  /**
+   * "Frontdesk Demo": three categories, Mon–Fri 08:00–20:00 London but Christmas Day, both forms,
+   * a zone.
+   */
   demo: DEFAULT_COMPANY_ID,
   /** Stage `inactive`: `activated` is false. */
   inactive: 6,
@@ -90,7 +96,7 @@ type SeedCompany = {
   monthlyCallQuota: number | null;
   settings: CompanySettingsInput;
   categories: { id: number; name: string; roomName: string }[];
-  schedule?: { timeZone: string; hours: OpeningHours[] };
+  schedule?: TimetableData;
   forms: SeedForm[];
   zones: { id: number; name: string; area: GeofenceArea }[];
   blockedFingerprints: string[];
@@ -192,6 +198,13 @@ const weekdaysEightToEight: OpeningHours[] = [1, 2, 3, 4, 5].map((weekday) => ({
   closes: '20:00',
 }));
 
+/** The coming 25 December in London (today's on the day): the demo timetable's holiday. */
+function nextChristmasDay(now: Date): string {
+  const today = localDate(now, 'Europe/London');
+  const thisYear = `${today.slice(0, 4)}-12-25`;
+  return today <= thisYear ? thisYear : `${Number(today.slice(0, 4)) + 1}-12-25`;
+}
+
 /** A box from south-west to north-east corner, as a closed GeoJSON ring (longitude first). */
 function box(west: number, south: number, east: number, north: number): GeofenceArea {
   const ring: [number, number][] = [
@@ -240,7 +253,11 @@ const COMPANIES: SeedCompany[] = [
       { id: 2, name: 'Support', roomName: 'frontdesk-demo-support' },
       { id: 3, name: 'Billing', roomName: 'frontdesk-demo-billing' },
     ],
-    schedule: { timeZone: 'Europe/London', hours: weekdaysEightToEight },
+    schedule: {
+      timeZone: 'Europe/London',
+      hours: weekdaysEightToEight,
+      exceptions: [{ date: nextChristmasDay(new Date()), label: 'Christmas Day', hours: [] }],
+    },
     forms: [
       { id: 1, kind: 'welcome', title: 'Before we start', fields: welcomeFields },
       { id: 2, kind: 'rating', title: 'Rate your call', fields: ratingFields },
@@ -257,7 +274,7 @@ const COMPANIES: SeedCompany[] = [
   }),
   simpleCompany(SEEDED_COMPANY.alwaysClosed, 'Night Owl Services', 'night-owl', 7, {
     settings: { outOfHoursMsg: 'We are closed. Please come back another time.' },
-    schedule: { timeZone: 'UTC', hours: [] },
+    schedule: { timeZone: 'UTC', hours: [], exceptions: [] },
   }),
   simpleCompany(SEEDED_COMPANY.arabic, 'مكتب الاستقبال التجريبي', 'arabic-demo', 8, {
     settings: {
@@ -366,18 +383,7 @@ async function seedCompany(trx: Kysely<Database>, company: SeedCompany): Promise
       )
       .execute();
   }
-  if (company.schedule) {
-    await trx
-      .insertInto('schedules')
-      .values({ company_id: company.id, time_zone: company.schedule.timeZone })
-      .execute();
-    if (company.schedule.hours.length > 0) {
-      await trx
-        .insertInto('schedule_hours')
-        .values(company.schedule.hours.map((h) => ({ company_id: company.id, ...h })))
-        .execute();
-    }
-  }
+  if (company.schedule) await replaceTimetable(trx, company.id, company.schedule);
   for (const form of company.forms) {
     await trx
       .insertInto('forms')
