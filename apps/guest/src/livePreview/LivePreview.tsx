@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Provider } from 'react-redux';
+import { playStream } from '@frontdesk/media/devices';
+import { LOCAL_STREAM } from '@frontdesk/media/streams';
 import type { PreviewRequest, PreviewScreen } from '@frontdesk/protocol';
 import { App } from '../app/App.tsx';
 import { useAppSelector } from '../app/hooks.ts';
 import type { GuestServices } from '../app/services.ts';
-import { ServicesContext } from '../app/servicesContext.ts';
+import { ServicesContext, useStream } from '../app/servicesContext.ts';
 import { StageView } from '../app/StageView.tsx';
 import { createStore, type AppStore } from '../app/store.ts';
 import { CameraCheck } from '../features/preview/CameraCheck.tsx';
@@ -15,14 +17,20 @@ import { previewStore } from './previewStore.ts';
 const ignore = () => undefined;
 
 /**
- * The camera check as a guest sees it once the camera works, with no camera: the picture stays
- * dark, the devices have the names browsers give before access, the connection is good.
+ * The camera check as a guest sees it once the camera works, with no camera: the sample
+ * picture, the names browsers give devices before access, a good connection.
  */
 function SampleCameraCheck() {
   const voiceOnly = useAppSelector((state) => state.company.details?.callType === 'voice');
+  const picture = useStream(LOCAL_STREAM);
+  const video = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (video.current) void playStream(video.current, picture);
+  }, [picture, voiceOnly]);
   return (
     <CameraCheck
       withVideo={!voiceOnly}
+      video={video}
       level={0.4}
       devices={{
         cameras: [{ deviceId: 'sample-camera', label: '' }],

@@ -22,6 +22,8 @@ import { stageReached } from '../features/flow/flowSlice.ts';
 const SAMPLE_QUEUE = { position: 2, waiting: 3 };
 /** The sample call's agent (no screen names the agent; the call needs one). */
 const SAMPLE_AGENT = 'agent';
+/** The key of the agent's stream on the sample call (a Janus feed id on a real one). */
+export const SAMPLE_AGENT_FEED = 'sample-agent-feed';
 
 /** The media of a sample call: connected, with the agent's feed once the agent took it. */
 function sampleMedia(callType: CallType, withAgent: boolean): MediaState {
@@ -34,7 +36,7 @@ function sampleMedia(callType: CallType, withAgent: boolean): MediaState {
     feeds: withAgent
       ? [
           {
-            janusId: 'sample-agent-feed',
+            janusId: SAMPLE_AGENT_FEED,
             display: SAMPLE_AGENT,
             onlyAudio: callType === 'voice',
             audioMuted: false,
