@@ -49,6 +49,9 @@ export const DENIED_PEER_RANGES: readonly string[] = [
 /** A certificate for TURN over TLS: PEM files, copied for coturn at each start. */
 export type TurnTls = { readonly certFile: string; readonly keyFile: string };
 
+/** coturn's CLI on 127.0.0.1: where the API counts allocations for `/metrics`. */
+export type TurnCliOptions = { readonly port: number; readonly password: string };
+
 /** Options for {@link startCoturn}. */
 export interface CoturnOptions {
   /** Instance folder (created if missing): `turnserver.conf`, the pid file, coturn's SQLite file. */
@@ -74,6 +77,8 @@ export interface CoturnOptions {
   readonly allowedPeers: readonly string[];
   /** `external-ip`: the public address of a 1:1 NAT in front of this host. */
   readonly externalIp?: string;
+  /** The CLI on 127.0.0.1 with a password (at least 16 characters); without it, `no-cli`. */
+  readonly cli?: TurnCliOptions;
   /** Deadline for readiness. Default 10000 ms. */
   readonly startTimeoutMs?: number;
 }
@@ -86,6 +91,8 @@ export interface RunningCoturn {
   readonly port: number;
   /** TLS, when a certificate was given. */
   readonly tlsPort: number | undefined;
+  /** The CLI's port on 127.0.0.1, when it was asked for. */
+  readonly cliPort: number | undefined;
   readonly relayPorts: readonly [number, number];
   readonly pid: number;
   /** Resolves when coturn has exited, also when nobody asked it to. */
@@ -242,8 +249,9 @@ function checkRange([min, max]: readonly [number, number]): void {
 /**
  * Renders `turnserver.conf` into `options.dir` and runs Debian's coturn (`turnserver`) in the
  * foreground, as the `turnserver` user when we are root, logging to `options.logFile`. Resolves
- * once it answers a STUN Binding request over UDP and accepts TCP (and TLS) connections; on
- * failure the process is stopped and the error carries the tail of its log.
+ * once it answers a STUN Binding request over UDP and accepts TCP connections (and TLS and CLI
+ * ones, when asked for); on failure the process is stopped and the error carries the tail of its
+ * log.
  */
 export async function startCoturn(options: CoturnOptions): Promise<RunningCoturn> {
   const dir = resolve(options.dir);
@@ -251,6 +259,9 @@ export async function startCoturn(options: CoturnOptions): Promise<RunningCoturn
   checkRange(relayPorts);
   for (const peer of options.allowedPeers) {
     if (isIP(peer) === 0) throw new Error(`allowed peer ${peer} is not an IP address`);
+  }
+  if (options.cli && options.cli.password.length < 16) {
+    throw new Error("coturn's CLI password must have at least 16 characters");
   }
   // As root, coturn runs as Debian's turnserver user; anybody else runs it as themselves.
   const user = process.getuid?.() === 0 ? await lookUpUser(COTURN_USER) : undefined;
@@ -281,6 +292,9 @@ export async function startCoturn(options: CoturnOptions): Promise<RunningCoturn
       CERT_FILE: certFile,
       KEY_FILE: keyFile,
       NO_TLS: options.tls ? undefined : 'yes',
+      CLI_PORT: options.cli?.port,
+      CLI_PASSWORD: options.cli?.password,
+      NO_CLI: options.cli ? undefined : 'yes',
       EXTERNAL_IP: options.externalIp,
       MIN_PORT: relayPorts[0],
       MAX_PORT: relayPorts[1],
@@ -316,7 +330,8 @@ export async function startCoturn(options: CoturnOptions): Promise<RunningCoturn
       async () =>
         (await stunAnswers('127.0.0.1', port)) &&
         (await tcpAnswers('127.0.0.1', port)) &&
-        (tlsPort === undefined || (await tcpAnswers('127.0.0.1', tlsPort))),
+        (tlsPort === undefined || (await tcpAnswers('127.0.0.1', tlsPort))) &&
+        (options.cli === undefined || (await tcpAnswers('127.0.0.1', options.cli.port))),
       { timeoutMs: options.startTimeoutMs ?? 10_000, intervalMs: 50 },
     );
   } catch (error) {
@@ -328,6 +343,7 @@ export async function startCoturn(options: CoturnOptions): Promise<RunningCoturn
     logFile: options.logFile,
     port,
     tlsPort,
+    cliPort: options.cli?.port,
     relayPorts,
     pid: proc.pid,
     exited: proc.exited,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { buildApiIfStale } from './build-api.ts';
 import { isCaddyOf, startCaddy, type SiteTls } from './caddy.ts';
@@ -16,7 +17,13 @@ import { loadOrCreateSecrets, prepareDataDir } from './data-dir.ts';
 import { isEjabberdOf, startEjabberd } from './ejabberd.ts';
 import { isJanusOf, startJanus } from './janus.ts';
 import { isPostmasterOf, startLocalPostgres } from './postgres.ts';
-import { processEnvironment, startProcess, type ProcessInfo, type WaitOptions } from './process.ts';
+import {
+  freePort,
+  processEnvironment,
+  startProcess,
+  type ProcessInfo,
+  type WaitOptions,
+} from './process.ts';
 import { DEFAULT_LOG_ROTATION, type LogRotation } from './service-log.ts';
 import {
   claimDataDir,
@@ -205,6 +212,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       // Behind the 1:1 NAT Janus is told of, coturn's relay addresses are mapped the same way.
       ...(options.janusPublicIp && janusAt[0] ? { externalIp: janusAt[0] } : {}),
       ...(options.turnTls ? { tls: options.turnTls } : {}),
+      // Where the API counts allocations for /metrics. A new password at each start, kept across
+      // coturn's restarts: only this run's API is told it.
+      cli: { port: await freePort(), password: randomBytes(24).toString('base64url') },
     };
     const ejabberdOptions = {
       dir: dir.ejabberd,
@@ -291,6 +301,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           // The API hands a call's parties credentials for our coturn; STUN is its plain port.
           TURN_URLS: turn.urls.join(','),
           TURN_SECRET: secrets.turnSecret,
+          TURN_CLI_ADDRESS: `127.0.0.1:${coturnOptions.cli.port}`,
+          TURN_CLI_PASSWORD: coturnOptions.cli.password,
           SEED_DEMO: String(options.seedDemo),
           // Behind Caddy every request comes from loopback: believe exactly that hop's
           // X-Forwarded-For and -Proto (the visitor's address, https for wss:// URLs).

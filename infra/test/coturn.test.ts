@@ -5,8 +5,10 @@ import { createSocket, type Socket } from 'node:dgram';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
+import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { janusAddresses, startCoturn, turnUrls, type RunningCoturn } from '../src/coturn.ts';
+import { freePort } from '../src/process.ts';
 import { processUids, selfSignedCertificate, tempDir } from './helpers.ts';
 
 const secret = randomBytes(18).toString('base64url');
@@ -274,5 +276,69 @@ describe('startCoturn with a certificate', () => {
     } finally {
       await secure.stop();
     }
+  });
+});
+
+/** The local addresses (hex, as the kernel writes them) listening on TCP `port`. */
+async function tcpListeners(port: number): Promise<string[]> {
+  const found: string[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const text = await readFile(table, 'utf8');
+    // `sl local_address rem_address st …`; st 0A is LISTEN.
+    for (const match of text.matchAll(/^\s*\d+:\s+([0-9A-F]+):([0-9A-F]{4})\s+\S+\s+0A\s/gm)) {
+      if (parseInt(match[2] as string, 16) === port) found.push(match[1] as string);
+    }
+  }
+  return found;
+}
+
+describe('startCoturn with its CLI', () => {
+  it('listens on loopback only, and asks for the password first', async () => {
+    const cli = { port: await freePort(), password: randomBytes(18).toString('base64url') };
+    const withCli = await startCoturn({
+      dir: join(dir.path, 'coturn-cli'),
+      logFile: join(dir.path, 'coturn-cli.log'),
+      secret,
+      realm,
+      relayPorts,
+      allowedPeers: [JANUS],
+      cli,
+    });
+    try {
+      expect(withCli.cliPort).toBe(cli.port);
+      const text = await readFile(join(withCli.dir, 'turnserver.conf'), 'utf8');
+      expect(text).not.toMatch(/^no-cli$/m);
+      expect(text).toContain(`cli-password=${cli.password}`);
+      // 127.0.0.1 (0100007F), never a wildcard or another interface.
+      expect(await tcpListeners(cli.port)).toEqual(['0100007F']);
+      const greeting = await new Promise<string>((resolve, reject) => {
+        const socket = createConnection({ host: '127.0.0.1', port: cli.port });
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk.toString();
+          if (received.includes('Enter password:')) {
+            socket.destroy();
+            resolve(received);
+          }
+        });
+        socket.once('error', reject);
+      });
+      expect(greeting).not.toContain('>');
+    } finally {
+      await withCli.stop();
+    }
+  });
+
+  it('refuses a CLI password short enough to guess', async () => {
+    await expect(
+      startCoturn({
+        dir: join(dir.path, 'coturn-weak-cli'),
+        logFile: join(dir.path, 'coturn-weak-cli.log'),
+        secret,
+        realm,
+        allowedPeers: [JANUS],
+        cli: { port: await freePort(), password: 'turn' },
+      }),
+    ).rejects.toThrow(/at least 16 characters/);
   });
 });

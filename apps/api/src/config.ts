@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import type { IceConfig } from './calls/ice-servers.ts';
+import type { TurnCli } from './observability/turn-allocations.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -59,6 +60,17 @@ export const envSchema = z
     TURN_SECRET: z.string().min(16).optional(),
     /** How long a relay credential stays valid, in seconds: at most an hour. */
     TURN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(3600),
+    /**
+     * coturn's CLI (`cli-ip:cli-port`, e.g. `127.0.0.1:5766`), where `/metrics` counts the TURN
+     * allocations; unset: no TURN figures.
+     */
+    TURN_CLI_ADDRESS: z
+      .string()
+      .regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port')
+      .refine((text) => Number(text.split(':').at(-1)) <= 65535, 'must be host:port')
+      .optional(),
+    /** coturn's `cli-password`; required with TURN_CLI_ADDRESS. */
+    TURN_CLI_PASSWORD: z.string().min(16).optional(),
     /**
      * The HTTPS address browsers use (`npm start` in public mode, behind Caddy): the admins'
      * self-test checks its DNS, certificate and redirect. Unset: local mode, nothing to check.
@@ -137,6 +149,10 @@ export const envSchema = z
   .refine((e) => e.TURN_URLS === undefined || e.TURN_SECRET !== undefined, {
     path: ['TURN_SECRET'],
     message: 'is required with TURN_URLS (the secret shared with the TURN server)',
+  })
+  .refine((e) => e.TURN_CLI_ADDRESS === undefined || e.TURN_CLI_PASSWORD !== undefined, {
+    path: ['TURN_CLI_PASSWORD'],
+    message: "is required with TURN_CLI_ADDRESS (coturn's cli-password)",
   });
 
 /** STUN and TURN for the calls' peer connections (calls/ice-servers.ts). */
@@ -152,6 +168,17 @@ function iceConfig(e: z.infer<typeof envSchema>): IceConfig {
     turnUrls,
     turnSecret: e.TURN_SECRET ?? null,
     turnTtlSeconds: e.TURN_TTL_SECONDS,
+  };
+}
+
+/** coturn's CLI from `TURN_CLI_ADDRESS` (its port is last: a host name has no colon). */
+function turnCli(e: z.infer<typeof envSchema>): TurnCli | undefined {
+  if (e.TURN_CLI_ADDRESS === undefined || e.TURN_CLI_PASSWORD === undefined) return undefined;
+  const at = e.TURN_CLI_ADDRESS.lastIndexOf(':');
+  return {
+    host: e.TURN_CLI_ADDRESS.slice(0, at),
+    port: Number(e.TURN_CLI_ADDRESS.slice(at + 1)),
+    password: e.TURN_CLI_PASSWORD,
   };
 }
 
@@ -212,5 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv) {
           : e.TRUST_PROXY.split(','),
     /** Who may read `/metrics` besides loopback (docs/operations.md, "Metrics and probes"). */
     metrics: { token: e.METRICS_TOKEN, allowedAddresses: commaList(e.METRICS_ALLOWED_ADDRESSES) },
+    /** Where `/metrics` asks coturn for its allocations (observability/turn-allocations.ts). */
+    turnCli: turnCli(e),
   };
 }

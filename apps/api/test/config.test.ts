@@ -24,6 +24,23 @@ describe('STUN and TURN configuration', () => {
     expect(() => loadConfig({ ...required, STUN_URL: 'turn.example:3478' })).toThrow(/STUN_URL/);
   });
 
+  it("takes coturn's CLI as host:port with its password, naming the variable otherwise", () => {
+    const password = 'p'.repeat(16);
+    expect(() => loadConfig({ ...required, TURN_CLI_ADDRESS: '127.0.0.1:5766' })).toThrow(
+      /TURN_CLI_PASSWORD: is required with TURN_CLI_ADDRESS/,
+    );
+    for (const address of ['127.0.0.1', '127.0.0.1:99999', 'telnet://127.0.0.1:5766']) {
+      expect(() =>
+        loadConfig({ ...required, TURN_CLI_ADDRESS: address, TURN_CLI_PASSWORD: password }),
+      ).toThrow(/TURN_CLI_ADDRESS: must be host:port/);
+    }
+    expect(
+      loadConfig({ ...required, TURN_CLI_ADDRESS: '127.0.0.1:5766', TURN_CLI_PASSWORD: password })
+        .turnCli,
+    ).toEqual({ host: '127.0.0.1', port: 5766, password });
+    expect(loadConfig(required).turnCli).toBeUndefined();
+  });
+
   it('refuses a relay credential meant to live longer than an hour', () => {
     expect(() => loadConfig({ ...required, TURN_TTL_SECONDS: '86400' })).toThrow(
       /TURN_TTL_SECONDS/,

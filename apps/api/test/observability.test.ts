@@ -1,12 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TcpTransport, TurnProtocol } from 'werift';
 import { WebSocket, WebSocketServer } from 'ws';
+import { freePort, startCoturn, type RunningCoturn } from '@frontdesk/infra';
 import { livenessSchema, readinessSchema } from '@frontdesk/protocol';
 import { buildApp } from '../src/app.ts';
+import { callIceServers } from '../src/calls/ice-servers.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
+  buildReplica,
   buildTestApp,
   callApi,
   loginGuest,
@@ -251,5 +259,111 @@ describe('probes with the database down', () => {
     expect(valueOf(samples, 'frontdesk_dependency_up', { dependency: 'database' })).toBe(0);
     expect(valueOf(samples, 'frontdesk_calls_live')).toBeNaN();
     expect(valueOf(samples, 'frontdesk_guests_waiting')).toBeNaN();
+  });
+});
+
+describe('TURN allocations, from coturn itself', () => {
+  const secret = randomBytes(18).toString('base64url');
+  const password = randomBytes(18).toString('base64url');
+  let folder: string;
+  let coturn: RunningCoturn;
+  let t: TestApp;
+
+  const turnFigures = async (app = t.app) => {
+    const response = await app.inject({ method: 'GET', url: '/metrics' });
+    // Whatever coturn does, the scrape itself succeeds.
+    expect(response.statusCode).toBe(200);
+    const samples = parseSamples(response.body);
+    return {
+      allocations: valueOf(samples, 'frontdesk_turn_allocations'),
+      up: valueOf(samples, 'frontdesk_dependency_up', { dependency: 'turn' }),
+    };
+  };
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'frontdesk-turn-metrics-'));
+    // coturn runs as its own user, which must enter the folder.
+    await chmod(folder, 0o711);
+    coturn = await startCoturn({
+      dir: join(folder, 'coturn'),
+      logFile: join(folder, 'coturn.log'),
+      secret,
+      realm: 'frontdesk.localhost',
+      relayPorts: [49900, 49999],
+      allowedPeers: [],
+      cli: { port: await freePort(), password },
+    });
+    t = await buildTestApp({
+      TURN_URLS: `turn:127.0.0.1:${coturn.port}?transport=tcp`,
+      TURN_SECRET: secret,
+      TURN_CLI_ADDRESS: `127.0.0.1:${coturn.cliPort}`,
+      TURN_CLI_PASSWORD: password,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await coturn?.stop();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it('counts the relays coturn holds: one more while a party of a call holds one, one fewer once it lets go', async () => {
+    expect(await turnFigures()).toEqual({ allocations: 0, up: 1 });
+    // A call's guest, with the credential the API gives it, allocates the way a browser does.
+    const relay = callIceServers(t.config.ice, 'c-metrics', 'guest').find((s) => s.username);
+    const address: [string, number] = ['127.0.0.1', coturn.port];
+    const turn = new TurnProtocol(
+      address,
+      relay?.username ?? '',
+      relay?.credential ?? '',
+      600,
+      await TcpTransport.init(address),
+    );
+    try {
+      await turn.connectionMade();
+      // coturn's CLI hears of a session from the thread that made it, a moment later.
+      await vi.waitFor(async () => expect(await turnFigures()).toEqual({ allocations: 1, up: 1 }), {
+        timeout: 5000,
+      });
+    } finally {
+      await turn.close();
+    }
+    // Over TCP, the connection's end ends the allocation.
+    await vi.waitFor(async () => expect(await turnFigures()).toEqual({ allocations: 0, up: 1 }), {
+      timeout: 5000,
+    });
+  });
+
+  it('says coturn is down, not zero, when its CLI refuses the password', async () => {
+    const replica = await buildReplica(t, {
+      turnCli: { host: '127.0.0.1', port: coturn.cliPort ?? 0, password: `${password}x` },
+    });
+    try {
+      const figures = await turnFigures(replica.app);
+      expect(figures.up).toBe(0);
+      expect(figures.allocations).toBeNaN();
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('says coturn is down, not zero, while it is stopped', async () => {
+    await coturn.stop();
+    const figures = await turnFigures();
+    expect(figures.up).toBe(0);
+    expect(figures.allocations).toBeNaN();
+  });
+});
+
+describe("TURN allocations without coturn's CLI", () => {
+  it('has no TURN series at all rather than a false 0', async () => {
+    const t = await buildTestApp();
+    try {
+      const response = await t.app.inject({ method: 'GET', url: '/metrics' });
+      const samples = parseSamples(response.body);
+      expect(samples.some((sample) => sample.name === 'frontdesk_turn_allocations')).toBe(false);
+      expect(valueOf(samples, 'frontdesk_dependency_up', { dependency: 'turn' })).toBeUndefined();
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { checkDependencies } from '../monitoring/health.ts';
 import { sendError } from '../plugins/errors.ts';
 import { metricsGuard } from './metrics-access.ts';
 import { countOpenCalls } from './open-calls.ts';
+import { countTurnAllocations } from './turn-allocations.ts';
 
 /** Requests that matched no route (404s, the apps' client-side routes) share one label. */
 const UNMATCHED_ROUTE = 'unmatched';
@@ -59,6 +60,13 @@ export function registerMetrics(app: FastifyInstance): void {
     labelNames: ['dependency'] as const,
     registers,
   });
+  const { turnCli } = app.config;
+  // Only where coturn's CLI is known: an unset gauge would read 0, as if no call were relayed.
+  const turnAllocations = new Gauge({
+    name: 'frontdesk_turn_allocations',
+    help: 'TURN relay allocations coturn holds, NaN when its CLI does not answer',
+    registers: turnCli ? registers : [],
+  });
   const mergesPending = new Gauge({
     name: 'frontdesk_recording_merges_pending',
     help: 'Call recordings waiting to be merged or being merged',
@@ -66,15 +74,26 @@ export function registerMetrics(app: FastifyInstance): void {
   });
 
   async function sample(): Promise<void> {
-    const [dependencies, open] = await Promise.all([
+    const [dependencies, open, relays] = await Promise.all([
       checkDependencies(app.db, app.config),
       countOpenCalls(app.db).catch((error: unknown) => {
         app.log.warn({ err: error }, 'metrics: open calls could not be counted');
         return null;
       }),
+      turnCli &&
+        countTurnAllocations(turnCli).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'metrics: TURN allocations could not be counted');
+          return null;
+        }),
     ]);
     for (const [name, { status }] of Object.entries(dependencies)) {
       dependencyUp.set({ dependency: name }, status === 'up' ? 1 : 0);
+    }
+    if (turnCli) {
+      // Not one of /api/health's dependencies (most calls connect without a relay), but those
+      // that need one fail without it: the same series tells it is down.
+      dependencyUp.set({ dependency: 'turn' }, relays === null ? 0 : 1);
+      turnAllocations.set(relays ?? Number.NaN);
     }
     // NaN (unknown) rather than 0 or the last value: an alert on a quiet queue must not fire,
     // nor stay silent, because the database did not answer.
