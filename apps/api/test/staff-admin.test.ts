@@ -261,6 +261,30 @@ describe('PATCH /api/company/:id/staff/:staffId', () => {
     });
   });
 
+  it('sets the categories a member serves, only the company’s own', async () => {
+    const { member } = await invite({ email: 'ida@example.com', name: 'Ida', role: 'agent' });
+    const url = `company/${company}/staff/${member.id}`;
+    // Company 12's Sales and Support.
+    const served = await send('PATCH', url, zoe, { categoryIds: [11, 10] });
+    expect(served.statusCode).toBe(200);
+    expect(served.json().data.categoryIds).toEqual([10, 11]);
+    const listed = envelope(staffAdminEntrySchema.array())
+      .parse((await send('GET', `company/${company}/staff`, zoe)).json())
+      .data.find((m) => m.id === member.id);
+    expect(listed?.categoryIds).toEqual([10, 11]);
+    const [entry] = await auditOf('staff.update', `staff ${member.id}`);
+    expect(entry).toMatchObject({ before: { categoryIds: [] }, after: { categoryIds: [10, 11] } });
+
+    // Company 5's Sales.
+    const foreign = await send('PATCH', url, zoe, { categoryIds: [10, 1] });
+    expect(foreign.statusCode).toBe(400);
+    expect(Object.keys(foreign.json().error.fields)).toEqual(['categoryIds']);
+    const twice = await send('PATCH', url, zoe, { categoryIds: [10, 10] });
+    expect(twice.json().error.fields).toEqual({ categoryIds: 'must not list a category twice' });
+    const none = await send('PATCH', url, zoe, { categoryIds: [] });
+    expect(none.json().data.categoryIds).toEqual([]);
+  });
+
   it('refuses a stale If-Match with 412, and an empty or unknown change with 400', async () => {
     const { member } = await invite({ email: 'hal@example.com', name: 'Hal', role: 'agent' });
     const stale = await send(

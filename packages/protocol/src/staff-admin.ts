@@ -34,6 +34,8 @@ export const staffAdminEntrySchema = z.object({
    * own; `null` once they have.
    */
   oneTimePasswordExpiresAt: z.iso.datetime().nullable(),
+  /** The categories whose calls round robin offers them (the same as each category's `agentIds`). */
+  categoryIds: z.array(recordIdSchema),
   createdAt: z.iso.datetime(),
 });
 export type StaffAdminEntry = z.infer<typeof staffAdminEntrySchema>;
@@ -72,8 +74,17 @@ export const staffUpdateBodySchema = z
     name: personNameSchema.optional(),
     role: staffRoleSchema.optional(),
     active: z.boolean().optional(),
+    /** Replaces the categories the member serves; `[]` for none. */
+    categoryIds: z
+      .array(recordIdSchema)
+      .max(500, 'must list 500 categories or fewer')
+      .refine((ids) => new Set(ids).size === ids.length, 'must not list a category twice')
+      .optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, 'must name at least one of name, role, active');
+  .refine(
+    (body) => Object.keys(body).length > 0,
+    'must name at least one of name, role, active, categoryIds',
+  );
 export type StaffUpdateBody = z.input<typeof staffUpdateBodySchema>;
 
 /** A password someone chooses for themselves (OWASP ASVS 2.1.1: at least 12 characters). */

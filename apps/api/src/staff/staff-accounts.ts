@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type {
   OneTimePassword,
   StaffAdminEntry,
@@ -11,7 +11,7 @@ import { generatePassword, hashPassword } from '../auth/password.ts';
 import { revokeStaffSessions } from '../auth/sessions.ts';
 import { isUniqueViolation } from '../companies/company-creation.ts';
 import type { Database, StaffTable } from '../db/schema.ts';
-import { ConflictError, NotFoundError } from '../domain-errors.ts';
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain-errors.ts';
 import { oneTimePasswordExpiry } from './one-time-passwords.ts';
 
 type StaffRow = Selectable<StaffTable>;
@@ -28,28 +28,40 @@ const ENTRY_COLUMNS = [
 
 type EntryRow = Pick<StaffRow, (typeof ENTRY_COLUMNS)[number]>;
 
-const toEntry = (row: EntryRow): StaffAdminEntry => ({
+const toEntry = (row: EntryRow, categoryIds: number[]): StaffAdminEntry => ({
   id: row.id,
   email: row.email,
   name: row.name,
   role: row.role,
   active: row.active,
   oneTimePasswordExpiresAt: row.one_time_password_expires_at?.toISOString() ?? null,
+  categoryIds,
   createdAt: row.created_at.toISOString(),
 });
+
+/** The company's members as admins see them, with the categories they serve. */
+const staffEntries = (db: Kysely<Database>, companyId: number) =>
+  db
+    .selectFrom('staff')
+    .select((eb) => [
+      ...ENTRY_COLUMNS,
+      eb
+        .selectFrom('staff_categories as sc')
+        .innerJoin('categories as c', 'c.id', 'sc.category_id')
+        .select(sql<number[]>`coalesce(array_agg(c.id order by c.id), '{}')`.as('ids'))
+        .whereRef('sc.staff_id', '=', 'staff.id')
+        .where('c.deleted_at', 'is', null)
+        .as('categoryIds'),
+    ])
+    .where('company_id', '=', companyId);
 
 /** `GET /company/:id/staff`: every member, deactivated ones too, in the order they joined. */
 export async function listCompanyStaff(
   db: Kysely<Database>,
   companyId: number,
 ): Promise<StaffAdminEntry[]> {
-  const rows = await db
-    .selectFrom('staff')
-    .select(ENTRY_COLUMNS)
-    .where('company_id', '=', companyId)
-    .orderBy('id')
-    .execute();
-  return rows.map(toEntry);
+  const rows = await staffEntries(db, companyId).orderBy('id').execute();
+  return rows.map((row) => toEntry(row, row.categoryIds ?? []));
 }
 
 const emailTaken = () =>
@@ -101,7 +113,7 @@ export async function inviteStaff(
         // SECURITY: never the password or its hash.
         after: { email: row.email, name: row.name, role: row.role },
         result: {
-          member: toEntry(row),
+          member: toEntry(row, []),
           oneTimePassword: oneTime.password,
           expiresAt: oneTime.expiresAt.toISOString(),
         },
@@ -157,11 +169,51 @@ async function assertAnotherActiveAdmin(
   }
 }
 
+/**
+ * Replaces the categories `staffId` serves. 400 naming `categoryIds` unless each is a live
+ * category of the company. Answers the ids it served before, for the audit log.
+ */
+async function setServedCategories(
+  trx: Transaction<Database>,
+  companyId: number,
+  staffId: number,
+  categoryIds: readonly number[],
+): Promise<number[]> {
+  const live = await trx
+    .selectFrom('categories')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const own = new Set(live.map((row) => row.id));
+  const strangers = categoryIds.filter((id) => !own.has(id));
+  if (strangers.length > 0) {
+    throw new InvalidInputError(
+      'unknown_category',
+      `Company ${companyId} has no category ${strangers.join(', ')}.`,
+      { categoryIds: `${strangers.join(', ')} not a category of the company` },
+    );
+  }
+  const before = await trx
+    .deleteFrom('staff_categories')
+    .where('staff_id', '=', staffId)
+    .where('category_id', 'in', [...own])
+    .returning('category_id')
+    .execute();
+  if (categoryIds.length > 0) {
+    await trx
+      .insertInto('staff_categories')
+      .values(categoryIds.map((categoryId) => ({ staff_id: staffId, category_id: categoryId })))
+      .execute();
+  }
+  return before.map((row) => row.category_id).sort((a, b) => a - b);
+}
+
 /** What `PATCH /company/:id/staff/:staffId` did, for the route to finish (the chat). */
 export type StaffUpdated = { member: StaffAdminEntry; deactivated: boolean; reactivated: boolean };
 
 /**
- * `PATCH /company/:id/staff/:staffId`: name, role, active. Deactivation ends every sign-in of the
+ * `PATCH /company/:id/staff/:staffId`: name, role, active, categories served. Deactivation ends every sign-in of the
  * member (so a later reactivation brings none back); a role change ends what their tokens of the
  * old role allowed (sessions.ts checks the role). Audited as `staff.deactivate` when it
  * deactivates, `staff.update` otherwise, with only the fields that changed.
@@ -183,23 +235,32 @@ export async function updateStaff(
       await assertAnotherActiveAdmin(trx, change.companyId, staffId, demoted ? 'role' : 'active');
     }
     const updates = Object.fromEntries(changed.map((field) => [field, update[field]]));
-    const row =
-      changed.length === 0
-        ? member
-        : await trx
-            .updateTable('staff')
-            .set(updates)
-            .where('id', '=', staffId)
-            .returning(ENTRY_COLUMNS)
-            .executeTakeFirstOrThrow();
+    const before: Record<string, unknown> = Object.fromEntries(
+      changed.map((field) => [field, member[field]]),
+    );
+    const after: Record<string, unknown> = { ...updates };
+    if (changed.length > 0) {
+      await trx.updateTable('staff').set(updates).where('id', '=', staffId).execute();
+    }
+    if (update.categoryIds !== undefined) {
+      const served = await setServedCategories(trx, change.companyId, staffId, update.categoryIds);
+      const wanted = [...update.categoryIds].sort((a, b) => a - b);
+      if (served.join() !== wanted.join()) {
+        before.categoryIds = served;
+        after.categoryIds = wanted;
+      }
+    }
     if (deactivated) await revokeStaffSessions(trx, staffId);
+    const row = await staffEntries(trx, change.companyId)
+      .where('id', '=', staffId)
+      .executeTakeFirstOrThrow();
     return {
       action: deactivated ? 'staff.deactivate' : 'staff.update',
       target: `staff ${staffId}`,
-      before: Object.fromEntries(changed.map((field) => [field, member[field]])),
-      after: updates,
+      before,
+      after,
       result: {
-        member: toEntry(row),
+        member: toEntry(row, row.categoryIds ?? []),
         deactivated,
         reactivated: update.active === true && !member.active,
       },
