@@ -80,6 +80,27 @@ export async function buildTestApp(
   };
 }
 
+/**
+ * Another API process on the schema of `t`, as a second replica would run: its own caches and
+ * company change feed, the same rows. `config` overrides `t`'s; close it before `t`.
+ */
+export async function buildReplica(
+  t: TestApp,
+  config: Partial<Config> = {},
+): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
+  const replicaConfig = { ...t.config, ...config };
+  const db = await openDatabase(replicaConfig.databaseUrl, replicaConfig.databaseSchema);
+  const app = await buildApp({ config: replicaConfig, db });
+  await app.ready();
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}
+
 /** A fresh, valid browser name (spec §1: fingerprint, separator, suffix), for registration. */
 export function newBrowserUsername(fingerprint = `fp${randomBytes(8).toString('hex')}`): string {
   return formatBrowserUsername(fingerprint, randomBytes(8).toString('hex'));

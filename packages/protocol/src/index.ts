@@ -11,6 +11,7 @@ export * from './company.ts';
 export * from './timetable.ts';
 export * from './schedule-admin.ts';
 export * from './company-admin.ts';
+export * from './company-admin-routes.ts';
 export * from './branding.ts';
 export * from './call-report.ts';
 export * from './geofence.ts';

@@ -12,6 +12,7 @@ import {
 import type { Principal, StaffPrincipal } from '../auth/access-token.ts';
 import { SESSION_TTL_MS } from '../auth/sessions.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
+import { servingAgentsByCategory } from '../companies/categories-admin.ts';
 import { requireCompany } from '../companies/company-repository.ts';
 import { findGuest } from '../guests/guest-repository.ts';
 import {
@@ -23,7 +24,7 @@ import {
 import { staffIdOf, staffJabberUsername } from '../xmpp/addresses.ts';
 import { assertCategoryOf, assertMayTouch, type ReportWithGuest } from './call-reports.ts';
 import type { RoomParticipant } from './call-rooms.ts';
-import { offerOf } from './round-robin.ts';
+import { offerableAgents, offerOf } from './round-robin.ts';
 import { availableStaffIds } from '../staff/staff-repository.ts';
 
 function statusOf(call: CallReportRow): CallState['status'] {
@@ -256,11 +257,25 @@ export async function saveNotes(
   await db.updateTable('call_reports').set({ notes }).where('id', '=', call.id).execute();
 }
 
-/** The agents a waiting call rotates among: none when the company does not use round robin. */
-async function roundRobinAgents(db: Kysely<Database>, companyId: number): Promise<number[]> {
+type RoundRobinAgents = { available: number[]; serving: Map<number, number[]> };
+
+/**
+ * The agents waiting calls rotate among (none when the company does not use round robin), and
+ * who serves each category that names its agents.
+ */
+async function roundRobinAgents(
+  db: Kysely<Database>,
+  companyId: number,
+): Promise<RoundRobinAgents> {
   const company = await requireCompany(db, companyId);
-  if (!companySettingsSchema.parse(company.settings).roundRobin) return [];
-  return availableStaffIds(db, companyId);
+  if (!companySettingsSchema.parse(company.settings).roundRobin) {
+    return { available: [], serving: new Map() };
+  }
+  const [available, serving] = await Promise.all([
+    availableStaffIds(db, companyId),
+    servingAgentsByCategory(db, companyId),
+  ]);
+  return { available, serving };
 }
 
 /**
@@ -326,7 +341,7 @@ export async function listCalls(
       sql<boolean>`(r.created_at, r.id) > (select created_at, id from call_reports where id = ${after})`,
     );
   }
-  const [rows, available] = await Promise.all([
+  const [rows, rotation] = await Promise.all([
     db
       .selectFrom(query.as('q'))
       .selectAll()
@@ -334,11 +349,17 @@ export async function listCalls(
       .orderBy('q.created_at')
       .orderBy('q.id')
       .execute(),
-    status === 'waiting' ? roundRobinAgents(db, companyId) : [],
+    status === 'waiting'
+      ? roundRobinAgents(db, companyId)
+      : { available: [], serving: new Map<number, number[]>() },
   ]);
   const now = Date.now();
   return rows.map((row) => {
-    const offer = offerOf({ id: row.id, createdAt: row.created_at }, available, offerMs, now);
+    const agents = offerableAgents(
+      rotation.available,
+      row.category_id === null ? undefined : rotation.serving.get(row.category_id),
+    );
+    const offer = offerOf({ id: row.id, createdAt: row.created_at }, agents, offerMs, now);
     return {
       callId: row.call_id,
       reportId: row.id,

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   parseCallId,
   type CallEndReason,
@@ -10,6 +10,7 @@ import {
   type HoldCallBody,
 } from '@frontdesk/protocol';
 import type { GuestPrincipal, Principal } from '../auth/access-token.ts';
+import { callsThisMonth } from '../companies/call-quota.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { assertOwnCompany, assertOwnUsername } from '../plugins/auth.ts';
 import {
@@ -102,7 +103,7 @@ export function assertOwnCallId(principal: GuestPrincipal, callId: string, field
   }
 }
 
-/** 400 naming `field` unless the category is the company's. */
+/** 400 naming `field` unless the category is the company's (and not deleted). */
 export async function assertCategoryOf(
   db: Kysely<Database>,
   companyId: number,
@@ -115,6 +116,7 @@ export async function assertCategoryOf(
     .select('id')
     .where('id', '=', categoryId)
     .where('company_id', '=', companyId)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!category) {
     throw new InvalidInputError(
@@ -123,22 +125,6 @@ export async function assertCategoryOf(
       { [field]: 'is not a category of the company' },
     );
   }
-}
-
-/**
- * Calls started this calendar month (UTC): chain roots that were let through. A transferred call
- * (hold-call) continues its chain and so counts once.
- */
-async function callsThisMonth(trx: Transaction<Database>, companyId: number): Promise<number> {
-  const { count } = await trx
-    .selectFrom('call_reports')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('company_id', '=', companyId)
-    .where('status', '=', 'ok')
-    .whereRef('origin_call_id', '=', 'call_id')
-    .where('created_at', '>=', sql<Date>`date_trunc('month', now(), 'UTC')`)
-    .executeTakeFirstOrThrow();
-  return count;
 }
 
 /**
@@ -221,7 +207,7 @@ export async function addCallReport(
             .where('id', '=', company.id)
             .forUpdate()
             .executeTakeFirstOrThrow();
-          const spent = quota !== null && (await callsThisMonth(trx, company.id)) >= quota;
+          const spent = quota !== null && (await callsThisMonth(trx, company.id)).used >= quota;
           return insertNewReport(trx, principal, body, spent ? 'outOfQuota' : 'ok');
         });
   if (added) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offerOf } from './round-robin.ts';
+import { offerableAgents, offerOf } from './round-robin.ts';
 
 const createdAt = new Date('2026-11-21T10:00:00Z');
 const after = (ms: number) => createdAt.getTime() + ms;
@@ -27,5 +27,17 @@ describe('offerOf', () => {
       staffId: 5,
       until: new Date(after(20_000)),
     });
+  });
+});
+
+describe('offerableAgents', () => {
+  it("keeps a category's calls to its own available agents", () => {
+    expect(offerableAgents([3, 4, 9], [4, 9, 12])).toEqual([4, 9]);
+  });
+
+  it('offers to every available agent when the category names none, or none of its own is available', () => {
+    expect(offerableAgents([3, 4, 9], undefined)).toEqual([3, 4, 9]);
+    expect(offerableAgents([3, 4, 9], [12])).toEqual([3, 4, 9]);
+    expect(offerableAgents([], [12])).toEqual([]);
   });
 });

@@ -22,3 +22,16 @@ export function offerOf(
   if (staffId === undefined) return null;
   return { staffId, until: new Date(call.createdAt.getTime() + (turn + 1) * offerMs) };
 }
+
+/**
+ * The agents a call of a category rotates among (docs/admin-api.md, "Categories"): the available
+ * ones among those who serve the category; every available agent when the category names none,
+ * or when none of its own is available, so no call waits unoffered while someone could take it.
+ */
+export function offerableAgents(
+  available: readonly number[],
+  serving: readonly number[] | undefined,
+): readonly number[] {
+  const own = serving?.filter((id) => available.includes(id)) ?? [];
+  return own.length > 0 ? own : available;
+}
