@@ -90,22 +90,41 @@ describe('a server killed with SIGKILL', () => {
   );
 });
 
+/** What /metrics says of coturn: whether its CLI answered, and the allocations it holds. */
+async function turnMetrics(): Promise<{ up?: number; allocations?: number }> {
+  const text = await (await fetch(`${stack.url}/metrics`)).text();
+  const sample = (pattern: RegExp) => {
+    const value = pattern.exec(text)?.[1];
+    return value === undefined ? undefined : Number(value);
+  };
+  return {
+    up: sample(/^frontdesk_dependency_up\{dependency="turn"\} (\S+)$/m),
+    allocations: sample(/^frontdesk_turn_allocations (\S+)$/m),
+  };
+}
+
 describe('coturn killed with SIGKILL', () => {
   // The API does not depend on it (/api/health stays up): what counts is that browsers find it
-  // again where they were told, the same port.
+  // again where they were told, the same port, and that the metrics say it was down.
   it('is restarted on the same port and answers STUN again', async () => {
     const [host, port] = (/^turn:([^:]+):(\d+)/.exec(stack.turn.urls[0] ?? '') ?? []).slice(1);
     expect(await stunAnswers(host as string, Number(port))).toBe(true);
+    expect(await turnMetrics()).toEqual({ up: 1, allocations: 0 });
     const restartsBefore = stack.servers.turn?.restarts ?? 0;
     const pid = stack.pids.turn;
     const killed = Date.now();
     process.kill(pid, 'SIGKILL');
+    const seen: { up?: number; allocations?: number }[] = [];
     while (!(stack.servers.turn?.restarts === restartsBefore + 1 && stack.servers.turn.up)) {
       expect(Date.now() - killed).toBeLessThan(20_000);
+      seen.push(await turnMetrics());
       await new Promise((done) => setTimeout(done, 50));
     }
+    expect(seen).toContainEqual({ up: 0, allocations: Number.NaN });
     expect(stack.pids.turn).not.toBe(pid);
     expect(await stunAnswers(host as string, Number(port))).toBe(true);
+    // The API is not restarted: the new coturn has the same CLI port and password.
+    expect(await turnMetrics()).toEqual({ up: 1, allocations: 0 });
     console.log(`turn: answering STUN again ${Date.now() - killed} ms after SIGKILL`);
   }, 30_000);
 });
