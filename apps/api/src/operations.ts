@@ -1,4 +1,4 @@
-// What the operator's commands (infra/src/cli/create-company.ts) use of the API, through the
+// What the operator's commands (infra/src/cli/create-company.ts, create-operator.ts) use of the API, through the
 // package export `@frontdesk/api/operations`, without starting the server.
 export { openDatabase } from './db/database.ts';
 export { migrateToLatest } from './db/migrate.ts';
@@ -9,4 +9,10 @@ export {
   type CreatedCompany,
   type NewCompany,
 } from './companies/company-creation.ts';
+export {
+  createOperator,
+  newOperatorSchema,
+  OperatorEmailTakenError,
+  type NewOperator,
+} from './staff/operators.ts';
 export { provisionChatRooms, type ProvisionLog } from './xmpp/room-provisioning.ts';

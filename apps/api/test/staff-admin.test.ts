@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   envelope,
@@ -12,8 +14,7 @@ import {
   staffSignedInSchema,
 } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
-import { createOperator } from '../src/staff/operators.ts';
-import { bearer, buildTestApp, loginStaff, type TestApp } from './helper.ts';
+import { bearer, buildTestApp, loginStaff, testDatabaseUrl, type TestApp } from './helper.ts';
 
 const company = SEEDED_COMPANY.aroundTheClock;
 let t: TestApp;
@@ -409,17 +410,59 @@ describe('the last active admin', () => {
   });
 });
 
+/** `npm run create-operator` as the operator runs it, on this file's schema. */
+function createOperatorCommand(...args: string[]) {
+  const repoRoot = resolve(import.meta.dirname, '../../..');
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', resolve(repoRoot, 'infra/src/cli/create-operator.ts'), ...args],
+    {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        DATABASE_URL: testDatabaseUrl,
+        DATABASE_SCHEMA: t.config.databaseSchema,
+        FRONTDESK_DATA_DIR: t.config.dataDir,
+      },
+      timeout: 60_000,
+    },
+  );
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
 describe('the platform operator', () => {
   let token: string;
 
-  beforeAll(async () => {
-    const operator = await createOperator(t.app.db, { email: 'Olga@Platform.example' });
+  it('is made by npm run create-operator, which prints the password once', async () => {
+    const run = createOperatorCommand('--email', 'Olga@Platform.example', '--name', 'Olga');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const password = /Password:\s+(\S+)/.exec(run.stdout)?.[1] ?? '';
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     const response = await send('POST', 'operator/login', undefined, {
       email: 'olga@platform.example',
-      password: operator.password,
+      password,
     });
     expect(response.statusCode).toBe(200);
-    token = envelope(operatorLoginSchema).parse(response.json()).data.token;
+    const login = envelope(operatorLoginSchema).parse(response.json()).data;
+    expect(login.operator).toMatchObject({ email: 'olga@platform.example', name: 'Olga' });
+    token = login.token;
+
+    const again = createOperatorCommand('--email', 'olga@platform.example');
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('already signs a platform operator in');
+    const bad = createOperatorCommand('--email', 'nobody');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--email must be an e-mail address');
+    expect(
+      (
+        await send('POST', 'operator/login', undefined, {
+          email: 'olga@platform.example',
+          password: 'wrong',
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('creates a company whose admin signs in with a one-time password, audited as the operator', async () => {

@@ -3,21 +3,17 @@
 // prints the admin's generated password, once.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   createCompanyWithAdmin,
   EmailTakenError,
-  migrateToLatest,
   newCompanySchema,
-  openDatabase,
   provisionChatRooms,
   type ProvisionLog,
 } from '@frontdesk/api/operations';
-import { readSettings } from '../backup/cli.ts';
-import { openLocalDatabase } from '../backup/database.ts';
-import { prepareDataDir } from '../data-dir.ts';
 import { listProcesses, processEnvironment } from '../process.ts';
 import { isApiOf } from '../stack.ts';
+import { openOperatorDatabase } from './operator-database.ts';
 
 const name = 'create-company';
 const USAGE =
@@ -58,21 +54,9 @@ try {
   fail(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
 }
 
-const settings = readSettings(name);
-// Tests work in a schema of their own, as the API does with the same variable.
-const schema = z
-  .string()
-  .regex(/^[a-z_][a-z0-9_]*$/)
-  .optional()
-  .parse(process.env.DATABASE_SCHEMA);
-const database = settings.databaseUrl
-  ? { url: settings.databaseUrl, release: async () => undefined }
-  : await openLocalDatabase(prepareDataDir(settings.dataDir));
-const db = await openDatabase(database.url, schema);
+const { db, settings, close } = await openOperatorDatabase(name);
 let failure: string | undefined;
 try {
-  // Before the first `npm start` the tables may not exist yet.
-  await migrateToLatest(db);
   const created = await createCompanyWithAdmin(db, input);
 
   // A running Frontdesk made its chat rooms at its start; this company's is made now, through
@@ -120,7 +104,6 @@ try {
       : `failed: ${error instanceof Error ? error.message : String(error)}`;
 } finally {
   // Also after a failure: a cluster started just for this command is stopped gracefully.
-  await db.destroy();
-  await database.release();
+  await close();
 }
 if (failure) fail(failure, 1);
