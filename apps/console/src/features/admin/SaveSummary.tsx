@@ -2,12 +2,15 @@ import { hasMessage, t } from '../../i18n/messages.ts';
 import type { FieldChange } from './settingsDraft.ts';
 import type { SettingsField } from './settingsGroups.ts';
 
-/** Where a save or an undo stands; `saved` keeps what it changed for the summary and Undo. */
-export type SaveStatus =
+/**
+ * Where a save or an undo stands; `saved` keeps what it changed (a settings field's change, or
+ * another page's own kind) for the summary and Undo.
+ */
+export type SaveStatus<Change = FieldChange> =
   | { kind: 'idle' }
   | { kind: 'saving' }
-  | { kind: 'saved'; changes: FieldChange[] }
-  | { kind: 'undoing'; changes: FieldChange[] }
+  | { kind: 'saved'; changes: Change[] }
+  | { kind: 'undoing'; changes: Change[] }
   | { kind: 'undone' }
   | { kind: 'stale' }
   | { kind: 'failed'; message: string };
@@ -28,17 +31,32 @@ export function formatValue(field: SettingsField, value: unknown): string {
   return `“${text.length > SHOWN_TEXT ? `${text.slice(0, SHOWN_TEXT)}…` : text}”`;
 }
 
+/** One line of a save's summary, in words: what changed, and its value before and after. */
+export type ChangeLine = { key: string; label: string; before: string; after: string };
+
+/** A settings field's change as the summary words it. */
+export const settingsChangeLine = (change: FieldChange): ChangeLine => ({
+  key: change.field,
+  label: t(`field_${change.field}`),
+  before: formatValue(change.field, change.before),
+  after: formatValue(change.field, change.after),
+});
+
 /**
  * What the last save did (each field, before → after, with Undo) or why it failed. A stale
  * version (412) keeps the draft and offers to reload what the other admin saved.
  */
-export function SaveSummary(props: {
-  status: SaveStatus;
-  onUndo: (changes: FieldChange[]) => void;
+export function SaveSummary<Change = FieldChange>(props: {
+  status: SaveStatus<Change>;
+  /** How each change reads in the summary; without it, a change is a settings field's. */
+  describe?: (change: Change) => ChangeLine;
+  onUndo: (changes: Change[]) => void;
   onReload: () => void;
   onDismiss: () => void;
 }) {
   const { status } = props;
+  const describe = (change: Change) =>
+    props.describe ? props.describe(change) : settingsChangeLine(change as FieldChange);
   switch (status.kind) {
     case 'idle':
     case 'saving':
@@ -73,14 +91,11 @@ export function SaveSummary(props: {
         <div role="status" className="saved" data-testid="save-summary">
           <p>{t('savedTitle', { count: String(status.changes.length) })}</p>
           <ul>
-            {status.changes.map((change) => (
-              <li key={change.field}>
-                <strong>{t(`field_${change.field}`)}</strong>{' '}
+            {status.changes.map(describe).map((line) => (
+              <li key={line.key}>
+                <strong>{line.label}</strong>{' '}
                 <span dir="auto">
-                  {t('changeArrow', {
-                    before: formatValue(change.field, change.before),
-                    after: formatValue(change.field, change.after),
-                  })}
+                  {t('changeArrow', { before: line.before, after: line.after })}
                 </span>
               </li>
             ))}

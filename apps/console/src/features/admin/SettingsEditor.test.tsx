@@ -186,6 +186,7 @@ describe('the admin area', () => {
 
   it('puts the API’s refusal of a field at that field', async () => {
     await openSettings('/console/admin/website', {
+      'GET /company/12/allowed-origins': answer({ allowedOrigins: [] }),
       'PATCH /company/12': {
         refuse: new (await import('@frontdesk/protocol')).ApiRequestError(
           400,
@@ -197,11 +198,40 @@ describe('the admin area', () => {
     });
     type('Your website', 'https://shop.example');
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
-    expect((await screen.findByRole('alert')).textContent).toContain(
-      'The changes could not be saved',
-    );
+    expect(await screen.findByText(/^The changes could not be saved/)).toBeTruthy();
     const box = screen.getByLabelText('Your website');
     await waitFor(() => expect(box.getAttribute('aria-invalid')).toBe('true'));
+  });
+
+  it('saves the sites that may frame the guest page on their own, then takes the new version', async () => {
+    const { calls, answers } = await openSettings('/console/admin/website', {
+      'GET /company/12/allowed-origins': answer({ allowedOrigins: [] }),
+      'PUT /company/12/allowed-origins': answer({ allowedOrigins: ['https://shop.example'] }),
+    });
+    type('Website name', 'Our shop');
+    const origins = await screen.findByLabelText('Sites that may show the guest page in a frame');
+    fireEvent.change(origins, { target: { value: 'https://shop.example/path' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save the sites' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Line 1: must be an origin');
+
+    fireEvent.change(origins, { target: { value: 'https://shop.example\n' } });
+    answers['GET /company/12'] = answer(
+      company({ version: 2, allowedOrigins: ['https://shop.example'] }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save the sites' }));
+    expect(await screen.findByText('The sites are saved.')).toBeTruthy();
+    expect(calls.find((call) => call.route.startsWith('PUT'))).toEqual({
+      route: 'PUT /company/12/allowed-origins',
+      body: { allowedOrigins: ['https://shop.example'] },
+      ifMatch: 1,
+    });
+    // The settings' next save names the version the origins made; the typed name is kept.
+    await waitFor(() => expect(calls.at(-1)?.route).toBe('GET /company/12'));
+    expect(screen.getByLabelText<HTMLInputElement>('Website name').value).toBe('Our shop');
+    answers['PATCH /company/12'] = answer(company({ version: 3, websiteTitle: 'Our shop' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByTestId('save-summary');
+    expect(calls.at(-1)).toMatchObject({ route: 'PATCH /company/12', ifMatch: 2 });
   });
 
   it('asks before leaving with unsaved changes, and not between groups', async () => {

@@ -1,14 +1,15 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
-import { Outlet, useBlocker, useMatch } from 'react-router';
+import { Outlet, useMatch } from 'react-router';
 import { ApiRequestError, routes, type CompanyDetails } from '@frontdesk/protocol';
 import { describeError } from '../../app/errors.ts';
-import { useAppSelector, useAppStore } from '../../app/hooks.ts';
+import { useAppStore } from '../../app/hooks.ts';
 import { useServices } from '../../app/servicesContext.ts';
 import { t } from '../../i18n/messages.ts';
-import { LeaveDialog } from './LeaveDialog.tsx';
+import { LoadGate } from './LoadGate.tsx';
 import { PreviewPane } from './PreviewPane.tsx';
 import { SaveSummary, type SaveStatus } from './SaveSummary.tsx';
+import type { SettingsOutletContext } from './SettingsGroupFields.tsx';
 import {
   changedFields,
   describeChanges,
@@ -21,22 +22,8 @@ import {
   type SettingsValues,
 } from './settingsDraft.ts';
 import { SETTINGS_FIELDS, SETTINGS_GROUPS } from './settingsGroups.ts';
-
-/** `GET /company/:id`: the company as guests get it, with the version an edit names. */
-function useCompanyLoader() {
-  const { api } = useServices();
-  const companyId = useAppSelector((state) => state.auth.login?.user.companyId);
-  return useCallback(async (): Promise<CompanyDetails> => {
-    if (companyId === undefined) throw new Error(t('sessionEnded'));
-    const { data } = await api(routes.company, { params: { id: String(companyId) } });
-    return data;
-  }, [api, companyId]);
-}
-
-type Loaded =
-  | { state: 'loading' }
-  | { state: 'failed'; message: string }
-  | { state: 'loaded'; company: CompanyDetails };
+import { UnsavedChangesGuard } from './UnsavedChangesGuard.tsx';
+import { useCompanyLoader } from './useCompanyLoader.ts';
 
 /**
  * The settings of the company (the groups' routes share one draft, so moving between groups
@@ -44,45 +31,11 @@ type Loaded =
  */
 export function SettingsEditor() {
   const loadCompany = useCompanyLoader();
-  const [attempt, setAttempt] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-
-  useEffect(() => {
-    let current = true;
-    loadCompany().then(
-      (company) => current && setLoaded({ state: 'loaded', company }),
-      (error: unknown) => current && setLoaded({ state: 'failed', message: describeError(error) }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [loadCompany, attempt]);
-
-  if (loaded.state === 'loading') {
-    return (
-      <p role="status" className="admin-status">
-        {t('settingsLoading')}
-      </p>
-    );
-  }
-  if (loaded.state === 'failed') {
-    return (
-      <div role="alert" className="banner admin-status">
-        {t('settingsLoadFailed', { reason: loaded.message })}
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => {
-            setLoaded({ state: 'loading' });
-            setAttempt((n) => n + 1);
-          }}
-        >
-          {t('retry')}
-        </button>
-      </div>
-    );
-  }
-  return <SettingsForm initial={loaded.company} loadCompany={loadCompany} />;
+  return (
+    <LoadGate load={loadCompany} loading="settingsLoading" failed="settingsLoadFailed">
+      {(company) => <SettingsForm initial={company} loadCompany={loadCompany} />}
+    </LoadGate>
+  );
 }
 
 const SETTINGS_PATH = new RegExp(`^/admin/(${SETTINGS_GROUPS.map((g) => g.path).join('|')})/?$`);
@@ -108,22 +61,6 @@ function SettingsForm(props: {
   const draftCompany = useMemo(() => previewCompany(saved, values), [saved, values]);
   const group = useMatch('/admin/:group')?.params.group;
   const stage = SETTINGS_GROUPS.find((g) => g.path === group)?.stage ?? 'selection';
-
-  // Leaving the settings (another page of the console, or the tab) with unsaved changes asks
-  // first; moving between the groups keeps the draft and needs no asking.
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      changeCount > 0 &&
-      currentLocation.pathname !== nextLocation.pathname &&
-      !SETTINGS_PATH.test(nextLocation.pathname),
-  );
-  const unsaved = changeCount > 0;
-  useEffect(() => {
-    if (!unsaved) return;
-    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', ask);
-    return () => window.removeEventListener('beforeunload', ask);
-  }, [unsaved]);
 
   /** Sends a change of the settings against the version this draft was made from. */
   const patch = (body: ReturnType<typeof changedFields>) =>
@@ -214,7 +151,15 @@ function SettingsForm(props: {
             onReload={() => void reload()}
             onDismiss={() => setStatus({ kind: 'idle' })}
           />
-          <Outlet />
+          <Outlet
+            context={
+              {
+                companyId: saved.id,
+                version: saved.version,
+                reload: () => void reload(),
+              } satisfies SettingsOutletContext
+            }
+          />
           <div className="save-bar">
             <p role="status" data-testid="unsaved-count">
               {changeCount === 0
@@ -241,9 +186,11 @@ function SettingsForm(props: {
         </form>
         <PreviewPane company={draftCompany} stage={stage} />
       </div>
-      {blocker.state === 'blocked' && (
-        <LeaveDialog onLeave={() => blocker.proceed()} onStay={() => blocker.reset()} />
-      )}
+      {/* Moving between the groups keeps the draft and needs no asking. */}
+      <UnsavedChangesGuard
+        unsaved={changeCount > 0}
+        keepsDraft={(pathname) => SETTINGS_PATH.test(pathname)}
+      />
     </FormProvider>
   );
 }

@@ -11,7 +11,7 @@ describe('the settings groups', () => {
     expect([...placed].sort()).toEqual(['name', ...Object.keys(companySettingsPatchShape)].sort());
   });
 
-  it('cover every company setting but the allowed origins, which have their own route', () => {
+  it('cover every company setting but the allowed origins (their own route, on the website page)', () => {
     const settings = Object.keys(companySettingsSchema.shape).filter(
       (field) => field !== 'allowedOrigins',
     );

@@ -1,0 +1,29 @@
+import { useEffect } from 'react';
+import { useBlocker } from 'react-router';
+import { LeaveDialog } from './LeaveDialog.tsx';
+
+/**
+ * Asks before an admin page with unsaved changes is left: a link of the console (react-router's
+ * blocker, answered in the {@link LeaveDialog}) or the tab itself (`beforeunload`). Addresses
+ * for which `keepsDraft` answers true share the draft and need no asking.
+ */
+export function UnsavedChangesGuard(props: {
+  unsaved: boolean;
+  keepsDraft?: (pathname: string) => boolean;
+}) {
+  const { unsaved, keepsDraft } = props;
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      unsaved &&
+      currentLocation.pathname !== nextLocation.pathname &&
+      !(keepsDraft?.(nextLocation.pathname) ?? false),
+  );
+  useEffect(() => {
+    if (!unsaved) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [unsaved]);
+  if (blocker.state !== 'blocked') return null;
+  return <LeaveDialog onLeave={() => blocker.proceed()} onStay={() => blocker.reset()} />;
+}
