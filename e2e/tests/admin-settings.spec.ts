@@ -1,0 +1,126 @@
+import type { FrameLocator, Locator, Page } from '@playwright/test';
+import { routes, type CompanyUpdateBody } from '@frontdesk/protocol';
+import { expect, likeAPerson, test } from '../support/fixtures.ts';
+import { agentPage, AGENT, api } from '../support/console.ts';
+import { COMPANY, walkToWaiting } from '../support/guest.ts';
+
+/** Company 12's admin (apps/api/src/db/seed.ts DEMO_LOGINS). */
+const ZOE = 'zoe@frontdesk.demo';
+const DEMO_PASSWORD = 'frontdesk-demo';
+
+const BRAND_COLOUR = '#0f766e';
+const BRAND_RGB = 'rgb(15, 118, 110)';
+const WELCOME = 'Hello from the admin test: a person is one click away.';
+
+const background = (element: Locator) =>
+  element.evaluate((node) => getComputedStyle(node).backgroundColor);
+
+/** Signs Zoe in at the address of a settings group and waits for the preview to listen. */
+async function openSettings(page: Page, group: string): Promise<FrameLocator> {
+  await page.goto(`/console/admin/${group}`);
+  await page.getByLabel('E-mail').fill(ZOE);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // Signing in keeps the address: the settings group opens, not the workspace.
+  await expect(page.getByRole('heading', { name: 'Brand' })).toBeVisible();
+  await expect(page.getByTestId('preview-frame')).toHaveAttribute('data-connected', 'true');
+  return page.frameLocator('[data-testid="preview-frame"]');
+}
+
+/** Puts back what the test changed, whatever happened to the page (other journeys use 12). */
+async function restoreCompany(before: CompanyUpdateBody) {
+  const login = await api(routes.staffLogin, { body: { email: ZOE, password: DEMO_PASSWORD } });
+  const token = 'access_token' in login.data ? login.data.access_token : undefined;
+  const { data: now } = await api(routes.company, {
+    params: { id: String(COMPANY.aroundTheClock) },
+  });
+  await api(routes.updateCompany, {
+    params: { id: String(COMPANY.aroundTheClock) },
+    body: before,
+    token,
+    ifMatch: now.version,
+  });
+}
+
+test('an admin changes the brand colour, the welcome text and the rating style, sees each in the preview, saves, and a new guest gets them', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const { data: original } = await api(routes.company, {
+    params: { id: String(COMPANY.aroundTheClock) },
+  });
+  try {
+    const preview = await openSettings(page, 'brand');
+
+    // The brand colour: the preview's buttons take it before anything is saved.
+    await page.getByLabel('Button colour', { exact: true }).fill(BRAND_COLOUR);
+    await page.getByLabel('Page', { exact: true }).selectOption('welcome');
+    const previewStart = preview.getByRole('button', { name: 'Start' });
+    await expect.poll(() => background(previewStart)).toBe(BRAND_RGB);
+
+    // The welcome text, typed in another group: the draft of both travels along.
+    await page.getByRole('link', { name: 'Pages and texts' }).click();
+    await expect(page).toHaveURL(/\/console\/admin\/pages$/);
+    await page.getByLabel('Welcome message').fill(WELCOME);
+    await expect(preview.getByText(WELCOME)).toBeVisible();
+    expect(await background(previewStart)).toBe(BRAND_RGB);
+
+    // The rating style, seen on the rating page of the preview.
+    await page.getByRole('link', { name: 'Call', exact: true }).click();
+    await page.getByLabel('Rating style').selectOption('emojies');
+    await page.getByLabel('Page', { exact: true }).selectOption('rating');
+    await expect(preview.locator('.rating-emojies')).toBeVisible();
+    await expect(page.getByTestId('unsaved-count')).toHaveText('3 unsaved changes');
+
+    // Nothing is saved yet: the API still answers the old settings.
+    const { data: unsaved } = await api(routes.company, {
+      params: { id: String(COMPANY.aroundTheClock) },
+    });
+    expect(unsaved).toMatchObject({ version: original.version, ratingStyle: 'stars' });
+
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const summary = page.getByTestId('save-summary');
+    await expect(summary).toContainText('Saved: 3 changed');
+    await expect(summary).toContainText('Rating style Stars → Emojis');
+    await expect(summary).toContainText(
+      `Button colour “${original.categoryBackgroundColor}” → “${BRAND_COLOUR}”`,
+    );
+    await expect(page.getByTestId('unsaved-count')).toHaveText('All changes saved');
+
+    // A guest who opens the page afresh gets all three: colour and text at once, the emojis
+    // after a call.
+    const guestContext = await browser.newContext();
+    await likeAPerson(guestContext);
+    const guestPage = await guestContext.newPage();
+    const agent = await agentPage(browser, AGENT.cy);
+    try {
+      await guestPage.goto(`/?company=${COMPANY.aroundTheClock}`);
+      await expect(guestPage.getByText(WELCOME)).toBeVisible();
+      expect(await background(guestPage.getByRole('button', { name: 'Start' }))).toBe(BRAND_RGB);
+      await walkToWaiting(guestPage, {
+        categoryTestId: 'category-11',
+        callType: 'Voice call',
+        name: 'Ada Admin-Test',
+      });
+      await agent
+        .getByTestId('queue-guest')
+        .filter({ hasText: 'Ada Admin-Test' })
+        .getByRole('button', { name: /^Accept/ })
+        .click();
+      await expect(guestPage.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+      await agent.getByRole('button', { name: 'End call' }).click();
+      await expect(guestPage.getByTestId('guest-page')).toHaveAttribute('data-stage', 'rating');
+      await expect(guestPage.locator('.rating-emojies')).toBeVisible();
+    } finally {
+      await guestContext.close();
+      await agent.context().close();
+    }
+  } finally {
+    await restoreCompany({
+      categoryBackgroundColor: original.categoryBackgroundColor,
+      welcomeMsg: original.welcomeMsg,
+      ratingStyle: original.ratingStyle,
+    });
+  }
+});
