@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   adminCategorySchema,
@@ -92,12 +95,27 @@ describe('company admin API', () => {
   let t: TestApp;
   let admin: string;
 
+  let guestAppDir: string;
+
   beforeAll(async () => {
+    // A guest app to serve, whose page's policy names the sites that may frame it.
+    guestAppDir = await mkdtemp(join(tmpdir(), 'frontdesk-admin-'));
+    await writeFile(
+      join(guestAppDir, 'index.html'),
+      '<!doctype html><html lang="en"><head><title>guest</title></head><body></body></html>',
+    );
     // A long cache: what guests see changes only because the change was announced.
-    t = await buildTestApp({ COMPANY_DETAILS_CACHE_MS: '3600000' });
+    t = await buildTestApp({
+      COMPANY_DETAILS_CACHE_MS: '3600000',
+      GUEST_APP_DIR: guestAppDir,
+      CONSOLE_APP_DIR: guestAppDir,
+    });
     admin = await loginStaff(t.app, 'admin@frontdesk.demo');
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await rm(guestAppDir, { recursive: true, force: true });
+  });
 
   const send = (
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
@@ -744,6 +762,13 @@ describe('company admin API', () => {
 
   describe('allowed origins', () => {
     it('replaces the list, which the guest page may be framed by at once', async () => {
+      const frameAncestors = async () => {
+        const page = await t.app.inject({ method: 'GET', url: `/?company=${COMPANY}` });
+        expect(page.statusCode).toBe(200);
+        const policy = String(page.headers['content-security-policy']);
+        return /frame-ancestors ([^;]*)/.exec(policy)?.[1];
+      };
+      expect(await frameAncestors()).not.toContain('https://shop.example');
       const response = await send('PUT', '/allowed-origins', {
         allowedOrigins: ['https://shop.example', 'http://localhost:8000'],
       });
@@ -755,6 +780,7 @@ describe('company admin API', () => {
         'https://shop.example',
         'http://localhost:8000',
       ]);
+      expect(await frameAncestors()).toBe("'self' https://shop.example http://localhost:8000");
       expect(await latestAudit()).toMatchObject({
         action: 'company.allowedOrigins',
         after: { allowedOrigins: ['https://shop.example', 'http://localhost:8000'] },
