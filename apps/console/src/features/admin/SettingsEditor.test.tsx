@@ -33,7 +33,8 @@ const company = (changes: Partial<CompanyDetails> = {}) => ({ ...clockCompany, .
 async function openSettings(path: string, answers: Record<string, FakeAnswer>) {
   const server = recordingApi({ 'GET /company/12': answer(company()), ...answers });
   const rendered = renderRoute(path, signedIn(zoeLogin), { api: server.api });
-  await screen.findByRole('form', { name: 'Company settings' });
+  // The admin pages load lazily: on a busy machine that takes more than findBy's default second.
+  await screen.findByRole('form', { name: 'Company settings' }, { timeout: 10_000 });
   return { ...server, ...rendered };
 }
 
@@ -68,7 +69,9 @@ describe('the admin area', () => {
   it('tells an agent it is for admins only, and asks the API nothing', async () => {
     const server = recordingApi({});
     renderRoute('/console/admin/brand', signedIn(), { api: server.api });
-    expect(await screen.findByRole('heading', { name: 'Admins only' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'Admins only' }, { timeout: 10_000 }),
+    ).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'Company settings' })).toBeNull();
     expect(server.calls).toEqual([]);
   });
