@@ -1,14 +1,16 @@
 // Public mode's front door: Caddy terminates HTTPS on 443 (the operator's certificate files, or
 // ACME), redirects HTTP on 80 to it, and proxies everything, WebSockets included, to the API on
 // 127.0.0.1 (docs/operations.md, "Public mode").
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, chown, copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect as tlsConnect } from 'node:tls';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { copyCertificate, type CertificateFiles } from './certificate-files.ts';
 import { passwdEntry } from './data-dir.ts';
 import { ensureDebianPackages } from './debian.ts';
 import { startProcess, type ExitInfo, type ProcessInfo } from './process.ts';
@@ -19,7 +21,9 @@ import { renderTemplate, TEMPLATES_DIR } from './template.ts';
 export const CADDY_USER = 'caddy';
 
 /** The operator's certificate: PEM files, the chain's leaf first (as certbot's fullchain.pem). */
-export type SiteTls = { readonly certFile: string; readonly keyFile: string };
+export type SiteTls = CertificateFiles;
+
+const execFileAsync = promisify(execFile);
 
 /** Options for {@link startCaddy}. */
 export interface CaddyOptions {
@@ -51,6 +55,12 @@ export interface RunningCaddy {
   readonly httpPort: number;
   readonly pid: number;
   readonly exited: Promise<ExitInfo>;
+  /**
+   * Takes the certificate files again (a renewal) without a restart: new copies, then a reload
+   * through the admin socket, which keeps open connections. Rejects with Caddy's reason when
+   * it refuses the new configuration (it then goes on with the old one).
+   */
+  reloadCertificate(): Promise<void>;
   /** Graceful stop (SIGTERM), SIGKILL after 5 s. Idempotent. */
   stop(): Promise<void>;
 }
@@ -73,6 +83,8 @@ export function renderCaddyfile(settings: {
   httpPort: number;
   upstreamPort: number;
   storageDir: string;
+  /** The admin endpoint's Unix socket (an absolute path). */
+  adminSocket: string;
   tls?: SiteTls;
   acmeEmail?: string;
 }): string {
@@ -91,6 +103,7 @@ export function renderCaddyfile(settings: {
     HTTPS_PORT: settings.httpsPort,
     UPSTREAM_PORT: settings.upstreamPort,
     STORAGE_DIR: settings.storageDir,
+    ADMIN_SOCKET: settings.adminSocket,
     TLS_CERT: settings.tls?.certFile,
     TLS_KEY: settings.tls?.keyFile,
     ACME_EMAIL: settings.acmeEmail,
@@ -227,15 +240,15 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
     throw new Error(`no ${CADDY_USER} user: is Debian's caddy package installed?`);
   }
   // Caddy reads its own copies: the operator's files may sit where its user cannot enter, and
-  // a certificate renewed in place is taken at the next start, never half-written.
-  let tls: SiteTls | undefined;
-  if (options.tls) {
-    tls = { certFile: join(dir, 'site.crt'), keyFile: join(dir, 'site.key') };
-    await copyFile(options.tls.certFile, tls.certFile);
-    await copyFile(options.tls.keyFile, tls.keyFile);
-    await chmod(tls.keyFile, 0o600);
-  }
+  // a certificate renewed in place is taken by reloadCertificate, never half-written.
+  const tls = options.tls
+    ? { certFile: join(dir, 'site.crt'), keyFile: join(dir, 'site.key') }
+    : undefined;
+  if (options.tls && tls) await copyCertificate(options.tls, tls, user);
   const config = join(dir, 'Caddyfile');
+  const adminSocket = join(dir, 'admin.sock');
+  // One a killed Caddy left would keep the new one from listening.
+  await rm(adminSocket, { force: true });
   await writeFile(
     config,
     renderCaddyfile({
@@ -244,6 +257,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
       httpPort: options.httpPort,
       upstreamPort: options.upstreamPort,
       storageDir,
+      adminSocket,
       ...(tls ? { tls } : {}),
       ...(options.acmeEmail ? { acmeEmail: options.acmeEmail } : {}),
     }),
@@ -251,13 +265,18 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
   );
   if (user) {
     // SECURITY: the key and ACME's account and certificates are Caddy's alone.
-    for (const path of [dir, storageDir, config, ...(tls ? [tls.certFile, tls.keyFile] : [])]) {
-      await chown(path, user.uid, user.gid);
-    }
+    for (const path of [dir, storageDir, config]) await chown(path, user.uid, user.gid);
     await chmod(dir, 0o700);
   }
 
   const caddy = ['run', '--config', config, '--adapter', 'caddyfile'];
+  // Caddy keeps its autosaved config and state under the XDG folders: inside its own.
+  const caddyEnv = {
+    PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_DATA_HOME: storageDir,
+  };
   const proc = await startProcess({
     name: 'caddy',
     ...(user
@@ -279,13 +298,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
     logFile: options.logFile,
     ...(options.logRotation ? { logRotation: options.logRotation } : {}),
     cwd: dir,
-    // Caddy keeps its autosaved config and state under the XDG folders: inside its own.
-    env: {
-      PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
-      HOME: dir,
-      XDG_CONFIG_HOME: join(dir, 'config'),
-      XDG_DATA_HOME: storageDir,
-    },
+    env: caddyEnv,
   });
   const httpsPort = options.httpsPort;
   try {
@@ -309,6 +322,18 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
     httpPort: options.httpPort,
     pid: proc.pid,
     exited: proc.exited,
+    async reloadCertificate() {
+      if (!options.tls || !tls) return;
+      await copyCertificate(options.tls, tls, user);
+      // --force: the configuration is the same text; what changed is the files it names.
+      await execFileAsync(
+        'caddy',
+        ['reload', '--config', config, '--adapter', 'caddyfile', '--force'],
+        { env: caddyEnv, timeout: 15_000 },
+      ).catch((error: { stderr?: string; message: string }) => {
+        throw new Error(`Caddy refused the renewed certificate: ${error.stderr || error.message}`);
+      });
+    },
     stop: () => proc.stop(),
   };
 }

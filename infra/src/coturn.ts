@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { isIP, createConnection, createServer } from 'node:net';
-import { chmod, chown, copyFile, mkdir, readFile, readdir } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, readdir } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, startProcess, type ExitInfo, type ProcessInfo } from './process.ts';
+import { copyCertificate, type CertificateFiles } from './certificate-files.ts';
+import { freePort, signal, startProcess, type ExitInfo, type ProcessInfo } from './process.ts';
 import type { LogRotation } from './service-log.ts';
 import { renderTemplateFile } from './template.ts';
 
@@ -46,8 +47,8 @@ export const DENIED_PEER_RANGES: readonly string[] = [
   'fe80::-febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
 ];
 
-/** A certificate for TURN over TLS: PEM files, copied for coturn at each start. */
-export type TurnTls = { readonly certFile: string; readonly keyFile: string };
+/** A certificate for TURN over TLS: PEM files, copied for coturn at each start and renewal. */
+export type TurnTls = CertificateFiles;
 
 /** coturn's CLI on 127.0.0.1: where the API counts allocations for `/metrics`. */
 export type TurnCliOptions = { readonly port: number; readonly password: string };
@@ -97,6 +98,11 @@ export interface RunningCoturn {
   readonly pid: number;
   /** Resolves when coturn has exited, also when nobody asked it to. */
   readonly exited: Promise<ExitInfo>;
+  /**
+   * Takes the certificate files again (a renewal) without a restart: new copies, then SIGUSR2,
+   * on which coturn loads them for new TLS connections and keeps the sessions it has.
+   */
+  reloadCertificate(): Promise<void>;
   /** SIGTERM, SIGKILL after 5 s. Idempotent. */
   stop(): Promise<void>;
 }
@@ -271,16 +277,11 @@ export async function startCoturn(options: CoturnOptions): Promise<RunningCoturn
     options.port ?? choosePort(DEFAULT_TURN_PORT, true),
     options.tls ? (options.tlsPort ?? choosePort(DEFAULT_TURNS_PORT, false)) : undefined,
   ]);
-  let certFile: string | undefined;
-  let keyFile: string | undefined;
-  if (options.tls) {
-    // Copies coturn's user can read, whoever owns the originals (a renewed certificate is taken
-    // at coturn's next start).
-    certFile = join(dir, 'turn.crt');
-    keyFile = join(dir, 'turn.key');
-    await copyFile(options.tls.certFile, certFile);
-    await copyFile(options.tls.keyFile, keyFile);
-  }
+  // Copies coturn's user can read, whoever owns the originals.
+  const copies = options.tls
+    ? { certFile: join(dir, 'turn.crt'), keyFile: join(dir, 'turn.key') }
+    : undefined;
+  if (options.tls && copies) await copyCertificate(options.tls, copies);
   await renderTemplateFile(
     'coturn',
     'turnserver.conf',
@@ -289,8 +290,8 @@ export async function startCoturn(options: CoturnOptions): Promise<RunningCoturn
       DIR: dir,
       PORT: port,
       TLS_PORT: tlsPort,
-      CERT_FILE: certFile,
-      KEY_FILE: keyFile,
+      CERT_FILE: copies?.certFile,
+      KEY_FILE: copies?.keyFile,
       NO_TLS: options.tls ? undefined : 'yes',
       CLI_PORT: options.cli?.port,
       CLI_PASSWORD: options.cli?.password,
@@ -347,6 +348,11 @@ export async function startCoturn(options: CoturnOptions): Promise<RunningCoturn
     relayPorts,
     pid: proc.pid,
     exited: proc.exited,
+    async reloadCertificate() {
+      if (!options.tls || !copies) return;
+      await copyCertificate(options.tls, copies, user);
+      signal(proc.pid, 'SIGUSR2');
+    },
     stop: () => proc.stop(),
   };
 }

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { buildApiIfStale } from './build-api.ts';
-import { isCaddyOf, startCaddy, type SiteTls } from './caddy.ts';
+import { checkSiteCertificate, isCaddyOf, startCaddy, type SiteTls } from './caddy.ts';
+import {
+  certificatePairProblem,
+  watchCertificate,
+  type CertificateFiles,
+} from './certificate-files.ts';
 import { deactivateDemoLogins } from './public-mode.ts';
 import {
   choosePort,
@@ -72,7 +77,12 @@ export type StackOptions = {
   log: (line: string) => void;
   /** How soon a server that died is started again; default {@link DEFAULT_RESTART_POLICY}. */
   restartPolicy?: Partial<RestartPolicy>;
+  /** How often the certificate files are checked for a renewal; default a minute. */
+  certificateCheckMs?: number;
 };
+
+/** How often renewed certificate files are looked for (certbot renews 30 days ahead). */
+const CERTIFICATE_CHECK_MS = 60_000;
 
 /** What public mode serves: the host browsers use, its ports, the certificate or ACME. */
 export type PublicSite = {
@@ -153,9 +163,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const policy = { ...DEFAULT_RESTART_POLICY, ...options.restartPolicy };
   const logRotation = options.logRotation ?? DEFAULT_LOG_ROTATION;
   const supervised: Partial<Record<ServerName, SupervisedServer>> = {};
+  const stopWatching: (() => void)[] = [];
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      for (const unwatch of stopWatching) unwatch();
       const inOrder = (['proxy', 'api', 'turn', 'janus', 'xmpp', 'database'] as const).flatMap(
         (name) => supervised[name] ?? [],
       );
@@ -343,6 +355,51 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           );
         })()
       : undefined;
+
+    // Renewed certificate files (certbot's, say) are taken while everything runs: a new file
+    // that is not yet whole, or not for the site, leaves the served one in place.
+    const takeRenewals = (
+      label: string,
+      files: CertificateFiles,
+      problem: () => Promise<string | undefined>,
+      reload: () => Promise<void>,
+    ) =>
+      stopWatching.push(
+        watchCertificate(files, options.certificateCheckMs ?? CERTIFICATE_CHECK_MS, async () => {
+          try {
+            const wrong = await problem();
+            if (wrong !== undefined) throw new Error(wrong);
+            await reload();
+            options.log(`${label} serves the renewed certificate from ${files.certFile}.`);
+          } catch (error) {
+            options.log(
+              `${label} keeps its certificate: the renewed ${files.certFile} was not taken ` +
+                `(${error instanceof Error ? error.message.split('\n')[0] : String(error)}).`,
+            );
+          }
+        }),
+      );
+    if (options.turnTls) {
+      const tls = options.turnTls;
+      takeRenewals(
+        'coturn',
+        tls,
+        () => certificatePairProblem(tls),
+        () => coturn.current.reloadCertificate(),
+      );
+    }
+    if (proxy && site?.tls) {
+      const tls = site.tls;
+      takeRenewals(
+        'Caddy',
+        tls,
+        async () => {
+          checkSiteCertificate(tls, site.host);
+          return undefined;
+        },
+        () => proxy.current.reloadCertificate(),
+      );
+    }
     return {
       url,
       ...(proxy ? { publicUrl: proxy.current.url } : {}),

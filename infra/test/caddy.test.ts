@@ -1,13 +1,14 @@
 // Public mode's HTTPS front: the rendered Caddyfile, the certificate checks, and a real Caddy
 // with a test authority's certificate in front of a small upstream that shows what it receives.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import type { ConnectionOptions } from 'node:tls';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -34,15 +35,21 @@ beforeAll(async () => {
 afterAll(() => dir?.remove());
 
 describe('renderCaddyfile', () => {
-  const base = { host: HOST, httpPort: 80, upstreamPort: 8080, storageDir: '/srv/x/caddy/data' };
+  const base = {
+    host: HOST,
+    httpPort: 80,
+    upstreamPort: 8080,
+    storageDir: '/srv/x/caddy/data',
+    adminSocket: '/srv/x/caddy/admin.sock',
+  };
 
-  it('serves the host with the given certificate, no admin endpoint, to the API on loopback', () => {
+  it('serves the host with the given certificate, admin only on its socket, to the API on loopback', () => {
     const text = renderCaddyfile({
       ...base,
       httpsPort: 443,
       tls: { certFile: '/srv/x/site.crt', keyFile: '/srv/x/site.key' },
     });
-    expect(text).toMatch(/^\tadmin off$/m);
+    expect(text).toMatch(/^\tadmin unix\/\/srv\/x\/caddy\/admin\.sock$/m);
     expect(text).toMatch(/^calls\.frontdesk\.test \{$/m);
     expect(text).toMatch(/^\ttls \/srv\/x\/site\.crt \/srv\/x\/site\.key$/m);
     expect(text).toMatch(/^\treverse_proxy 127\.0\.0\.1:8080$/m);
@@ -56,7 +63,7 @@ describe('renderCaddyfile', () => {
     expect(text).toMatch(/^calls\.frontdesk\.test:8443 \{$/m);
   });
 
-  it("is a configuration Caddy reads: ACME's issuers, no admin endpoint, TCP only", () => {
+  it("is a configuration Caddy reads: ACME's issuers, admin on a Unix socket only, TCP only", () => {
     // ACME itself needs the internet (Let's Encrypt must reach port 80): here only its set-up.
     const file = join(dir.path, 'acme.Caddyfile');
     writeFileSync(file, renderCaddyfile({ ...base, httpsPort: 443, acmeEmail: 'ops@example.com' }));
@@ -66,13 +73,13 @@ describe('renderCaddyfile', () => {
         stdio: ['ignore', 'pipe', 'ignore'],
       }),
     ) as {
-      admin: { disabled: boolean };
+      admin: { disabled?: boolean; listen: string };
       apps: {
         http: { servers: Record<string, { listen: string[]; protocols: string[] }> };
         tls: { automation: { policies: { subjects: string[]; issuers: { module: string }[] }[] } };
       };
     };
-    expect(json.admin.disabled).toBe(true);
+    expect(json.admin).toEqual({ listen: 'unix//srv/x/caddy/admin.sock' });
     expect(Object.values(json.apps.http.servers)).toEqual([
       expect.objectContaining({ listen: [':443'], protocols: ['h1', 'h2'] }),
     ]);
@@ -310,6 +317,50 @@ describe('Caddy in front of an upstream', () => {
       expect(lines[0]).toBe('Caddy was killed by SIGKILL; restarting in 0.1 s');
     } finally {
       await supervised.stop();
+    }
+  }, 30_000);
+
+  it('serves renewed certificate files after reloadCertificate, without a restart', async () => {
+    const folder = join(dir.path, 'renewal');
+    mkdirSync(folder);
+    const first = makeTestCertificates(folder, [HOST]);
+    const renewing = await startCaddy({
+      dir: join(dir.path, 'caddy-renewal'),
+      logFile: join(dir.path, 'caddy-renewal.log'),
+      host: HOST,
+      httpsPort: await freePort(),
+      httpPort: await freePort(),
+      upstreamPort,
+      tls: { certFile: first.certFile, keyFile: first.keyFile },
+    });
+    const served = () =>
+      new Promise<string>((done, fail) => {
+        const socket = tlsConnect({
+          host: '127.0.0.1',
+          port: renewing.httpsPort,
+          servername: HOST,
+          rejectUnauthorized: false,
+        });
+        socket.once('secureConnect', () => {
+          done(socket.getPeerCertificate().fingerprint256);
+          socket.destroy();
+        });
+        socket.once('error', fail);
+      });
+    const fingerprintOf = (file: string) => new X509Certificate(readFileSync(file)).fingerprint256;
+    try {
+      const before = fingerprintOf(first.certFile);
+      expect(await served()).toBe(before);
+      // Renewed in place: the same file names, a new certificate and key.
+      const renewed = makeTestCertificates(folder, [HOST]);
+      expect(fingerprintOf(renewed.certFile)).not.toBe(before);
+      await renewing.reloadCertificate();
+      await vi.waitFor(async () => expect(await served()).toBe(fingerprintOf(renewed.certFile)), {
+        timeout: 5000,
+      });
+      expect(processInfo(renewing.pid)).toBeDefined();
+    } finally {
+      await renewing.stop();
     }
   }, 30_000);
 

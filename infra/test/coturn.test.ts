@@ -6,9 +6,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { createConnection } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { janusAddresses, startCoturn, turnUrls, type RunningCoturn } from '../src/coturn.ts';
-import { freePort } from '../src/process.ts';
+import { freePort, isProcessAlive } from '../src/process.ts';
 import { processUids, selfSignedCertificate, tempDir } from './helpers.ts';
 
 const secret = randomBytes(18).toString('base64url');
@@ -260,24 +260,34 @@ describe('startCoturn with a certificate', () => {
       expect(turnUrls('turn.frontdesk.test', secure)).toContain(
         `turns:turn.frontdesk.test:${secure.tlsPort}?transport=tcp`,
       );
-      const subject = await new Promise<string>((resolve, reject) => {
-        const socket = connect({
-          host: '127.0.0.1',
-          port: secure.tlsPort as number,
-          rejectUnauthorized: false,
-        });
-        socket.once('secureConnect', () => {
-          resolve(String(socket.getPeerCertificate().subject.CN));
-          socket.destroy();
-        });
-        socket.once('error', reject);
-      });
-      expect(subject).toBe('turn.frontdesk.test');
+      expect(await servedName(secure.tlsPort as number)).toBe('turn.frontdesk.test');
+
+      // Renewed in place, as certbot does: coturn takes it without a restart.
+      await selfSignedCertificate(join(dir.path, 'turn'), 'renewed.frontdesk.test', 1);
+      await secure.reloadCertificate();
+      await vi.waitFor(
+        async () =>
+          expect(await servedName(secure.tlsPort as number)).toBe('renewed.frontdesk.test'),
+        { timeout: 5000 },
+      );
+      expect(isProcessAlive(secure.pid)).toBe(true);
     } finally {
       await secure.stop();
     }
   });
 });
+
+/** The name in the certificate a TLS server on 127.0.0.1:`port` presents. */
+function servedName(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false });
+    socket.once('secureConnect', () => {
+      resolve(String(socket.getPeerCertificate().subject.CN));
+      socket.destroy();
+    });
+    socket.once('error', reject);
+  });
+}
 
 /** The local addresses (hex, as the kernel writes them) listening on TCP `port`. */
 async function tcpListeners(port: number): Promise<string[]> {
