@@ -171,6 +171,18 @@ describe('company admin API', () => {
       });
     });
 
+    it('takes back the pictures the guest app ships, which the demo companies start with', async () => {
+      const response = await send('PATCH', '', {
+        logoImageUrl: '/brand/frontdesk-logo.svg',
+        faviconUrl: '/brand/favicon.svg',
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(await publicDetails()).toMatchObject({
+        logoImageUrl: '/brand/frontdesk-logo.svg',
+        faviconUrl: '/brand/favicon.svg',
+      });
+    });
+
     it('keeps in the audit log only the fields that changed, before and after, by whom', async () => {
       await send('PATCH', '', { textColor: '#123456', thanksMsg: EVERY_FIELD.thanksMsg });
       expect(await latestAudit()).toMatchObject({
@@ -192,6 +204,8 @@ describe('company admin API', () => {
       ['backgroundImgUrl', '//evil.example/bg.png'],
       ['websiteUrl', 'https://user:pass@evil.example/'],
       ['waterMarkLogo', '/api/files/../secrets'],
+      ['holdPageImage', '/brand/../index.html'],
+      ['ratingPageImage', '/brand/elsewhere.svg'],
       ['websiteTitle', 'x'.repeat(201)],
       ['welcomeMsg', 'x'.repeat(2001)],
       ['welcomeMsg', '   '],

@@ -17,6 +17,20 @@ export const GUEST_LANGUAGES = ['en', 'ar'] as const;
 /** Where a file uploaded through `POST /upload/:type` is served (apps/api/src/routes/uploads.ts). */
 export const UPLOADED_FILE_URL = /^\/api\/files\/[A-Za-z0-9_-]{22}$/;
 
+/**
+ * The pictures the guest app ships (apps/guest/public/brand/), which the demo companies use and
+ * an admin may keep or go back to.
+ */
+export const BUILT_IN_IMAGES = [
+  '/brand/favicon.svg',
+  '/brand/frontdesk-logo.svg',
+  '/brand/frontdesk-watermark.svg',
+  '/brand/hold.svg',
+  '/brand/rating.svg',
+  '/brand/waiting.svg',
+] as const;
+const builtInImages: ReadonlySet<string> = new Set(BUILT_IN_IMAGES);
+
 const isHttpsUrl = (value: string): boolean => {
   try {
     const url = new URL(value);
@@ -28,15 +42,16 @@ const isHttpsUrl = (value: string): boolean => {
 };
 
 /**
- * SECURITY: an image or link a company shows is one of our uploads or an `https:` address;
+ * SECURITY: an image or link a company shows is one of our uploads, one of our built-in pictures
+ * or an `https:` address;
  * never `http:` (mixed content), `javascript:`, `data:` or a protocol-relative `//host`.
  */
 export const adminAssetUrlSchema = z
   .string()
   .max(2048, 'must be 2048 characters or fewer')
   .refine(
-    (url) => UPLOADED_FILE_URL.test(url) || isHttpsUrl(url),
-    'must be an uploaded file (/api/files/…) or an https: URL',
+    (url) => UPLOADED_FILE_URL.test(url) || builtInImages.has(url) || isHttpsUrl(url),
+    'must be an uploaded file (/api/files/…), a built-in picture (/brand/…) or an https: URL',
   );
 
 /** `#rrggbb`, the only colour form the guest app's CSS variables take. */
