@@ -17,6 +17,7 @@ import {
   resumeClicked,
 } from './callSlice.ts';
 import { guestLabel } from '../chat/guestLabel.ts';
+import { BlockGuestButton } from './BlockGuestButton.tsx';
 import { MediaTile } from './MediaTile.tsx';
 import { TransferForm } from './TransferForm.tsx';
 
@@ -131,6 +132,7 @@ export function CallScreen() {
           {title}
         </h2>
         <p role="status">{t(`outcome_${outcome ?? 'completed'}`)}</p>
+        <BlockGuestButton callId={call.callId} />
         <Notes />
         <button type="button" onClick={() => dispatch(callDismissed())}>
           {t('backToQueue')}
@@ -217,6 +219,7 @@ export function CallScreen() {
         </button>
       </div>
       {transferring && <TransferForm onCancel={() => setTransferring(false)} />}
+      <BlockGuestButton callId={call.callId} />
       <Devices />
       <dl className="quality" aria-label={t('quality')}>
         <Quality direction="send" label={t('qualitySend')} quality={media?.quality.send ?? null} />

@@ -2,7 +2,7 @@ import { routes, type UploadType } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
-import { workspaceLoaded } from '../auth/authSlice.ts';
+import { sessionEnded, workspaceLoaded } from '../auth/authSlice.ts';
 import { selectAvailability, SHOW_OF } from '../availability/availabilitySlice.ts';
 import {
   chatFailed,
@@ -46,7 +46,16 @@ export function chatListeners(startListening: AppStartListening): void {
       chat.setAvailability(SHOW_OF[selectAvailability(getState())]);
       extra.connections.chat = chat;
       chat.on('status', (status) => dispatch(chatStatusChanged(status)));
-      chat.on('error', (error) => dispatch(chatFailed(describeError(error))));
+      chat.on('error', (error) => {
+        // The API ended this member's chat because their sign-in ended (deactivated, password
+        // reset, signed out elsewhere): the whole console signs out, not only the chat.
+        if (error.code === 'signed-out') {
+          void extra.connections.closeAll();
+          dispatch(sessionEnded(t('sessionEnded')));
+          return;
+        }
+        dispatch(chatFailed(describeError(error)));
+      });
       chat.on('room', (snapshot) => dispatch(chatRoomChanged(snapshot)));
       chat.on('message', (record) => dispatch(messageReceived(record)));
       chat.on('serverNotice', (body) => dispatch(serverNoticeReceived(body)));

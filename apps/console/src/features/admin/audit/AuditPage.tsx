@@ -1,0 +1,175 @@
+import { useState } from 'react';
+import { routes, type AuditEntry } from '@frontdesk/protocol';
+import { describeError } from '../../../app/errors.ts';
+import { hasMessage, t } from '../../../i18n/messages.ts';
+import { formatValue } from '../SaveSummary.tsx';
+import type { SettingsField } from '../settingsGroups.ts';
+import { AdminPage } from '../listPage/AdminPage.tsx';
+import { formatDateTime, useCompanyTimeZone } from '../listPage/formatTime.ts';
+import { useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
+
+type AuditPage = { entries: AuditEntry[]; nextBefore: number | null };
+type History = AuditPage & { names: Map<string, string> };
+
+/** The first page, with the names of the members and categories the entries' targets name. */
+const loadHistory = async ({ api, params, token }: AdminRequest): Promise<History> => {
+  const [audit, staff, categories] = await Promise.all([
+    api(routes.companyAudit, { params, token }),
+    api(routes.companyStaff, { params, token }),
+    api(routes.companyCategories, { params, token }),
+  ]);
+  const names = new Map<string, string>([
+    ...staff.data.map((member) => [`staff ${member.id}`, member.name] as const),
+    ...categories.data.map((category) => [`category ${category.id}`, category.name] as const),
+  ]);
+  return { ...audit.data, names };
+};
+
+/** A changed field's name in words: the audit's own, a setting's, or the API's. */
+function fieldLabel(key: string): string {
+  const own = `auditField_${key}`;
+  if (hasMessage(own)) return t(own);
+  const setting = `field_${key}`;
+  return hasMessage(setting) ? t(setting) : key;
+}
+
+const SHOWN_JSON = 80;
+
+/** A value as it was or became: a setting's option or on/off, a list, or its start. */
+function auditValue(key: string, value: unknown): string {
+  if (value === null || value === undefined) return t('auditNone');
+  if (Array.isArray(value) && value.every((item) => typeof item !== 'object')) {
+    return value.length > 0 ? value.join(', ') : t('auditNone');
+  }
+  if (typeof value === 'object') {
+    const json = JSON.stringify(value);
+    return json.length > SHOWN_JSON ? `${json.slice(0, SHOWN_JSON)}…` : json;
+  }
+  // An option's name (`option_<field>_<value>`), on/off, or the quoted start of a text.
+  return formatValue(key as SettingsField, value);
+}
+
+/** The fields an entry touched, each as it was and became (a creation has no before). */
+function changes(entry: AuditEntry): { key: string; before: unknown; after: unknown }[] {
+  const record = (value: unknown): Record<string, unknown> =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  const before = record(entry.before);
+  const after = record(entry.after);
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return keys.map((key) => ({ key, before: before[key], after: after[key] }));
+}
+
+function Entry(props: { entry: AuditEntry; names: Map<string, string>; timeZone: string }) {
+  const { entry } = props;
+  const action = `audit_${entry.action}`;
+  const target = props.names.get(entry.target);
+  return (
+    <li className="audit-entry" data-testid="audit-entry">
+      <p className="audit-meta">
+        <time dateTime={entry.at}>{formatDateTime(entry.at, props.timeZone)}</time>
+        <span className="audit-actor">{entry.actor}</span>
+      </p>
+      <p className="audit-action">
+        <strong>{hasMessage(action) ? t(action) : entry.action}</strong>{' '}
+        <span className="help">{target ? `${target} (${entry.target})` : entry.target}</span>
+      </p>
+      {changes(entry).length > 0 && (
+        <ul className="audit-changes" aria-label={t('auditChanges')}>
+          {changes(entry).map((change) => (
+            <li key={change.key}>
+              <span className="audit-field">{fieldLabel(change.key)}</span>{' '}
+              <span dir="auto">
+                {t('changeArrow', {
+                  before: auditValue(change.key, change.before),
+                  after: auditValue(change.key, change.after),
+                })}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The change history (`/console/admin/audit`): who changed what and when, newest first, each
+ * field before → after, older pages on request. Times in the company's zone (named).
+ */
+export function AuditPage() {
+  const resource = useAdminResource(loadHistory);
+  const timeZone = useCompanyTimeZone();
+  // Older pages, fetched on request after the first (which the resource holds).
+  const [older, setOlder] = useState<AuditPage | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [moreError, setMoreError] = useState<string | null>(null);
+
+  async function loadMore(before: number) {
+    setLoadingMore(true);
+    setMoreError(null);
+    try {
+      const { api, params, token } = resource.request();
+      const { data } = await api(routes.companyAudit, {
+        params,
+        query: { before: String(before) },
+        token,
+      });
+      setOlder((current) => ({
+        entries: [...(current?.entries ?? []), ...data.entries],
+        nextBefore: data.nextBefore,
+      }));
+    } catch (error) {
+      setMoreError(t('listLoadFailed', { reason: describeError(error) }));
+    } finally {
+      setLoadingMore(false);
+    }
+  }
+
+  return (
+    <AdminPage
+      title={t('group_audit')}
+      intro={<p>{t('auditIntro', { zone: timeZone })}</p>}
+      view={resource.view}
+      outcome={resource.outcome}
+      onReload={() => void resource.reloadAfterStale()}
+      onDismiss={() => resource.setOutcome({ kind: 'idle' })}
+      testId="audit-page"
+    >
+      {(first) => {
+        const entries = [...first.entries, ...(older?.entries ?? [])];
+        const nextBefore = older ? older.nextBefore : first.nextBefore;
+        return (
+          <>
+            {entries.length === 0 ? (
+              <p>{t('auditEmpty')}</p>
+            ) : (
+              <ol className="audit-list">
+                {entries.map((entry) => (
+                  <Entry key={entry.id} entry={entry} names={first.names} timeZone={timeZone} />
+                ))}
+              </ol>
+            )}
+            <div className="audit-more" aria-live="polite">
+              <p className="help">{t('auditShownCount', { count: String(entries.length) })}</p>
+              {moreError && <p role="alert">{moreError}</p>}
+              {nextBefore !== null ? (
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={loadingMore}
+                  onClick={() => void loadMore(nextBefore)}
+                >
+                  {loadingMore ? t('auditLoadingMore') : t('auditMore')}
+                </button>
+              ) : (
+                entries.length > 0 && <p className="help">{t('auditEnd')}</p>
+              )}
+            </div>
+          </>
+        );
+      }}
+    </AdminPage>
+  );
+}

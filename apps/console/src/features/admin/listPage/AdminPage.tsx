@@ -1,0 +1,61 @@
+import { useId, type ReactNode } from 'react';
+import { t } from '../../../i18n/messages.ts';
+import { SaveSummary } from '../SaveSummary.tsx';
+import type { Outcome, ResourceView } from './useAdminResource.ts';
+import './lists.css';
+
+/**
+ * The frame of an admin page that edits one of the company's lists (staff, categories, block
+ * list, …): its heading and introduction, how the last change went, and the page's content
+ * once its data is loaded (`children` gets the data).
+ */
+export function AdminPage<T>(props: {
+  title: string;
+  intro: ReactNode;
+  view: ResourceView<T>;
+  outcome: Outcome;
+  onReload: () => void;
+  onDismiss: () => void;
+  /** Shown whatever the data's state, above it (a one-time password just made). */
+  notice?: ReactNode;
+  children: (data: T) => ReactNode;
+  testId: string;
+}) {
+  const id = useId();
+  const { view, outcome } = props;
+  return (
+    <section className="admin-page" aria-labelledby={`${id}-title`} data-testid={props.testId}>
+      <header className="admin-page-header">
+        <h2 id={`${id}-title`}>{props.title}</h2>
+        <div className="help">{props.intro}</div>
+      </header>
+      {/* Always present, so a screen reader hears what each change did. */}
+      <div aria-live="polite" className="outcome-live">
+        {outcome.kind === 'done' && (
+          <p className="saved" data-testid="outcome">
+            {outcome.message}
+          </p>
+        )}
+      </div>
+      {(outcome.kind === 'stale' || outcome.kind === 'failed') && (
+        <SaveSummary
+          status={outcome}
+          onUndo={() => undefined}
+          onReload={props.onReload}
+          onDismiss={props.onDismiss}
+        />
+      )}
+      {props.notice}
+      {view.state === 'loading' && <p role="status">{t('loading')}</p>}
+      {view.state === 'failed' && (
+        <div role="alert" className="banner">
+          <p>{t('listLoadFailed', { reason: view.message })}</p>
+          <button type="button" className="secondary" onClick={props.onReload}>
+            {t('retry')}
+          </button>
+        </div>
+      )}
+      {view.state === 'ready' && props.children(view.data)}
+    </section>
+  );
+}

@@ -1,0 +1,269 @@
+import { useState } from 'react';
+import {
+  routes,
+  type AdminCategory,
+  type StaffAdminEntry,
+  type StaffInviteBody,
+} from '@frontdesk/protocol';
+import { useAppSelector } from '../../../app/hooks.ts';
+import { t } from '../../../i18n/messages.ts';
+import { ConfirmDialog } from '../../../ui/Dialog.tsx';
+import { AdminPage } from '../listPage/AdminPage.tsx';
+import { formatDateTime, useCompanyTimeZone } from '../listPage/formatTime.ts';
+import { useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
+import { InviteForm } from './InviteForm.tsx';
+import { MemberDialog } from './MemberDialog.tsx';
+import { OneTimePasswordNotice, type IssuedPassword } from './OneTimePasswordNotice.tsx';
+
+type Team = { staff: StaffAdminEntry[]; categories: AdminCategory[] };
+
+const loadTeam = async ({ api, params, token }: AdminRequest): Promise<Team> => {
+  const [staff, categories] = await Promise.all([
+    api(routes.companyStaff, { params, token }),
+    api(routes.companyCategories, { params, token }),
+  ]);
+  return { staff: staff.data, categories: categories.data };
+};
+
+/** Active, deactivated, or invited and not yet signed in (until when the invitation works). */
+function memberStatus(member: StaffAdminEntry, timeZone: string): string {
+  if (!member.active) return t('status_deactivated');
+  const until = member.oneTimePasswordExpiresAt;
+  if (until === null) return t('status_active');
+  if (Date.parse(until) < Date.now()) return t('status_inviteExpired');
+  return t('status_invited', { date: formatDateTime(until, timeZone) });
+}
+
+type Asking = { kind: 'deactivate' | 'reset'; member: StaffAdminEntry };
+
+/**
+ * The team (`/console/admin/staff`): every member with role, status and categories; invite,
+ * edit, deactivate or reactivate, reset a password. A one-time password is shown once, to be
+ * handed over.
+ */
+export function StaffPage() {
+  const resource = useAdminResource(loadTeam);
+  const { view, write, busy } = resource;
+  const timeZone = useCompanyTimeZone();
+  const me = useAppSelector((state) => state.auth.login?.user.id);
+  const [inviting, setInviting] = useState(false);
+  const [issued, setIssued] = useState<IssuedPassword | null>(null);
+  const [editing, setEditing] = useState<StaffAdminEntry | null>(null);
+  const [asking, setAsking] = useState<Asking | null>(null);
+
+  async function invite(body: StaffInviteBody) {
+    const result = await write(
+      ({ api, params, token }, ifMatch) =>
+        api(routes.inviteStaff, { params, body, token, ifMatch }).then(({ data }) => data),
+      (data) => t('invitedOutcome', { name: data.member.name }),
+    );
+    if (result.ok) {
+      setInviting(false);
+      const { member, oneTimePassword, expiresAt } = result.data;
+      setIssued({
+        kind: 'invite',
+        name: member.name,
+        email: member.email,
+        oneTimePassword,
+        expiresAt,
+      });
+    }
+    return result;
+  }
+
+  async function setActive(member: StaffAdminEntry, active: boolean) {
+    await write(
+      ({ api, token, companyId }, ifMatch) =>
+        api(routes.updateStaff, {
+          params: { id: String(companyId), staffId: String(member.id) },
+          body: { active },
+          token,
+          ifMatch,
+        }),
+      () => t(active ? 'reactivatedOutcome' : 'deactivatedOutcome', { name: member.name }),
+    );
+    setAsking(null);
+  }
+
+  async function resetPassword(member: StaffAdminEntry) {
+    const result = await write(
+      ({ api, token, companyId }, ifMatch) =>
+        api(routes.resetStaffPassword, {
+          params: { id: String(companyId), staffId: String(member.id) },
+          token,
+          ifMatch,
+        }).then(({ data }) => data),
+      () => t('resetOutcome', { name: member.name }),
+    );
+    setAsking(null);
+    if (result.ok)
+      setIssued({ kind: 'reset', name: member.name, email: member.email, ...result.data });
+  }
+
+  return (
+    <AdminPage
+      title={t('group_staff')}
+      intro={<p>{t('staffIntro')}</p>}
+      view={view}
+      outcome={resource.outcome}
+      onReload={() => void resource.reloadAfterStale()}
+      onDismiss={() => resource.setOutcome({ kind: 'idle' })}
+      testId="staff-page"
+      notice={
+        issued && (
+          <OneTimePasswordNotice
+            issued={issued}
+            timeZone={timeZone}
+            onDone={() => setIssued(null)}
+          />
+        )
+      }
+    >
+      {(team) => {
+        const categoryName = new Map(team.categories.map((c) => [c.id, c.name]));
+        return (
+          <>
+            {inviting ? (
+              <InviteForm busy={busy} onInvite={invite} onCancel={() => setInviting(false)} />
+            ) : (
+              <p>
+                <button type="button" onClick={() => setInviting(true)}>
+                  {t('inviteMember')}
+                </button>
+              </p>
+            )}
+            <table className="admin-table staff-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('staffColumnMember')}</th>
+                  <th scope="col">{t('staffColumnRole')}</th>
+                  <th scope="col">{t('staffColumnStatus')}</th>
+                  <th scope="col">{t('staffColumnCategories')}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t('staffColumnActions')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {team.staff.map((member) => (
+                  <tr
+                    key={member.id}
+                    data-testid="staff-row"
+                    data-active={member.active}
+                    className={member.active ? undefined : 'inactive'}
+                  >
+                    <th scope="row">
+                      <span className="member-name">
+                        {member.name}
+                        {member.id === me && <span className="tag">{t('youTag')}</span>}
+                      </span>
+                      <span className="member-email" dir="ltr">
+                        {member.email}
+                      </span>
+                    </th>
+                    <td data-label={t('staffColumnRole')}>{t(`role_${member.role}`)}</td>
+                    <td data-label={t('staffColumnStatus')}>
+                      <span className={`status status-${member.active ? 'on' : 'off'}`}>
+                        {memberStatus(member, timeZone)}
+                      </span>
+                    </td>
+                    <td data-label={t('staffColumnCategories')}>
+                      {member.categoryIds.length === 0
+                        ? t('nobody')
+                        : member.categoryIds
+                            .map((id) => categoryName.get(id) ?? String(id))
+                            .join(', ')}
+                    </td>
+                    <td className="row-actions">
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={t('editMemberLabel', { name: member.name })}
+                        onClick={() => setEditing(member)}
+                      >
+                        {t('editMember')}
+                      </button>
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={t('resetPasswordLabel', { name: member.name })}
+                        onClick={() => setAsking({ kind: 'reset', member })}
+                      >
+                        {t('resetPassword')}
+                      </button>
+                      {/* One button for both, so the focus it returns to after the
+                          confirmation is still there when the member has changed. */}
+                      <button
+                        type="button"
+                        className={member.active ? 'secondary danger-text' : 'secondary'}
+                        disabled={busy && !member.active}
+                        aria-label={t(member.active ? 'deactivateLabel' : 'reactivateLabel', {
+                          name: member.name,
+                        })}
+                        onClick={() =>
+                          member.active
+                            ? setAsking({ kind: 'deactivate', member })
+                            : void setActive(member, true)
+                        }
+                      >
+                        {t(member.active ? 'deactivate' : 'reactivate')}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {editing && (
+              <MemberDialog
+                member={editing}
+                categories={team.categories}
+                busy={busy}
+                onSave={(body) =>
+                  write(
+                    ({ api, token, companyId }, ifMatch) =>
+                      api(routes.updateStaff, {
+                        params: { id: String(companyId), staffId: String(editing.id) },
+                        body,
+                        token,
+                        ifMatch,
+                      }),
+                    ({ data }) => t('memberSavedOutcome', { name: data.name }),
+                    'caller',
+                  )
+                }
+                onReload={() => void resource.reload()}
+                onClose={() => setEditing(null)}
+              />
+            )}
+            {asking?.kind === 'deactivate' && (
+              <ConfirmDialog
+                title={t('deactivateTitle', { name: asking.member.name })}
+                description={<p>{t('deactivateText')}</p>}
+                confirmLabel={t('deactivate')}
+                cancelLabel={t('cancel')}
+                danger
+                busy={busy}
+                onConfirm={() => void setActive(asking.member, false)}
+                onCancel={() => setAsking(null)}
+                testId="confirm-deactivate"
+              />
+            )}
+            {asking?.kind === 'reset' && (
+              <ConfirmDialog
+                title={t('resetTitle', { name: asking.member.name })}
+                description={<p>{t('resetText')}</p>}
+                confirmLabel={t('resetConfirm')}
+                cancelLabel={t('cancel')}
+                danger
+                busy={busy}
+                onConfirm={() => void resetPassword(asking.member)}
+                onCancel={() => setAsking(null)}
+                testId="confirm-reset"
+              />
+            )}
+          </>
+        );
+      }}
+    </AdminPage>
+  );
+}
