@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { Link, Navigate, type RouteObject } from 'react-router';
+import { listPageRoutes } from '../features/admin/listPage/listRoutes.tsx';
 import { SETTINGS_GROUPS } from '../features/admin/settingsGroups.ts';
 import { t } from '../i18n/messages.ts';
 import { App } from './App.tsx';
@@ -54,6 +55,7 @@ export const consoleRoutes: RouteObject[] = [
               element: <SettingsGroupFields group={group} />,
             })),
           },
+          ...listPageRoutes,
         ],
       },
       { path: '*', element: <NotFound /> },

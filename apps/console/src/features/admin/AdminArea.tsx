@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { useAppSelector } from '../../app/hooks.ts';
 import { t } from '../../i18n/messages.ts';
+import { LIST_PAGES } from './listPage/listRoutes.tsx';
 import { SETTINGS_GROUPS } from './settingsGroups.ts';
 import './admin.css';
 
@@ -39,6 +40,11 @@ export function AdminArea() {
           {SETTINGS_GROUPS.map((group) => (
             <li key={group.path}>
               <NavLink to={group.path}>{t(`group_${group.path}`)}</NavLink>
+            </li>
+          ))}
+          {LIST_PAGES.map((page) => (
+            <li key={page}>
+              <NavLink to={page}>{t(`group_${page}`)}</NavLink>
             </li>
           ))}
         </ul>
