@@ -10,19 +10,20 @@ export type FakeAnswer = { body: unknown } | { refuse: ApiRequestError };
 
 /**
  * An API whose answers the test names by `METHOD path` (the route's path filled in, with its
- * query); every request is recorded. The answer is parsed with the route's response schema, as
- * the real client does.
+ * query); every request is recorded, with the `If-Match` version it would send when it has one.
+ * The answer is parsed with the route's response schema, as the real client does.
  */
 export function fakeApi(answers: Record<string, FakeAnswer>) {
-  const requests: { route: string; body: unknown }[] = [];
+  const requests: { route: string; body: unknown; ifMatch?: number }[] = [];
   const api: ApiClient = async (route, ...[options]) => {
-    const { params, query, body } = (options ?? {}) as {
+    const { params, query, body, ifMatch } = (options ?? {}) as {
       params?: Record<string, unknown>;
       query?: Record<string, unknown>;
       body?: unknown;
+      ifMatch?: number;
     };
     const name = `${route.method} ${routeUrl(route, params, query)}`;
-    requests.push({ route: name, body });
+    requests.push({ route: name, body, ...(ifMatch === undefined ? {} : { ifMatch }) });
     const answer = answers[name];
     if (!answer) throw new Error(`unexpected request ${name}`);
     if ('refuse' in answer) throw answer.refuse;
