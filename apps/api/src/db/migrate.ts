@@ -15,6 +15,7 @@ import * as companyAdmin from './migrations/0013-company-admin.ts';
 import * as companyAdminSettings from './migrations/0014-company-admin-settings.ts';
 import * as scheduleExceptions from './migrations/0015-schedule-exceptions.ts';
 import * as staffInvites from './migrations/0016-staff-invites.ts';
+import * as assignmentGroups from './migrations/0017-assignment-groups.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0014-company-admin-settings': companyAdminSettings,
   '0015-schedule-exceptions': scheduleExceptions,
   '0016-staff-invites': staffInvites,
+  '0017-assignment-groups': assignmentGroups,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

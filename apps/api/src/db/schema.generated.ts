@@ -92,6 +92,10 @@ export interface CallReports {
    */
   agent_id: number | null;
   answered_at: Date | null;
+  /**
+   * The id of the company's assignment group the guest picked; kept through holds and transfers. `null`: none picked.
+   */
+  assignment_group: string | null;
   call_id: string;
   call_initiated_at: Date | null;
   call_type: CallType | null;
@@ -407,6 +411,21 @@ export interface Staff {
   role: StaffRole;
 }
 
+export interface StaffAssignmentGroups {
+  /**
+   * The member's company, whose `assignmentGroups` list the group.
+   */
+  company_id: number;
+  /**
+   * An id of the company's `assignmentGroups`; ignored while the company no longer lists it (an Undo brings it back).
+   */
+  group_id: string;
+  /**
+   * A member of the group: round robin offers the group's calls to its available members first.
+   */
+  staff_id: number;
+}
+
 export interface StaffCategories {
   category_id: number;
   /**
@@ -454,6 +473,7 @@ export interface DB {
   schedules: Schedules;
   sessions: Sessions;
   staff: Staff;
+  staff_assignment_groups: StaffAssignmentGroups;
   staff_categories: StaffCategories;
   uploads: Uploads;
 }
