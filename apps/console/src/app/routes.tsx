@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { Link, Navigate, type RouteObject } from 'react-router';
+import { editorRoutes } from '../features/admin/editorRoutes.tsx';
 import { listPageRoutes } from '../features/admin/listPage/listRoutes.tsx';
 import { SETTINGS_GROUPS } from '../features/admin/settingsGroups.ts';
 import { t } from '../i18n/messages.ts';
@@ -55,6 +56,7 @@ export const consoleRoutes: RouteObject[] = [
               element: <SettingsGroupFields group={group} />,
             })),
           },
+          ...editorRoutes,
           ...listPageRoutes,
         ],
       },

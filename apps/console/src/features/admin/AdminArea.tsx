@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { useAppSelector } from '../../app/hooks.ts';
 import { t } from '../../i18n/messages.ts';
+import { EDITOR_PAGES } from './editorRoutes.tsx';
 import { LIST_PAGES } from './listPage/listRoutes.tsx';
 import { SETTINGS_GROUPS } from './settingsGroups.ts';
 import './admin.css';
@@ -40,6 +41,11 @@ export function AdminArea() {
           {SETTINGS_GROUPS.map((group) => (
             <li key={group.path}>
               <NavLink to={group.path}>{t(`group_${group.path}`)}</NavLink>
+            </li>
+          ))}
+          {EDITOR_PAGES.map((page) => (
+            <li key={page.path}>
+              <NavLink to={page.path}>{t(page.label)}</NavLink>
             </li>
           ))}
           {LIST_PAGES.map((page) => (
