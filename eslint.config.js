@@ -28,7 +28,15 @@ const featureLayers = {
     ['call'],
     ['rating', 'selection', 'preview'],
   ],
-  console: [['health'], ['auth'], ['availability'], ['chat'], ['queue'], ['call', 'admin']],
+  // The operator's page imports no other feature: operators are apart from staff (decision 0017).
+  console: [
+    ['health', 'operator'],
+    ['auth'],
+    ['availability'],
+    ['chat'],
+    ['queue'],
+    ['call', 'admin'],
+  ],
 };
 
 function featureLayerRules([app, layers]) {

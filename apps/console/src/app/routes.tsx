@@ -3,6 +3,7 @@ import { Link, Navigate, type RouteObject } from 'react-router';
 import { editorRoutes } from '../features/admin/editorRoutes.tsx';
 import { listPageRoutes } from '../features/admin/listPage/listRoutes.tsx';
 import { SETTINGS_GROUPS } from '../features/admin/settingsGroups.ts';
+import { operatorRoute } from '../features/operator/operatorRoute.tsx';
 import { t } from '../i18n/messages.ts';
 import { App } from './App.tsx';
 import { Workspace } from './Workspace.tsx';
@@ -36,9 +37,11 @@ function NotFound() {
 
 /**
  * The console's pages (decision 0018): the agent's workspace at `/console/`, the company's
- * settings at `/console/admin/<group>`. Every one of them needs a signed-in member of staff.
+ * settings at `/console/admin/<group>`. Every one of them needs a signed-in member of staff, but
+ * the platform operator's page, `/console/operator`, which has its own sign-in (decision 0017).
  */
 export const consoleRoutes: RouteObject[] = [
+  operatorRoute,
   {
     path: '/',
     element: <App />,
