@@ -43,7 +43,7 @@ export async function certificatePairProblem(files: CertificateFiles): Promise<s
 }
 
 /** A digest of both files' contents; undefined while one cannot be read (mid-renewal). */
-async function fingerprint(files: CertificateFiles): Promise<string | undefined> {
+export async function certificateFingerprint(files: CertificateFiles): Promise<string | undefined> {
   try {
     const hash = createHash('sha256');
     for (const file of [files.certFile, files.keyFile]) hash.update(await readFile(file));
@@ -54,25 +54,28 @@ async function fingerprint(files: CertificateFiles): Promise<string | undefined>
 }
 
 /**
- * Calls `onRenewed` each time the contents of `files` change, checking every `intervalMs`.
+ * Calls `onRenewed` each time the contents of `files` differ from the last seen, first from
+ * `served` (their {@link certificateFingerprint} when the server copied them: taken before, a
+ * renewal during the start is not missed), checking every `intervalMs`.
  * Contents, not modification times or file events: certbot renews by pointing the `live/`
  * symbolic links at new files, which the names still lead to. `onRenewed` reports its own
  * failures (a rejection is dropped: it must not end the supervisor). Returns the stop.
  */
 export function watchCertificate(
   files: CertificateFiles,
+  served: string | undefined,
   intervalMs: number,
   onRenewed: () => Promise<void>,
 ): () => void {
-  let known = fingerprint(files);
+  let known = served;
   let checking = false;
   const timer = setInterval(() => {
     if (checking) return;
     checking = true;
     void (async () => {
-      const [before, now] = [await known, await fingerprint(files)];
-      if (now !== undefined && now !== before) {
-        known = Promise.resolve(now);
+      const now = await certificateFingerprint(files);
+      if (now !== undefined && now !== known) {
+        known = now;
         await onRenewed();
       }
     })()

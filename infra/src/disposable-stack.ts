@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { freePort } from './process.ts';
-import { startStack, type PublicSite, type RunningStack } from './stack.ts';
+import { startStack, type PublicSite, type RunningStack, type StackOptions } from './stack.ts';
 
 /** The machine's PostgreSQL through its Unix socket: sockets cross network namespaces. */
 export const machineDatabaseUrl =
@@ -17,14 +17,16 @@ export type DisposableStack = RunningStack & { schema: string };
  * machine's database, free ports, Janus on `veth0` inside scripts/isolated. `stop` drops the
  * schema and, unless `keepData`, the folder.
  */
-export async function startDisposableStack(options: {
-  name: string;
-  logLevel: string;
-  log: (line: string) => void;
-  keepData?: boolean;
-  /** Public mode: Caddy in front (e2e/tests/public-https.spec.ts). */
-  publicSite?: PublicSite;
-}): Promise<DisposableStack> {
+export async function startDisposableStack(
+  options: {
+    name: string;
+    logLevel: string;
+    log: (line: string) => void;
+    keepData?: boolean;
+    /** Public mode: Caddy in front (e2e/tests/public-https.spec.ts). */
+    publicSite?: PublicSite;
+  } & Pick<StackOptions, 'turnTls' | 'certificateCheckMs'>,
+): Promise<DisposableStack> {
   const dataDir = mkdtempSync(join(tmpdir(), `frontdesk-${options.name}-`));
   const schema = `${options.name}_${randomBytes(6).toString('hex')}`;
   const stack = await startStack({
@@ -40,6 +42,8 @@ export async function startDisposableStack(options: {
     janusRtpPorts: [20000, 20200],
     seedDemo: true,
     ...(options.publicSite ? { publicSite: options.publicSite } : {}),
+    ...(options.turnTls ? { turnTls: options.turnTls } : {}),
+    ...(options.certificateCheckMs ? { certificateCheckMs: options.certificateCheckMs } : {}),
     logLevel: options.logLevel,
     log: options.log,
   });

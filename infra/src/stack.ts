@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { buildApiIfStale } from './build-api.ts';
 import { checkSiteCertificate, isCaddyOf, startCaddy, type SiteTls } from './caddy.ts';
 import {
+  certificateFingerprint,
   certificatePairProblem,
   watchCertificate,
   type CertificateFiles,
@@ -208,6 +209,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // The socket folder stays the same across restarts, and so does the URL.
     const database = postgres?.current ?? { url: options.databaseUrl as string };
 
+    // What the certificate files hold before coturn and Caddy copy them: a renewal from now on,
+    // during the start too, is taken (below).
+    const [turnServed, siteServed] = await Promise.all(
+      [options.turnTls, options.publicSite?.tls].map(
+        (files) => files && certificateFingerprint(files),
+      ),
+    );
+
     // coturn relays only to where Janus is (decision 0015); browsers reach it where they reach
     // Janus. Its port is chosen here: ejabberd announces it as the STUN server (XEP-0215).
     const janusAt = janusAddresses(options.janusIceEnforceList, options.janusPublicIp);
@@ -361,29 +370,36 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const takeRenewals = (
       label: string,
       files: CertificateFiles,
+      served: string | undefined,
       problem: () => Promise<string | undefined>,
       reload: () => Promise<void>,
     ) =>
       stopWatching.push(
-        watchCertificate(files, options.certificateCheckMs ?? CERTIFICATE_CHECK_MS, async () => {
-          try {
-            const wrong = await problem();
-            if (wrong !== undefined) throw new Error(wrong);
-            await reload();
-            options.log(`${label} serves the renewed certificate from ${files.certFile}.`);
-          } catch (error) {
-            options.log(
-              `${label} keeps its certificate: the renewed ${files.certFile} was not taken ` +
-                `(${error instanceof Error ? error.message.split('\n')[0] : String(error)}).`,
-            );
-          }
-        }),
+        watchCertificate(
+          files,
+          served,
+          options.certificateCheckMs ?? CERTIFICATE_CHECK_MS,
+          async () => {
+            try {
+              const wrong = await problem();
+              if (wrong !== undefined) throw new Error(wrong);
+              await reload();
+              options.log(`${label} serves the renewed certificate from ${files.certFile}.`);
+            } catch (error) {
+              options.log(
+                `${label} keeps its certificate: the renewed ${files.certFile} was not taken ` +
+                  `(${error instanceof Error ? error.message.split('\n')[0] : String(error)}).`,
+              );
+            }
+          },
+        ),
       );
     if (options.turnTls) {
       const tls = options.turnTls;
       takeRenewals(
         'coturn',
         tls,
+        turnServed,
         () => certificatePairProblem(tls),
         () => coturn.current.reloadCertificate(),
       );
@@ -393,6 +409,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       takeRenewals(
         'Caddy',
         tls,
+        siteServed,
         async () => {
           checkSiteCertificate(tls, site.host);
           return undefined;

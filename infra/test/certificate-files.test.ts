@@ -3,7 +3,11 @@
 import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { certificatePairProblem, watchCertificate } from '../src/certificate-files.ts';
+import {
+  certificateFingerprint,
+  certificatePairProblem,
+  watchCertificate,
+} from '../src/certificate-files.ts';
 import { selfSignedCertificate, tempDir } from './helpers.ts';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -26,7 +30,7 @@ describe('watchCertificate', () => {
     await symlink(first.certFile, live.certFile);
     await symlink(first.keyFile, live.keyFile);
     const renewals: string[] = [];
-    const stop = watchCertificate(live, 20, async () => {
+    const stop = watchCertificate(live, await certificateFingerprint(live), 20, async () => {
       renewals.push(await readFile(live.certFile, 'utf8'));
     });
     try {
