@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, isProcessAlive, processGroupMembers, startProcess } from '../src/process.ts';
+import { parseLogSize } from '../src/service-log.ts';
 import { tempDir } from './helpers.ts';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -134,5 +135,19 @@ describe('freePort', () => {
       server.listen(port, '127.0.0.1', resolve);
     });
     await new Promise((resolve) => server.close(resolve));
+  });
+});
+
+describe('parseLogSize', () => {
+  it('reads LOG_ROTATE_SIZE as npm start is given it, and refuses what is no size', () => {
+    expect(['10M', '512K', '1G', '4096'].map(parseLogSize)).toEqual([
+      10 * 1024 * 1024,
+      512 * 1024,
+      1024 ** 3,
+      4096,
+    ]);
+    for (const text of ['', '0', '10MB', '-1M', '1.5M', 'ten']) {
+      expect(parseLogSize(text), text).toBeUndefined();
+    }
   });
 });
