@@ -40,11 +40,16 @@ describe('startProcess', () => {
     const logFile = join(folder, 'chatty.log');
     // An older run's log, nearly full: the first lines of this run already rotate it.
     await writeFile(logFile, `${'older run\n'.repeat(90)}`, { mode: 0o644 });
-    // 300 lines of 40 bytes: 12 KB through a 1 KB limit, about a dozen rotations.
+    // 200 lines of 40 bytes: 8 KB through a 1 KB limit, about eight rotations. A file is
+    // rotated between writes, never within one: the pauses keep the lines apart, as a server's
+    // log lines are.
     const proc = await startProcess({
       name: 'chatty',
       command: '/bin/sh',
-      args: ['-c', 'for i in $(seq 100 399); do echo "guest g$i waited in the queue, ok"; done'],
+      args: [
+        '-c',
+        'for i in $(seq 100 299); do echo "guest g$i waited in the queue, ok"; sleep 0.01; done',
+      ],
       logFile,
       logRotation: { maxBytes: 1024, keep: 3 },
     });
@@ -64,8 +69,8 @@ describe('startProcess', () => {
     // Oldest first, nothing lost or repeated between the files kept, and the newest line last.
     const lines = [...rotated, current].join('').trimEnd().split('\n');
     const numbers = lines.map((line) => Number(/g(\d+)/.exec(line)?.[1]));
-    expect(numbers.at(-1)).toBe(399);
-    expect(numbers).toEqual(numbers.map((_, i) => 399 - numbers.length + 1 + i));
+    expect(numbers.at(-1)).toBe(299);
+    expect(numbers).toEqual(numbers.map((_, i) => 299 - numbers.length + 1 + i));
     for (const text of rotated) expect(text.length).toBeGreaterThanOrEqual(1024);
     // The older run's lines went out with the first rotations.
     expect(lines.some((line) => line.startsWith('older run'))).toBe(false);
