@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
 import { webOriginSchema } from './company.ts';
 import { formFieldsSchema } from './forms.ts';
-import { geofenceAreaSchema } from './geofence.ts';
+import { geofenceAreaSchema, type GeofenceArea } from './geofence.ts';
 import { recordIdSchema, recordIdTextSchema } from './ids.ts';
 
 /**
@@ -244,9 +244,28 @@ export const geofenceZoneSchema = z.object({
 });
 export type GeofenceZone = z.infer<typeof geofenceZoneSchema>;
 
+/**
+ * How many positions a company's zones may have in all: a city's outline drawn in detail.
+ * SECURITY: every location check, which anyone may send, loads and measures all of them, and
+ * each save's audit entry keeps them before and after.
+ */
+export const MAX_GEOFENCE_POSITIONS = 10_000;
+
+const positionsOf = (area: GeofenceArea): number =>
+  (area.type === 'Polygon' ? [area.coordinates] : area.coordinates)
+    .flat()
+    .reduce((sum, ring) => sum + ring.length, 0);
+
 /** `PUT /company/:id/geofence`: every zone (the list replaces the old one; empty: serve anywhere). */
 export const geofenceZonesBodySchema = z.strictObject({
-  zones: z.array(z.strictObject({ name: adminText(100), area: geofenceAreaSchema })).max(100),
+  zones: z
+    .array(z.strictObject({ name: adminText(100), area: geofenceAreaSchema }))
+    .max(100)
+    .refine(
+      (zones) =>
+        zones.reduce((sum, zone) => sum + positionsOf(zone.area), 0) <= MAX_GEOFENCE_POSITIONS,
+      `must have ${MAX_GEOFENCE_POSITIONS} positions or fewer in all`,
+    ),
 });
 
 /** `POST /company/:id/geofence/check-point`: is this point inside the service area? */
