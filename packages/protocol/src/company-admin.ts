@@ -32,6 +32,9 @@ export const BUILT_IN_IMAGES = [
 const builtInImages: ReadonlySet<string> = new Set(BUILT_IN_IMAGES);
 
 const isHttpsUrl = (value: string): boolean => {
+  // Written as browsers and the public schema read it: `HTTPS:`, `https:\\host`, `https:host` or
+  // a leading space are https: to the URL parser only, and would fail every later read.
+  if (!/^https:\/\/[^\s\\]+$/.test(value)) return false;
   try {
     const url = new URL(value);
     // Credentials in a URL only ever serve to mislead (`https://bank@evil.example`).
