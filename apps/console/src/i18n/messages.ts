@@ -33,7 +33,7 @@ const en = {
   operatorSignedInAs: 'Signed in as {name} ({email})',
   operatorSigningOut: 'Signing out…',
   operatorSignOutUnconfirmed:
-    'You are signed out of this page, but the server could not be told ({reason}): the session ends by itself {expires}.',
+    'You are signed out of this page, but the server could not be told ({reason}): the session ends by itself at {expires}.',
   operatorCompaniesTitle: 'Companies',
   operatorCompaniesLoading: 'Loading the companies…',
   operatorCompaniesFailed: 'The companies could not be loaded: {reason}',

@@ -1,5 +1,6 @@
 import type { OperatorCompany } from '@frontdesk/protocol';
 import { t } from '../../i18n/messages.ts';
+import { EmailAddress } from './EmailAddress.tsx';
 import { companyLinks, formatDate } from './operatorApi.ts';
 
 /** The companies as last loaded (null before the first answer), whether a load is under way, and why the last one failed. */
@@ -47,7 +48,9 @@ function CompanyCard({ company }: { company: OperatorCompany }) {
   const titleId = `operator-company-${company.id}`;
   return (
     <li className="card" aria-labelledby={titleId} data-testid="operator-company">
-      <h3 id={titleId}>{company.name}</h3>
+      <h3 id={titleId}>
+        <bdi>{company.name}</bdi>
+      </h3>
       <dl>
         <div>
           <dt>{t('operatorCompanyId')}</dt>
@@ -63,11 +66,7 @@ function CompanyCard({ company }: { company: OperatorCompany }) {
           <dt>{t('operatorCompanyAdmins')}</dt>
           <dd>
             {company.adminEmails.length > 0
-              ? company.adminEmails.map((email) => (
-                  <span key={email} className="operator-email" dir="ltr">
-                    {email}
-                  </span>
-                ))
+              ? company.adminEmails.map((email) => <EmailAddress key={email} email={email} />)
               : t('operatorCompanyNoAdmin')}
           </dd>
         </div>

@@ -271,7 +271,7 @@ describe('the end of the session', () => {
     signIn();
     fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
     expect((await screen.findByRole('alert')).textContent).toMatch(
-      /^You are signed out of this page, but the server could not be told \(The server could not be reached\.\): the session ends by itself 1 Jan 2099/,
+      /^You are signed out of this page, but the server could not be told \(The server could not be reached\.\): the session ends by itself at 1 Jan 2099/,
     );
   });
 });
