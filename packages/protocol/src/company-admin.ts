@@ -180,6 +180,12 @@ export const adminCategorySchema = z.object({
 });
 export type AdminCategory = z.infer<typeof adminCategorySchema>;
 
+/**
+ * How many live categories a company may have. SECURITY: every guest page (`GET /company/:id`,
+ * which anyone may ask) lists them all, each with its waiting time.
+ */
+export const MAX_CATEGORIES = 100;
+
 const categoryFields = {
   name: adminText(100),
   textColor: adminColourSchema.nullable(),

@@ -1,5 +1,10 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { AdminCategory, CategoryCreateBody, CategoryUpdateBody } from '@frontdesk/protocol';
+import {
+  MAX_CATEGORIES,
+  type AdminCategory,
+  type CategoryCreateBody,
+  type CategoryUpdateBody,
+} from '@frontdesk/protocol';
 import { SESSION_TTL_MS } from '../auth/sessions.ts';
 import { changeCompany, type CompanyChangeOptions } from '../audit/company-changes.ts';
 import type { Database } from '../db/schema.ts';
@@ -116,7 +121,10 @@ async function newRoomName(
   return roomName;
 }
 
-/** `POST /company/:id/categories`: a new category, last unless a position is given. */
+/**
+ * `POST /company/:id/categories`: a new category, last unless a position is given; 409 once the
+ * company has {@link MAX_CATEGORIES}.
+ */
 export async function createCategory(
   db: Kysely<Database>,
   options: CompanyChangeOptions,
@@ -127,12 +135,22 @@ export async function createCategory(
     const company = await requireCompany(trx, companyId);
     const agentIds = body.agentIds ?? [];
     await assertOwnStaff(trx, companyId, agentIds);
-    const { last } = await trx
+    const { last, count } = await trx
       .selectFrom('categories')
-      .select((eb) => eb.fn.coalesce(eb.fn.max('position'), sql.lit(-1)).as('last'))
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.max('position'), sql.lit(-1)).as('last'),
+        eb.fn.countAll<string>().as('count'),
+      ])
       .where('company_id', '=', companyId)
       .where('deleted_at', 'is', null)
       .executeTakeFirstOrThrow();
+    // Counted under changeCompany's lock on the company: two creations at once cannot pass it.
+    if (Number(count) >= MAX_CATEGORIES) {
+      throw new ConflictError(
+        'too_many_categories',
+        `Company ${companyId} has ${MAX_CATEGORIES} categories, the most it may have: delete one first.`,
+      );
+    }
     const { id } = await trx
       .insertInto('categories')
       .values({

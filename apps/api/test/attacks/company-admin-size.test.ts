@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPageSchema, envelope, MAX_GEOFENCE_POSITIONS } from '@frontdesk/protocol';
+import {
+  auditPageSchema,
+  envelope,
+  MAX_CATEGORIES,
+  MAX_GEOFENCE_POSITIONS,
+} from '@frontdesk/protocol';
 import { AUDIT_PAGE_BYTES } from '../../src/companies/audit-log.ts';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import { bearer, buildTestApp, loginStaff, type TestApp } from '../helper.ts';
@@ -32,7 +37,7 @@ describe('attack: company admin data sized to hurt everyone', () => {
   });
   afterAll(() => t.close());
 
-  const send = (method: 'GET' | 'PUT' | 'PATCH', path: string, body?: object) =>
+  const send = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: object) =>
     t.app.inject({
       method,
       url: `/api/company/${COMPANY}${path}`,
@@ -57,6 +62,23 @@ describe('attack: company admin data sized to hurt everyone', () => {
       zones: [zoneOf('whole city', MAX_GEOFENCE_POSITIONS)],
     });
     expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+  });
+
+  it('refuses a category past the limit (every guest page lists them all), taking one again after a deletion', async () => {
+    const live = async () => (await send('GET', '/categories')).json().data as { id: number }[];
+    for (let n = (await live()).length; n < MAX_CATEGORIES; n += 1) {
+      expect((await send('POST', '/categories', { name: `Desk ${n}` })).statusCode).toBe(201);
+    }
+    const over = await send('POST', '/categories', { name: 'One too many' });
+    expect(over.statusCode, over.body).toBe(409);
+    expect(over.json().error.code).toBe('too_many_categories');
+    const categories = await live();
+    expect(categories).toHaveLength(MAX_CATEGORIES);
+    const company = await t.app.inject({ method: 'GET', url: `/api/company/${COMPANY}` });
+    expect(company.json().data.categories).toHaveLength(MAX_CATEGORIES);
+
+    expect((await send('DELETE', `/categories/${categories.at(-1)?.id}`)).statusCode).toBe(204);
+    expect((await send('POST', '/categories', { name: 'In its place' })).statusCode).toBe(201);
   });
 
   it('answers a page of the audit log no larger than its budget, the rest on later pages', async () => {
