@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
+import { assignmentGroupSchema } from './company.ts';
 import { RATING_SCALE_MAX } from './forms.ts';
 import { guestUsernameSchema, serviceCredentialsSchema } from './guest.ts';
 import { recordIdSchema } from './ids.ts';
@@ -39,6 +40,12 @@ export const callReportAddBodySchema = z.strictObject({
   source: callSourceSchema,
   category_id: recordIdSchema.optional(),
   guest_username: guestUsernameSchema.optional(),
+  /**
+   * spec §3 call state `assignmentGroup`: the id of the company's assignment group the guest
+   * picked. Required when the company turns `assignments` on and lists groups; refused otherwise
+   * (decision 0019).
+   */
+  assignmentGroup: assignmentGroupSchema.shape.id.optional(),
 });
 export type CallReportAddBody = z.infer<typeof callReportAddBodySchema>;
 
@@ -118,6 +125,8 @@ export const callReportSchema = z.object({
   status: callReportStatusSchema,
   success: z.boolean().nullable(),
   call_type: callTypeSchema.nullable(),
+  /** The assignment group the guest picked (decision 0019); kept through holds and transfers. */
+  assignmentGroup: z.string().nullable(),
   rating: z.number().int().nullable(),
   created_at: z.iso.datetime(),
   call_initiated_timestamp: timestampSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
 import { callTypeSchema } from './call-report.ts';
+import { assignmentGroupSchema } from './company.ts';
 import { iceServerSchema } from './config.ts';
 import { jabberUsernameSchema } from './chat.ts';
 import { answersSchema } from './forms.ts';
@@ -174,6 +175,13 @@ export const callSummarySchema = agentCallSchema.extend({
   welcomeAnswers: answersSchema.nullable(),
   /** How many calls the guest made before this one (a transferred call counts once). */
   previousCalls: z.number().int().nonnegative(),
+  /**
+   * The assignment group the guest picked (decision 0019), named as the company names it now;
+   * `name` is `null` when the company has removed the group since. `null`: none picked.
+   */
+  assignmentGroup: assignmentGroupSchema
+    .extend({ name: assignmentGroupSchema.shape.name.nullable() })
+    .nullable(),
   /**
    * Round robin (docs/protocol.md step 3): the agent the call is offered to now and until when;
    * `null` when the company does not use round robin or no agent is available.

@@ -39,6 +39,16 @@ const colour = z
   .default(null);
 
 /**
+ * One of a company's assignment groups (spec §3 `assignmentGroups`, decision 0019): a kind of
+ * guest the company routes apart, e.g. "Spanish speakers", named by an id the admin chooses.
+ */
+export const assignmentGroupSchema = z.object({
+  id: z.string().min(1).max(100),
+  name: z.string().min(1).max(200),
+});
+export type AssignmentGroup = z.infer<typeof assignmentGroupSchema>;
+
+/**
  * The settings of spec §3 "Company details" that shape the guest's screens, each with its
  * default (spec §3 gives callMethod, callType, recordCalls, pageDirection and streamWatermark;
  * the others are ours). `null` means "the app's own default".
@@ -89,11 +99,12 @@ export const companySettingsSchema = z.object({
   holdPageText: optionalText,
   videoOnHoldText: optionalText,
   audioOnHoldText: optionalText,
-  /** Whether calls go to an assignment group the guest picks rather than the whole category. */
+  /**
+   * Whether the guest picks one of `assignmentGroups` for the call; round robin then offers it to
+   * the group's members first (decision 0019).
+   */
   assignments: z.boolean().default(false),
-  assignmentGroups: z
-    .array(z.object({ id: z.string().min(1).max(100), name: z.string().min(1).max(200) }))
-    .default([]),
+  assignmentGroups: z.array(assignmentGroupSchema).default([]),
   welcomeButtonText: optionalText,
   /** spec §3 spells the second style "emojies"; it is the wire value. */
   ratingStyle: z.enum(['stars', 'emojies']).default('stars'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assignmentGroupSchema } from './company.ts';
 import { recordIdSchema, recordIdTextSchema } from './ids.ts';
 import { staffRoleSchema } from './staff.ts';
 
@@ -36,6 +37,11 @@ export const staffAdminEntrySchema = z.object({
   oneTimePasswordExpiresAt: z.iso.datetime().nullable(),
   /** The categories whose calls round robin offers them (the same as each category's `agentIds`). */
   categoryIds: z.array(recordIdSchema),
+  /**
+   * The company's assignment groups the member belongs to (decision 0019): round robin offers a
+   * group's calls to its members first. Only groups the company still lists.
+   */
+  assignmentGroupIds: z.array(z.string()),
   createdAt: z.iso.datetime(),
 });
 export type StaffAdminEntry = z.infer<typeof staffAdminEntrySchema>;
@@ -80,10 +86,16 @@ export const staffUpdateBodySchema = z
       .max(500, 'must list 500 categories or fewer')
       .refine((ids) => new Set(ids).size === ids.length, 'must not list a category twice')
       .optional(),
+    /** Replaces the company's assignment groups the member belongs to; `[]` for none. */
+    assignmentGroupIds: z
+      .array(assignmentGroupSchema.shape.id)
+      .max(50, 'must list 50 groups or fewer')
+      .refine((ids) => new Set(ids).size === ids.length, 'must not list a group twice')
+      .optional(),
   })
   .refine(
     (body) => Object.keys(body).length > 0,
-    'must name at least one of name, role, active, categoryIds',
+    'must name at least one of name, role, active, categoryIds, assignmentGroupIds',
   );
 export type StaffUpdateBody = z.input<typeof staffUpdateBodySchema>;
 

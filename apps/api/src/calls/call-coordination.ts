@@ -4,6 +4,7 @@ import {
   type CallListQuery,
   type CallState,
   type CallSummary,
+  type CompanySettings,
   QUEUE_POLL_MS,
   type ClaimCallBody,
   type Queue,
@@ -25,6 +26,7 @@ import { staffIdOf, staffJabberUsername } from '../xmpp/addresses.ts';
 import { assertCategoryOf, assertMayTouch, type ReportWithGuest } from './call-reports.ts';
 import type { RoomParticipant } from './call-rooms.ts';
 import { offerableAgents, offerOf } from './round-robin.ts';
+import { groupMembers } from '../staff/assignment-groups.ts';
 import { availableStaffIds } from '../staff/staff-repository.ts';
 
 function statusOf(call: CallReportRow): CallState['status'] {
@@ -257,25 +259,43 @@ export async function saveNotes(
   await db.updateTable('call_reports').set({ notes }).where('id', '=', call.id).execute();
 }
 
-type RoundRobinAgents = { available: number[]; serving: Map<number, number[]> };
+type RoundRobinAgents = {
+  available: number[];
+  serving: Map<number, number[]>;
+  members: Map<string, number[]>;
+};
+
+const NO_ROTATION: RoundRobinAgents = { available: [], serving: new Map(), members: new Map() };
 
 /**
- * The agents waiting calls rotate among (none when the company does not use round robin), and
- * who serves each category that names its agents.
+ * The agents waiting calls rotate among (none when the company does not use round robin), who
+ * serves each category that names its agents, and who belongs to each assignment group.
  */
 async function roundRobinAgents(
   db: Kysely<Database>,
   companyId: number,
+  settings: CompanySettings,
 ): Promise<RoundRobinAgents> {
-  const company = await requireCompany(db, companyId);
-  if (!companySettingsSchema.parse(company.settings).roundRobin) {
-    return { available: [], serving: new Map() };
-  }
-  const [available, serving] = await Promise.all([
+  if (!settings.roundRobin) return NO_ROTATION;
+  const [available, serving, members] = await Promise.all([
     availableStaffIds(db, companyId),
     servingAgentsByCategory(db, companyId),
+    settings.assignments ? groupMembers(db, companyId) : new Map<string, number[]>(),
   ]);
-  return { available, serving };
+  return { available, serving, members };
+}
+
+/**
+ * The call's group as the console names it: `name` `null` once the company no longer lists it.
+ * Offers favour the group's members only while the company uses `assignments` and lists it.
+ */
+function groupOf(settings: CompanySettings, groupId: string | null) {
+  if (groupId === null) return { group: null, counts: false };
+  const listed = settings.assignmentGroups.find((group) => group.id === groupId);
+  return {
+    group: { id: groupId, name: listed?.name ?? null },
+    counts: settings.assignments && listed !== undefined,
+  };
 }
 
 /**
@@ -299,6 +319,7 @@ export async function listCalls(
       'r.category_id',
       'r.call_type',
       'r.agent_id',
+      'r.assignment_group',
       'r.created_at',
       'r.answered_at',
       'g.username',
@@ -341,6 +362,8 @@ export async function listCalls(
       sql<boolean>`(r.created_at, r.id) > (select created_at, id from call_reports where id = ${after})`,
     );
   }
+  const company = await requireCompany(db, companyId);
+  const settings = companySettingsSchema.parse(company.settings);
   const [rows, rotation] = await Promise.all([
     db
       .selectFrom(query.as('q'))
@@ -349,15 +372,15 @@ export async function listCalls(
       .orderBy('q.created_at')
       .orderBy('q.id')
       .execute(),
-    status === 'waiting'
-      ? roundRobinAgents(db, companyId)
-      : { available: [], serving: new Map<number, number[]>() },
+    status === 'waiting' ? roundRobinAgents(db, companyId, settings) : NO_ROTATION,
   ]);
   const now = Date.now();
   return rows.map((row) => {
+    const { group, counts } = groupOf(settings, row.assignment_group);
     const agents = offerableAgents(
       rotation.available,
       row.category_id === null ? undefined : rotation.serving.get(row.category_id),
+      counts && group ? (rotation.members.get(group.id) ?? []) : undefined,
     );
     const offer = offerOf({ id: row.id, createdAt: row.created_at }, agents, offerMs, now);
     return {
@@ -372,6 +395,7 @@ export async function listCalls(
       answeredAt: row.answered_at?.toISOString() ?? null,
       welcomeAnswers: row.welcome_answers,
       previousCalls: row.previous_calls ?? 0,
+      assignmentGroup: group,
       offer: offer && {
         agentJabberUsername: staffJabberUsername(offer.staffId),
         until: offer.until.toISOString(),

@@ -41,6 +41,7 @@ function toCallReport(row: CallReportRow & { guest_username: string }): CallRepo
     status: row.status,
     success: row.success,
     call_type: row.call_type,
+    assignmentGroup: row.assignment_group,
     rating: row.rating,
     created_at: row.created_at.toISOString(),
     call_initiated_timestamp: row.call_initiated_at?.toISOString() ?? null,
@@ -128,6 +129,41 @@ export async function assertCategoryOf(
 }
 
 /**
+ * 400 naming `assignmentGroup` unless it fits the company (decision 0019): one of its current
+ * `assignmentGroups` while it uses `assignments`; required then, unless it lists no group; never
+ * given when it does not use them.
+ */
+export function assertAssignmentGroupOf(
+  company: Pick<CompanyDetails, 'id' | 'assignments' | 'assignmentGroups'>,
+  groupId: string | undefined,
+): void {
+  const field = 'assignmentGroup';
+  if (!company.assignments) {
+    if (groupId === undefined) return;
+    throw new InvalidInputError(
+      'unknown_assignment_group',
+      `Company ${company.id} does not assign calls to groups.`,
+      { [field]: 'must be left out: the company does not assign calls to groups' },
+    );
+  }
+  if (groupId === undefined) {
+    if (company.assignmentGroups.length === 0) return;
+    throw new InvalidInputError(
+      'assignment_group_required',
+      `Company ${company.id} asks its guests to pick an assignment group.`,
+      { [field]: "is required: pick one of the company's assignment groups" },
+    );
+  }
+  if (!company.assignmentGroups.some((group) => group.id === groupId)) {
+    throw new InvalidInputError(
+      'unknown_assignment_group',
+      `Company ${company.id} has no assignment group ${groupId}.`,
+      { [field]: 'is not an assignment group of the company' },
+    );
+  }
+}
+
+/**
  * Inserts the report of a new call with `status`, or `blocked` when the company's block list
  * holds the guest (spec §6), in one statement; nothing when the call id is reported already.
  */
@@ -145,6 +181,7 @@ async function insertNewReport(
       call_id: body.call_id,
       origin_call_id: body.call_id,
       category_id: body.category_id ?? null,
+      assignment_group: body.assignmentGroup ?? null,
       source: body.source,
       status: eb
         .case()
@@ -195,6 +232,7 @@ export async function addCallReport(
     .where('id', '=', body.company)
     .executeTakeFirstOrThrow();
   await assertCategoryOf(db, company.id, body.category_id);
+  assertAssignmentGroupOf(details, body.assignmentGroup);
   // Only a quota needs counting; without one, a company's calls need not queue for its row.
   const added =
     company.monthly_call_quota === null
@@ -343,6 +381,8 @@ export async function holdCall(
         origin_call_id: origin.call_id,
         previous_call_id: current.call_id,
         category_id: body.category_id ?? current.transfer_to_category_id ?? current.category_id,
+        // The guest is still who it said it was: the conversation keeps its group (decision 0019).
+        assignment_group: current.assignment_group,
         source: current.source,
         status: 'ok',
       })

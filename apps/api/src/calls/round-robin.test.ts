@@ -40,4 +40,16 @@ describe('offerableAgents', () => {
     expect(offerableAgents([3, 4, 9], [12])).toEqual([3, 4, 9]);
     expect(offerableAgents([], [12])).toEqual([]);
   });
+
+  it("offers a group's call to the group's members who serve the category, then to its other members", () => {
+    expect(offerableAgents([3, 4, 9], [4, 9], [3, 9])).toEqual([9]);
+    expect(offerableAgents([3, 4, 9], [4, 9], [3])).toEqual([3]);
+    expect(offerableAgents([3, 4, 9], undefined, [4, 9])).toEqual([4, 9]);
+  });
+
+  it('falls back to the category rule when no member of the group is available', () => {
+    expect(offerableAgents([3, 4, 9], [4], [12])).toEqual([4]);
+    expect(offerableAgents([3, 4, 9], [12], [])).toEqual([3, 4, 9]);
+    expect(offerableAgents([], [4], [4])).toEqual([]);
+  });
 });

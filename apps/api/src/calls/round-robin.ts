@@ -24,14 +24,23 @@ export function offerOf(
 }
 
 /**
- * The agents a call of a category rotates among (docs/admin-api.md, "Categories"): the available
- * ones among those who serve the category; every available agent when the category names none,
- * or when none of its own is available, so no call waits unoffered while someone could take it.
+ * The agents a call rotates among, the first of these that has anyone in it:
+ * 1. the available members of the call's assignment group who serve its category (decision 0019);
+ * 2. the available members of the group;
+ * 3. the available agents who serve the category (docs/admin-api.md, "Categories");
+ * 4. every available agent,
+ * so no call waits unoffered while someone could take it. A category that names nobody counts as
+ * served by everyone; `groupMembers` is `undefined` for a call without a group (or one whose
+ * group no longer counts), which skips the first two.
  */
 export function offerableAgents(
   available: readonly number[],
   serving: readonly number[] | undefined,
+  groupMembers?: readonly number[],
 ): readonly number[] {
   const own = serving?.filter((id) => available.includes(id)) ?? [];
-  return own.length > 0 ? own : available;
+  const category = own.length > 0 ? own : available;
+  if (groupMembers === undefined) return category;
+  const inGroup = (ids: readonly number[]) => ids.filter((id) => groupMembers.includes(id));
+  return [inGroup(category), inGroup(available)].find((ids) => ids.length > 0) ?? category;
 }

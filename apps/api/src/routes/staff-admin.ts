@@ -107,7 +107,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       routes.updateStaff,
       [400, 401, 403, 404, 409, 412],
       docs(
-        "Change a member's name or role, or deactivate (signed out within a minute) or reactivate them",
+        "Change a member's name, role, categories or assignment groups, or deactivate (signed out within a minute) or reactivate them",
       ),
     ),
     handler: async (request, reply) => {

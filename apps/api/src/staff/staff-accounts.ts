@@ -12,6 +12,12 @@ import { revokeStaffSessions } from '../auth/sessions.ts';
 import { isUniqueViolation } from '../companies/company-creation.ts';
 import type { Database, StaffTable } from '../db/schema.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain-errors.ts';
+import {
+  currentGroupIds,
+  groupSettingsOf,
+  setMemberGroups,
+  type GroupSettings,
+} from './assignment-groups.ts';
 import { oneTimePasswordExpiry } from './one-time-passwords.ts';
 
 type StaffRow = Selectable<StaffTable>;
@@ -28,7 +34,11 @@ const ENTRY_COLUMNS = [
 
 type EntryRow = Pick<StaffRow, (typeof ENTRY_COLUMNS)[number]>;
 
-const toEntry = (row: EntryRow, categoryIds: number[]): StaffAdminEntry => ({
+const toEntry = (
+  row: EntryRow,
+  categoryIds: number[],
+  assignmentGroupIds: string[],
+): StaffAdminEntry => ({
   id: row.id,
   email: row.email,
   name: row.name,
@@ -36,10 +46,14 @@ const toEntry = (row: EntryRow, categoryIds: number[]): StaffAdminEntry => ({
   active: row.active,
   oneTimePasswordExpiresAt: row.one_time_password_expires_at?.toISOString() ?? null,
   categoryIds,
+  assignmentGroupIds,
   createdAt: row.created_at.toISOString(),
 });
 
-/** The company's members as admins see them, with the categories they serve. */
+/**
+ * The company's members as admins see them, with the categories they serve and every group they
+ * belong to (see {@link toEntryOf} for the groups that count).
+ */
 const staffEntries = (db: Kysely<Database>, companyId: number) =>
   db
     .selectFrom('staff')
@@ -52,16 +66,30 @@ const staffEntries = (db: Kysely<Database>, companyId: number) =>
         .whereRef('sc.staff_id', '=', 'staff.id')
         .where('c.deleted_at', 'is', null)
         .as('categoryIds'),
+      eb
+        .selectFrom('staff_assignment_groups as sg')
+        .select(sql<string[]>`coalesce(array_agg(sg.group_id), '{}')`.as('ids'))
+        .whereRef('sg.staff_id', '=', 'staff.id')
+        .as('groupIds'),
     ])
     .where('company_id', '=', companyId);
+
+/** A row of {@link staffEntries} as its entry: only the groups the company still lists. */
+const toEntryOf =
+  (settings: GroupSettings) =>
+  (row: EntryRow & { categoryIds: number[] | null; groupIds: string[] | null }) =>
+    toEntry(row, row.categoryIds ?? [], currentGroupIds(settings, row.groupIds ?? []));
 
 /** `GET /company/:id/staff`: every member, deactivated ones too, in the order they joined. */
 export async function listCompanyStaff(
   db: Kysely<Database>,
   companyId: number,
 ): Promise<StaffAdminEntry[]> {
-  const rows = await staffEntries(db, companyId).orderBy('id').execute();
-  return rows.map((row) => toEntry(row, row.categoryIds ?? []));
+  const [rows, settings] = await Promise.all([
+    staffEntries(db, companyId).orderBy('id').execute(),
+    groupSettingsOf(db, companyId),
+  ]);
+  return rows.map(toEntryOf(settings));
 }
 
 const emailTaken = () =>
@@ -113,7 +141,7 @@ export async function inviteStaff(
         // SECURITY: never the password or its hash.
         after: { email: row.email, name: row.name, role: row.role },
         result: {
-          member: toEntry(row, []),
+          member: toEntry(row, [], []),
           oneTimePassword: oneTime.password,
           expiresAt: oneTime.expiresAt.toISOString(),
         },
@@ -213,7 +241,8 @@ async function setServedCategories(
 export type StaffUpdated = { member: StaffAdminEntry; deactivated: boolean; reactivated: boolean };
 
 /**
- * `PATCH /company/:id/staff/:staffId`: name, role, active, categories served. Deactivation ends every sign-in of the
+ * `PATCH /company/:id/staff/:staffId`: name, role, active, categories served, assignment groups
+ * (decision 0019). Deactivation ends every sign-in of the
  * member (so a later reactivation brings none back); a role change ends what their tokens of the
  * old role allowed (sessions.ts checks the role). Audited as `staff.deactivate` when it
  * deactivates, `staff.update` otherwise, with only the fields that changed.
@@ -250,6 +279,22 @@ export async function updateStaff(
         after.categoryIds = wanted;
       }
     }
+    // Read under changeCompany's lock: a settings save that removes a group waits for this one.
+    const groups = await groupSettingsOf(trx, change.companyId);
+    if (update.assignmentGroupIds !== undefined) {
+      const belonged = await setMemberGroups(
+        trx,
+        groups,
+        change.companyId,
+        staffId,
+        update.assignmentGroupIds,
+      );
+      const wanted = currentGroupIds(groups, update.assignmentGroupIds);
+      if (belonged.join() !== wanted.join()) {
+        before.assignmentGroupIds = belonged;
+        after.assignmentGroupIds = wanted;
+      }
+    }
     if (deactivated) await revokeStaffSessions(trx, staffId);
     const row = await staffEntries(trx, change.companyId)
       .where('id', '=', staffId)
@@ -260,7 +305,7 @@ export async function updateStaff(
       before,
       after,
       result: {
-        member: toEntry(row, row.categoryIds ?? []),
+        member: toEntryOf(groups)(row),
         deactivated,
         reactivated: update.active === true && !member.active,
       },
