@@ -1,0 +1,159 @@
+import { t } from '../../../i18n/messages.ts';
+import type { CheckedPoint } from './PointCheck.tsx';
+import { coordinate, type CornerDraft, type Position, type ZonesValues } from './zonesDraft.ts';
+
+// Told apart from each other and from the page (each at least 4.5:1 on white).
+const PALETTE = ['#1d4ed8', '#b45309', '#047857', '#7c3aed', '#be123c', '#0e7490'] as const;
+
+/** The colour zone `index` is drawn in (its swatch in the form is the same). */
+export const zoneColour = (index: number): string => PALETTE[index % PALETTE.length] ?? PALETTE[0];
+
+const KM_PER_DEGREE = 111.32; // along a meridian, and along the equator
+// The drawing keeps a shape between a wide strip and a tall column.
+const FLATTEST = 0.4;
+const TALLEST = 1.2;
+const MARGIN = 0.08; // of the larger side, around the shapes
+
+type Shape = { index: number; name: string; polygons: Position[][][] };
+
+/** The corners that are numbers on the globe; the others are left out until fixed. */
+function drawable(corners: readonly CornerDraft[]): Position[] {
+  return corners
+    .map(({ lat, lng }): Position => [coordinate(lng), coordinate(lat)])
+    .filter(([lng, lat]) => Math.abs(lng) <= 180 && Math.abs(lat) <= 90);
+}
+
+function shapesOf(values: ZonesValues): Shape[] {
+  return values.zones.map((zone, index) => ({
+    index,
+    name: zone.name.trim() || t('zoneNumber', { n: String(index + 1) }),
+    polygons: zone.outlines.map((outline) => [drawable(outline.corners), ...outline.holes]),
+  }));
+}
+
+/** "3.2 km", "450 m". */
+function distanceInWords(km: number): string {
+  if (km >= 1) return t('drawingKm', { km: km.toFixed(km >= 10 ? 0 : 1) });
+  return t('drawingMetres', { m: String(Math.max(1, Math.round(km * 1000))) });
+}
+
+/**
+ * The zones' outlines, and the point last checked, drawn on a plain plane (no map: nothing is
+ * loaded from elsewhere): longitude across, shrunk by the cosine of the middle latitude so shapes
+ * keep their proportions, latitude up. It only shows the shape the coordinates make; the
+ * coordinates in the form are what is saved, so the drawing is hidden from assistive technology
+ * and its caption says what it is.
+ */
+export function ZonesDrawing(props: { values: ZonesValues; checked: CheckedPoint | null }) {
+  const shapes = shapesOf(props.values);
+  const { checked } = props;
+  const positions = shapes.flatMap((shape) => shape.polygons.flat(2));
+  if (checked) positions.push([checked.lng, checked.lat]);
+  if (positions.length === 0) {
+    return (
+      <figure className="zones-drawing">
+        <figcaption className="help">{t('drawingEmpty')}</figcaption>
+      </figure>
+    );
+  }
+
+  const lngs = positions.map(([lng]) => lng);
+  const lats = positions.map(([, lat]) => lat);
+  const [west, east] = [Math.min(...lngs), Math.max(...lngs)];
+  const [south, north] = [Math.min(...lats), Math.max(...lats)];
+  const shrink = Math.max(0.05, Math.cos((((south + north) / 2) * Math.PI) / 180));
+  const project = ([lng, lat]: Position) => [lng * shrink, -lat] as const;
+  let width = (east - west) * shrink;
+  let height = north - south;
+  const across = width * KM_PER_DEGREE;
+  const side = Math.max(width, height, 1e-4);
+  width = Math.max(width, height / TALLEST, side * FLATTEST);
+  height = Math.max(height, width * FLATTEST);
+  const margin = side * MARGIN;
+  const [centreX, centreY] = project([(west + east) / 2, (south + north) / 2]);
+  const box = [
+    centreX - width / 2 - margin,
+    centreY - height / 2 - margin,
+    width + 2 * margin,
+    height + 2 * margin,
+  ];
+  const unit = Math.max(box[2] ?? 0, box[3] ?? 0) / 100;
+
+  const pathOf = (polygon: Position[][]) =>
+    polygon
+      .filter((ring) => ring.length > 0)
+      .map((ring, at) => {
+        const points = ring.map((position) => project(position).join(' ')).join(' L ');
+        // The outline is closed once it has a shape; a hole's ring is closed already.
+        return `M ${points}${at > 0 || ring.length >= 3 ? ' Z' : ''}`;
+      })
+      .join(' ');
+
+  return (
+    <figure className="zones-drawing">
+      <svg viewBox={box.join(' ')} aria-hidden="true" focusable="false" data-testid="zones-drawing">
+        {shapes.map((shape) => {
+          const colour = zoneColour(shape.index);
+          const outer = shape.polygons[0]?.[0] ?? [];
+          const [labelX, labelY] = project([
+            outer.reduce((sum, [lng]) => sum + lng, 0) / (outer.length || 1),
+            outer.reduce((sum, [, lat]) => sum + lat, 0) / (outer.length || 1),
+          ]);
+          return (
+            <g key={shape.index}>
+              {shape.polygons.map((polygon, part) => (
+                <g key={part}>
+                  <path
+                    d={pathOf(polygon)}
+                    fill={colour}
+                    fillOpacity={0.15}
+                    fillRule="evenodd"
+                    stroke={colour}
+                    strokeWidth={2}
+                    strokeLinejoin="round"
+                    vectorEffect="non-scaling-stroke"
+                  />
+                  {polygon[0]?.map((position, corner) => {
+                    const [x, y] = project(position);
+                    return <circle key={corner} cx={x} cy={y} r={unit * 0.7} fill={colour} />;
+                  })}
+                </g>
+              ))}
+              {outer.length > 0 && (
+                <text
+                  x={labelX}
+                  y={labelY}
+                  fontSize={unit * 4}
+                  textAnchor="middle"
+                  dominantBaseline="middle"
+                  fill="#1c2430"
+                  stroke="#fff"
+                  strokeWidth={unit}
+                  paintOrder="stroke"
+                >
+                  {shape.name}
+                </text>
+              )}
+            </g>
+          );
+        })}
+        {checked && (
+          <circle
+            cx={project([checked.lng, checked.lat])[0]}
+            cy={project([checked.lng, checked.lat])[1]}
+            r={unit * 1.8}
+            fill={checked.inside ? '#047857' : '#a3141d'}
+            stroke="#fff"
+            strokeWidth={unit * 0.6}
+            data-testid="checked-point"
+          />
+        )}
+      </svg>
+      <figcaption className="help">
+        {t('drawingCaption')}
+        {across > 0 && ` ${t('drawingAcross', { distance: distanceInWords(across) })}`}
+        {checked && ` ${t(checked.inside ? 'drawingPointInside' : 'drawingPointOutside')}`}
+      </figcaption>
+    </figure>
+  );
+}
