@@ -438,8 +438,10 @@ const en = {
   formTitleOverridden:
     'Guests see the title “{title}” instead of this one: it is set in Pages and texts.',
   formRatingOff:
-    'Guests see this form only when “Use the rating form instead of the plain score” is on (Pages and texts). The preview shows it anyway.',
+    'Guests see this form only when “Use the rating form instead of the plain score” is on (Call). The preview shows it anyway.',
   formTitleLabel: 'Title',
+  formRatingTitleHelp:
+    'Kept with the answers in reports; the rating page’s heading is its own text (Pages and texts).',
   formFields: 'Fields',
   formNoFields: 'No fields yet: add one below.',
   formFieldType: 'Type',
@@ -452,7 +454,6 @@ const en = {
   formFieldType_rating: 'Score (stars or emojis)',
   formFieldLabel: 'Question',
   formFieldHelp: 'Help text (optional)',
-  formFieldHelpHelp: 'A line under the question that says what to give.',
   formFieldName: 'Answer name',
   formFieldNameHelp: 'Names the answer in reports: letters, digits and _, starting with a letter.',
   formFieldMaxLength: 'Longest answer (characters)',

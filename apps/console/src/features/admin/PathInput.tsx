@@ -50,6 +50,8 @@ export function PathInput(props: {
         {...props.input}
         id={id}
         type={props.type ?? 'text'}
+        // What admins type may be in either direction (an Arabic company's texts).
+        dir={(props.type ?? 'text') === 'text' ? 'auto' : undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={described || undefined}
         {...register(props.path, props.register)}

@@ -116,7 +116,7 @@ export function FieldEditor(props: {
       <fieldset>
         <legend>
           <span className="form-field-number">{index + 1}.</span> <bdi>{name}</bdi>{' '}
-          <span className="form-field-type">({typeName(type)})</span>
+          <span className="form-field-type">· {typeName(type)}</span>
         </legend>
         <div className="form-field-grid">
           <div className="field">
@@ -137,7 +137,6 @@ export function FieldEditor(props: {
           <PathInput
             path={`fields.${index}.help`}
             label={t('formFieldHelp')}
-            help={t('formFieldHelpHelp')}
             input={{ maxLength: 500 }}
           />
           <PathInput

@@ -26,7 +26,8 @@ async function openBuilder(answers: Record<string, FakeAnswer>, after?: CompanyD
     return result;
   };
   renderRoute('/console/admin/forms/welcome', signedIn(zoeLogin), { api });
-  await screen.findByRole('form', { name: 'Welcome form' });
+  // The admin pages load lazily: on a busy machine that takes more than findBy's default second.
+  await screen.findByRole('form', { name: 'Welcome form' }, { timeout: 10_000 });
   return server;
 }
 
@@ -68,7 +69,8 @@ const topic = {
 };
 const yourName = { name: 'name', label: 'Your name', type: 'text', required: true, maxLength: 100 };
 
-describe('the form builder', () => {
+// Each test types a whole edit into jsdom, which takes seconds when the machine is shared.
+describe('the form builder', { timeout: 30_000 }, () => {
   it('adds a choice with two options, moves it first and saves the whole form with If-Match', async () => {
     const stored = { id: 9, title: 'About you', fields: [topic, yourName] };
     const server = await openBuilder({ 'PUT /company/12/forms/welcome': answer(stored) }, {

@@ -219,11 +219,13 @@ function FormBuilderForm(props: {
             {t(kind === 'welcome' ? 'group_welcomeForm' : 'group_ratingForm')}
           </h2>
           <p className="help">{t(kind === 'welcome' ? 'formWelcomeIntro' : 'formRatingIntro')}</p>
-          {kind === 'welcome' && company.welcomeFormTitle && (
-            <p className="help" data-testid="title-override">
-              {t('formTitleOverridden', { title: company.welcomeFormTitle })}
-            </p>
-          )}
+          {kind === 'welcome' &&
+            company.welcomeFormTitle &&
+            company.welcomeFormTitle !== draft.title && (
+              <p className="help" data-testid="title-override">
+                {t('formTitleOverridden', { title: company.welcomeFormTitle })}
+              </p>
+            )}
           {kind === 'rating' && !company.advanceRating && (
             <p className="help" data-testid="rating-form-off">
               {t('formRatingOff')}
@@ -239,7 +241,13 @@ function FormBuilderForm(props: {
           {editing ? (
             <>
               <section className="settings-group" aria-labelledby={`${titleId}-fields`}>
-                <PathInput path="title" label={t('formTitleLabel')} input={{ maxLength: 200 }} />
+                <PathInput
+                  path="title"
+                  label={t('formTitleLabel')}
+                  // The rating page's heading is its own text (ratingPageMsg), not the form's title.
+                  help={kind === 'rating' ? t('formRatingTitleHelp') : undefined}
+                  input={{ maxLength: 200 }}
+                />
                 <h3 id={`${titleId}-fields`}>{t('formFields')}</h3>
                 {fields.length === 0 && <p className="help">{t('formNoFields')}</p>}
                 <ol className="form-field-list">

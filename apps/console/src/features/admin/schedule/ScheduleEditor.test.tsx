@@ -27,7 +27,8 @@ async function openSchedule(answers: Record<string, FakeAnswer> = {}) {
     ...answers,
   });
   renderRoute('/console/admin/schedule', signedIn(zoeLogin), { api: server.api });
-  await screen.findByRole('form', { name: 'Opening hours' });
+  // The admin pages load lazily: on a busy machine that takes more than findBy's default second.
+  await screen.findByRole('form', { name: 'Opening hours' }, { timeout: 10_000 });
   return server;
 }
 
@@ -48,7 +49,8 @@ function addFridayNight() {
   type(day('Friday').getByLabelText('Closes'), '02:00');
 }
 
-describe('the timetable editor', () => {
+// Each test types a whole edit into jsdom, which takes seconds when the machine is shared.
+describe('the timetable editor', { timeout: 30_000 }, () => {
   it('saves an overnight opening and a holiday as the whole timetable, against the version it was made from', async () => {
     const saved: TimetableData = {
       ...mondays,
