@@ -24,6 +24,7 @@ const summary: CallSummary = {
   answeredAt: null,
   welcomeAnswers: { name: 'Grace Guest' },
   previousCalls: 2,
+  assignmentGroup: null,
   offer: null,
 };
 
@@ -70,6 +71,21 @@ describe('queue', () => {
     expect(
       within(guest).getByRole('button', { name: 'Accept: General #1 · Guest ABC' }),
     ).toBeTruthy();
+  });
+
+  it('names the assignment group the guest picked, by its id once the company removed it', () => {
+    const withGroup = (name: string | null) =>
+      queueState({ [GUEST]: { ...summary, assignmentGroup: { id: 'es', name } } });
+    renderWithState(<QueuePanel />, withGroup('Spanish speakers'));
+    expect(screen.getByRole('listitem').textContent).toMatch(
+      /waiting 1:1\d · Voice call · Spanish speakers · 2 previous calls/,
+    );
+    cleanup();
+    renderWithState(<QueuePanel />, withGroup(null));
+    expect(screen.getByTestId('assignment-group').textContent).toBe('es');
+    cleanup();
+    renderWithState(<QueuePanel />, queueState());
+    expect(screen.queryByTestId('assignment-group')).toBeNull();
   });
 
   it('marks a guest that round robin offers to this agent, and only that one', () => {

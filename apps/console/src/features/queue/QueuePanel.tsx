@@ -62,6 +62,8 @@ function GuestRow(props: {
     (state) => !!summary?.offer && summary.offer.agentJabberUsername === selectMyNick(state),
   );
   const name = `${categoryName} #${guest.position} · ${guestLabel(guest.nick)}`;
+  // The kind of guest it said it was (decision 0019); a group removed since keeps its id.
+  const group = summary?.assignmentGroup;
   return (
     <li
       className={offeredToMe ? 'guest card offered' : 'guest card'}
@@ -74,6 +76,11 @@ function GuestRow(props: {
       <p>
         {t('waitedFor', { time: elapsed(guest.waitingSince, now) })} ·{' '}
         {summary?.callType ? t(`callType_${summary.callType}`) : t('callTypeUnknown')} ·{' '}
+        {group && (
+          <>
+            <span data-testid="assignment-group">{group.name ?? group.id}</span> ·{' '}
+          </>
+        )}
         {summary
           ? summary.previousCalls > 0
             ? t('previousCalls', { count: String(summary.previousCalls) })

@@ -18,6 +18,7 @@ const call = (n: number): CallSummary => ({
   answeredAt: null,
   welcomeAnswers: null,
   previousCalls: 0,
+  assignmentGroup: null,
   offer: null,
 });
 const roomOf = (n: number) => callRoomJid(call(n).callId, 'frontdesk.localhost');
