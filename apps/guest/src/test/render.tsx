@@ -48,9 +48,12 @@ export function offlineServices(overrides: Partial<GuestServices> = {}): GuestSe
   };
 }
 
-/** Renders `ui` over a store that starts from `state`. */
-export function renderWithState(ui: ReactElement, state: Partial<RootState>) {
-  const services = offlineServices();
+/** Renders `ui` over a store that starts from `state`, with `services` (default: none works). */
+export function renderWithState(
+  ui: ReactElement,
+  state: Partial<RootState>,
+  services: GuestServices = offlineServices(),
+) {
   const store = createStore(
     { companyId: 5, serviceType: 'Talk', webview: false, parentOrigin: null },
     services,

@@ -12,7 +12,8 @@ import { callServicesGranted } from '../guestAuth/guestAuthSlice.ts';
 import { callSuffix } from '../guestAuth/identity.ts';
 import { callReportFailed, callReportInitialised } from '../report/reportSlice.ts';
 
-export type CallRequest = { categoryId: number; callType: CallType };
+/** What the guest chose on the selection stage; `assignmentGroup` only where the company asks. */
+export type CallRequest = { categoryId: number; callType: CallType; assignmentGroup?: string };
 
 /** The stage that explains the API's refusal of a new call, when the refusal is one of its rules. */
 function refusalStage(error: unknown) {
@@ -42,6 +43,9 @@ export const startCall = createAppThunk(
           source: page.serviceType === 'Widget' ? 'widget' : 'site',
           category_id: request.categoryId,
           guest_username: guestAuth.username,
+          ...(request.assignmentGroup === undefined
+            ? {}
+            : { assignmentGroup: request.assignmentGroup }),
         },
       });
       dispatch(callReportInitialised({ callId, reportId: data.id, status: data.status }));

@@ -1,13 +1,30 @@
-import { useState, type FormEvent } from 'react';
-import type { CallType } from '@frontdesk/protocol';
+import { useState, type CSSProperties, type FormEvent } from 'react';
+import type { CallType, Category } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
 import { SubmitButton } from '../forms/SubmitButton.tsx';
 import { startCall } from '../call/startCall.ts';
 
+const COLOUR = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * A category's own colours over the company's (`null`: the company's), as the custom properties
+ * global.css reads. Set through the DOM's style object, which the page's CSP allows, unlike a
+ * `style` attribute; a value that is not a colour is left out.
+ */
+function categoryColours(category: Category): CSSProperties | undefined {
+  const colours = Object.entries({
+    '--fd-category-bg': category.backgroundColor,
+    '--fd-category-text': category.textColor,
+  }).filter(([, value]) => value !== null && COLOUR.test(value));
+  return colours.length > 0 ? (Object.fromEntries(colours) as CSSProperties) : undefined;
+}
+
 /**
  * spec §2 stage "selection": the guest picks a category (in the company's categoryStyle and
- * colours) and, unless the company fixes it, voice or video.
+ * colours, or the category's own), one of the company's assignment groups when it uses them
+ * (decision 0019: no group is chosen for the guest, so nobody lands in one by not looking) and,
+ * unless the company fixes it, voice or video.
  */
 export function SelectionPage() {
   const t = useT();
@@ -15,15 +32,25 @@ export function SelectionPage() {
   const company = useAppSelector((state) => state.company.details);
   const [categoryId, setCategoryId] = useState<number | null>(company?.categories[0]?.id ?? null);
   const [callType, setCallType] = useState<CallType>('video');
+  const [groupId, setGroupId] = useState<string | null>(null);
+  const [groupMissing, setGroupMissing] = useState(false);
   const [state, setState] = useState<'choosing' | 'starting' | 'failed'>('choosing');
   if (!company) return null;
   const chosenType: CallType = company.callType === 'userSelect' ? callType : company.callType;
+  const groups = company.assignments ? company.assignmentGroups : [];
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (categoryId === null) return;
+    if (groups.length > 0 && groupId === null) {
+      setGroupMissing(true);
+      document.getElementById('selection-group-0')?.focus();
+      return;
+    }
     setState('starting');
-    const result = await dispatch(startCall({ categoryId, callType: chosenType }));
+    const result = await dispatch(
+      startCall({ categoryId, callType: chosenType, assignmentGroup: groupId ?? undefined }),
+    );
     if (startCall.rejected.match(result)) setState('failed');
   }
 
@@ -35,7 +62,12 @@ export function SelectionPage() {
         <fieldset className={`categories categories-${company.categoryStyle}`}>
           <legend>{t('chooseCategory')}</legend>
           {company.categories.map((category) => (
-            <label key={category.id} className="category" data-testid={`category-${category.id}`}>
+            <label
+              key={category.id}
+              className="category"
+              data-testid={`category-${category.id}`}
+              style={categoryColours(category)}
+            >
               <input
                 type="radio"
                 name="category"
@@ -47,6 +79,37 @@ export function SelectionPage() {
             </label>
           ))}
         </fieldset>
+        {groups.length > 0 && (
+          <fieldset
+            className={`categories categories-${company.categoryStyle}`}
+            {...(groupMissing
+              ? { 'aria-invalid': true, 'aria-describedby': 'selection-group-error' }
+              : {})}
+          >
+            <legend>{t('chooseAssignmentGroup')}</legend>
+            {groups.map((group, index) => (
+              <label key={group.id} className="category">
+                <input
+                  id={`selection-group-${index}`}
+                  type="radio"
+                  name="assignmentGroup"
+                  value={group.id}
+                  checked={groupId === group.id}
+                  onChange={() => {
+                    setGroupId(group.id);
+                    setGroupMissing(false);
+                  }}
+                />
+                <span>{group.name}</span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {groupMissing && (
+          <p id="selection-group-error" role="alert" className="field-error">
+            {t('errorChooseGroup')}
+          </p>
+        )}
         {company.callType === 'userSelect' && (
           <fieldset className="call-types">
             <legend>{t('callType')}</legend>
