@@ -12,7 +12,10 @@ type Props = {
   onChange: (name: string, value: Answers[string]) => void;
 };
 
-/** A company-defined form's fields, each labelled, with its error announced beside it. */
+/**
+ * A company-defined form's fields, each labelled, with the company's help under it and its error
+ * announced beside it, both tied to the control (`aria-describedby`).
+ */
 export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, onChange }: Props) {
   const t = useT();
   const describe = (field: FormField, problem: FieldProblem) =>
@@ -27,7 +30,25 @@ export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, o
     const id = `${idPrefix}-${field.name}`;
     const problem = problems[field.name];
     const error = problem && describe(field, problem);
-    const described = error ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
+    const describedBy = [field.help && `${id}-help`, error && `${id}-error`].filter(Boolean);
+    const described = {
+      ...(error ? { 'aria-invalid': true } : {}),
+      ...(describedBy.length > 0 ? { 'aria-describedby': describedBy.join(' ') } : {}),
+    };
+    const notes = (
+      <>
+        {field.help && (
+          <p id={`${id}-help`} className="field-help">
+            {field.help}
+          </p>
+        )}
+        {error && (
+          <p id={`${id}-error`} className="field-error">
+            {error}
+          </p>
+        )}
+      </>
+    );
     const value = answers[field.name];
     const label = (
       <>
@@ -73,11 +94,7 @@ export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, o
               {...described}
             />
             <label htmlFor={id}>{label}</label>
-            {error && (
-              <p id={`${id}-error`} className="field-error">
-                {error}
-              </p>
-            )}
+            {notes}
           </div>
         );
       case 'rating':
@@ -91,11 +108,7 @@ export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, o
               value={typeof value === 'number' ? value : null}
               onChange={(v) => onChange(field.name, v)}
             />
-            {error && (
-              <p id={`${id}-error`} className="field-error">
-                {error}
-              </p>
-            )}
+            {notes}
           </fieldset>
         );
       default:
@@ -114,11 +127,7 @@ export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, o
       <div className="field" key={field.name}>
         <label htmlFor={id}>{label}</label>
         {control}
-        {error && (
-          <p id={`${id}-error`} className="field-error">
-            {error}
-          </p>
-        )}
+        {notes}
       </div>
     );
   });
