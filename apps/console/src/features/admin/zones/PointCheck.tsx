@@ -25,7 +25,8 @@ const DEGREE_DIGITS = 6; // about 10 cm: finer than any phone knows where it is
 function answerInWords(checked: CheckedPoint): string {
   if (checked.zones.length > 0) {
     const names = checked.zones.map((zone) => `“${zone.name}”`);
-    return t('checkInside', { zones: new Intl.ListFormat(undefined).format(names) });
+    // "A, B and C" in the sentence's own language (the console's texts are English).
+    return t('checkInside', { zones: new Intl.ListFormat('en').format(names) });
   }
   return checked.inside ? t('checkNoZones') : t('checkOutside');
 }

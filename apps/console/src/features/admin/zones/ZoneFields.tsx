@@ -61,7 +61,7 @@ export function ZoneFields(props: { index: number; onRemove: () => void }) {
         <div>
           <button
             type="button"
-            className="danger"
+            className="secondary"
             aria-label={t('zoneRemoveLabel', { n: number })}
             onClick={props.onRemove}
           >

@@ -13,6 +13,8 @@ const KM_PER_DEGREE = 111.32; // along a meridian, and along the equator
 const FLATTEST = 0.4;
 const TALLEST = 1.2;
 const MARGIN = 0.08; // of the larger side, around the shapes
+const LABEL_SIZE = 0.035; // of the drawing's larger side
+const LABEL_SIDE = 0.3; // a name this near a side of the drawing aligns with that side
 
 type Shape = { index: number; name: string; polygons: Position[][][] };
 
@@ -70,14 +72,33 @@ export function ZonesDrawing(props: { values: ZonesValues; checked: CheckedPoint
   width = Math.max(width, height / TALLEST, side * FLATTEST);
   height = Math.max(height, width * FLATTEST);
   const margin = side * MARGIN;
+  const fontSize = (Math.max(width, height) + 2 * margin) * LABEL_SIZE;
   const [centreX, centreY] = project([(west + east) / 2, (south + north) / 2]);
-  const box = [
-    centreX - width / 2 - margin,
-    centreY - height / 2 - margin,
-    width + 2 * margin,
-    height + 2 * margin,
-  ];
-  const unit = Math.max(box[2] ?? 0, box[3] ?? 0) / 100;
+  // Above the shapes, room for the northernmost zone's name.
+  const top = centreY - height / 2 - margin - fontSize * 1.5;
+  const left = centreX - width / 2 - margin;
+  const box = {
+    x: left,
+    y: top,
+    width: width + 2 * margin,
+    height: centreY + height / 2 + margin - top,
+  };
+  const unit = Math.max(box.width, box.height) / 100;
+
+  /**
+   * A zone's name above its outline's northernmost corner; near a side of the drawing it
+   * aligns with the outline's edge on that side, so it stays within the drawing.
+   */
+  function labelOf(outer: readonly Position[]) {
+    const xs = outer.map((position) => project(position)[0]);
+    const [minX, maxX] = [Math.min(...xs), Math.max(...xs)];
+    const y = Math.min(...outer.map((position) => project(position)[1])) - fontSize * 0.6;
+    const middle = (minX + maxX) / 2;
+    if (middle < box.x + box.width * LABEL_SIDE) return { x: minX, y, anchor: 'start' } as const;
+    if (middle > box.x + box.width * (1 - LABEL_SIDE))
+      return { x: maxX, y, anchor: 'end' } as const;
+    return { x: middle, y, anchor: 'middle' } as const;
+  }
 
   const pathOf = (polygon: Position[][]) =>
     polygon
@@ -91,14 +112,16 @@ export function ZonesDrawing(props: { values: ZonesValues; checked: CheckedPoint
 
   return (
     <figure className="zones-drawing">
-      <svg viewBox={box.join(' ')} aria-hidden="true" focusable="false" data-testid="zones-drawing">
+      <svg
+        viewBox={`${box.x} ${box.y} ${box.width} ${box.height}`}
+        aria-hidden="true"
+        focusable="false"
+        data-testid="zones-drawing"
+      >
         {shapes.map((shape) => {
           const colour = zoneColour(shape.index);
           const outer = shape.polygons[0]?.[0] ?? [];
-          const [labelX, labelY] = project([
-            outer.reduce((sum, [lng]) => sum + lng, 0) / (outer.length || 1),
-            outer.reduce((sum, [, lat]) => sum + lat, 0) / (outer.length || 1),
-          ]);
+          const label = outer.length > 0 ? labelOf(outer) : null;
           return (
             <g key={shape.index}>
               {shape.polygons.map((polygon, part) => (
@@ -119,16 +142,16 @@ export function ZonesDrawing(props: { values: ZonesValues; checked: CheckedPoint
                   })}
                 </g>
               ))}
-              {outer.length > 0 && (
+              {label && (
                 <text
-                  x={labelX}
-                  y={labelY}
-                  fontSize={unit * 4}
-                  textAnchor="middle"
-                  dominantBaseline="middle"
+                  x={label.x}
+                  y={label.y}
+                  fontSize={fontSize}
+                  textAnchor={label.anchor}
                   fill="#1c2430"
                   stroke="#fff"
-                  strokeWidth={unit}
+                  strokeWidth={fontSize * 0.25}
+                  strokeLinejoin="round"
                   paintOrder="stroke"
                 >
                   {shape.name}

@@ -82,6 +82,12 @@ describe('the service area editor', () => {
     const server = await openZones([oldTown], {
       'PUT /company/12/geofence': answer([{ ...oldTown, id: 7 }, harbour]),
     });
+    // Whether guests are checked at all is a setting of the Location page.
+    expect(
+      within(screen.getByTestId('location-note'))
+        .getByRole('link', { name: 'Location settings' })
+        .getAttribute('href'),
+    ).toBe('/console/admin/location');
 
     fireEvent.click(screen.getByRole('button', { name: 'Add a zone' }));
     const name = screen.getAllByLabelText('Name')[1];
@@ -99,6 +105,8 @@ describe('the service area editor', () => {
     typeCorner('Zone 2: Harbour', 3, '51.495', '-0.11');
     typeCorner('Zone 2: Harbour', 4, '51.495', '-0.12');
     expect(screen.getByTestId('unsaved-count').textContent).toBe('Unsaved changes');
+    // The version the save makes.
+    server.answers['GET /company/12'] = answer({ ...clockCompany, version: 6 });
 
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
 
@@ -115,6 +123,19 @@ describe('the service area editor', () => {
     });
     expect(within(summary).getByRole('listitem').textContent).toBe('Harbour no zone → 4 corners');
     expect(screen.getByTestId('unsaved-count').textContent).toBe('All changes saved');
+    expect(zone('Zone 2: Harbour').getByLabelText('Name')).toHaveProperty('value', 'Harbour');
+
+    // Undo puts back the zones as they were, against the version the save made.
+    server.answers['PUT /company/12/geofence'] = answer([{ ...oldTown, id: 9 }]);
+    fireEvent.click(within(summary).getByRole('button', { name: 'Undo' }));
+
+    await screen.findByText('Undone: the settings are as they were.');
+    expect(server.requests.at(-2)).toEqual({
+      route: 'PUT /company/12/geofence',
+      body: { zones: [{ name: 'Old town', area: oldTown.area }] },
+      ifMatch: 6,
+    });
+    expect(screen.getAllByTestId('zone')).toHaveLength(1);
   });
 
   it('shows an impossible latitude at its field, in words, and does not send it', async () => {
