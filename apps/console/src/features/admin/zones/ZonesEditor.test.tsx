@@ -43,7 +43,8 @@ async function openZones(zones: GeofenceZone[], more: Record<string, FakeAnswer>
   };
   const server = fakeApi(answers);
   renderRoute('/console/admin/zones', signedIn(zoeLogin), { api: server.api });
-  await screen.findByRole('form', { name: 'Service area' }, { timeout: 5000 });
+  // The page loads lazily: a busy machine takes its time.
+  await screen.findByRole('form', { name: 'Service area' }, { timeout: 10_000 });
   return { ...server, answers };
 }
 
