@@ -99,7 +99,8 @@ describe('the operator’s sign-in', () => {
     signIn('olga@ops.example', 'nope');
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('The e-mail or the password is wrong.');
-    expect(document.activeElement).toBe(alert);
+    // The focus moves in an effect, which may run just after the alert shows.
+    await waitFor(() => expect(document.activeElement).toBe(alert));
 
     page.answers['POST /operator/login'] = unreachable;
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
@@ -158,7 +159,7 @@ describe('a new company', () => {
 
     const notice = await screen.findByTestId('operator-created');
     const heading = within(notice).getByRole('heading', { name: 'Acme is created (company 14)' });
-    expect(document.activeElement).toBe(heading);
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(page.requests.find((r) => r.route === 'POST /operator/companies')?.body).toEqual({
       name: 'Acme',
       adminEmail: 'ann@acme.example',
@@ -198,7 +199,7 @@ describe('a new company', () => {
     fillNewCompany({ name: 'Acme', adminEmail: 'zoe@frontdesk.demo' });
     const field = screen.getByLabelText('Admin’s e-mail');
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.activeElement).toBe(field);
+    await waitFor(() => expect(document.activeElement).toBe(field));
     const describedBy = field.getAttribute('aria-describedby') ?? '';
     expect(document.getElementById(describedBy)?.textContent).toBe(
       'already signs someone in (e-mails are unique across the installation)',
