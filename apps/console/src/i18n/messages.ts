@@ -604,6 +604,7 @@ const en = {
   copyFailed: 'This browser refused to copy: select the text and copy it yourself.',
   youTag: 'you',
   nobody: 'None',
+  notChosen: 'Not chosen',
   staffIntro:
     'Everyone who signs in to the console: agents take calls; admins also change the company’s settings.',
   inviteMember: 'Invite a member',
@@ -742,6 +743,7 @@ const en = {
   auditField_categoryIds: 'Categories',
   auditField_agentIds: 'Agents',
   auditField_position: 'Place in the list',
+  auditField_order: 'Order',
   auditField_fingerprint: 'Browser',
   auditField_reason: 'Reason',
   auditField_callId: 'Call',

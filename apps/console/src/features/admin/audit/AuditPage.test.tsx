@@ -26,10 +26,21 @@ describe('the change history page', () => {
           active: false,
           oneTimePasswordExpiresAt: null,
           categoryIds: [],
+          assignmentGroupIds: [],
           createdAt: '2026-01-05T10:00:00.000Z',
         },
       ]),
-      'GET /company/12/categories': answer([]),
+      'GET /company/12/categories': answer([
+        {
+          id: 44,
+          name: 'Sales',
+          roomName: 'clock-sales',
+          position: 0,
+          textColor: null,
+          backgroundColor: null,
+          agentIds: [],
+        },
+      ]),
       'GET /company/12/audit': answer({
         entries: [
           entry(31, {
@@ -50,10 +61,10 @@ describe('the change history page', () => {
       'GET /company/12/audit?before=30': answer({
         entries: [
           entry(12, {
-            action: 'category.create',
-            target: 'category 44',
-            before: null,
-            after: { name: 'Sales' },
+            action: 'staff.update',
+            target: 'staff 1',
+            before: { categoryIds: [] },
+            after: { categoryIds: [44] },
           }),
         ],
         nextBefore: null,
@@ -66,6 +77,8 @@ describe('the change history page', () => {
     if (!deactivation || !settings) throw new Error('two entries expected');
     expect(deactivation.textContent).toContain('Deactivated a member');
     expect(deactivation.textContent).toContain('Ada Agent (staff 1)');
+    // The company's own entries need no target.
+    expect(settings.textContent).not.toContain('company 12');
     expect(deactivation.textContent).toContain('zoe@frontdesk.demo');
     expect(within(deactivation).getByText('on → off')).toBeTruthy();
     expect(settings.textContent).toContain('Rating style');
@@ -78,8 +91,9 @@ describe('the change history page', () => {
     expect(await screen.findByText('That is every change.')).toBeTruthy();
     const all = screen.getAllByTestId('audit-entry');
     expect(all).toHaveLength(3);
-    expect(all[2]?.textContent).toContain('Added a category');
-    expect(all[2]?.textContent).toContain('(none) → “Sales”');
+    expect(all[2]?.textContent).toContain('Changed a member');
+    // Ids are shown by name.
+    expect(all[2]?.textContent).toContain('Categories (none) → Sales');
     expect(screen.queryByRole('button', { name: 'Show older changes' })).toBeNull();
   });
 });

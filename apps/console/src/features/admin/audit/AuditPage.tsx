@@ -9,21 +9,43 @@ import { formatDateTime, useCompanyTimeZone } from '../listPage/formatTime.ts';
 import { useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
 
 type AuditPage = { entries: AuditEntry[]; nextBefore: number | null };
-type History = AuditPage & { names: Map<string, string> };
 
-/** The first page, with the names of the members and categories the entries' targets name. */
+/** The names of the company's members and categories by id, for the ids entries keep. */
+type Names = { staff: Map<number, string>; categories: Map<number, string> };
+type History = AuditPage & { names: Names };
+
+/** The first page, with the names of the members and categories the entries name by id. */
 const loadHistory = async ({ api, params, token }: AdminRequest): Promise<History> => {
   const [audit, staff, categories] = await Promise.all([
     api(routes.companyAudit, { params, token }),
     api(routes.companyStaff, { params, token }),
     api(routes.companyCategories, { params, token }),
   ]);
-  const names = new Map<string, string>([
-    ...staff.data.map((member) => [`staff ${member.id}`, member.name] as const),
-    ...categories.data.map((category) => [`category ${category.id}`, category.name] as const),
-  ]);
+  const names: Names = {
+    staff: new Map(staff.data.map((member) => [member.id, member.name])),
+    categories: new Map(categories.data.map((category) => [category.id, category.name])),
+  };
   return { ...audit.data, names };
 };
+
+/** The fields whose values are ids of members or of categories. */
+const ID_LISTS: Partial<Record<string, keyof Names>> = {
+  agentIds: 'staff',
+  categoryIds: 'categories',
+  order: 'categories',
+};
+
+/** A target such as `staff 4` or `category 10` by its name (`Cy Agent (staff 4)`), when known. */
+function targetName(target: string, names: Names): string {
+  const [kind, id] = target.split(' ');
+  const known =
+    kind === 'staff'
+      ? names.staff.get(Number(id))
+      : kind === 'category'
+        ? names.categories.get(Number(id))
+        : undefined;
+  return known ? `${known} (${target})` : target;
+}
 
 /** A changed field's name in words: the audit's own, a setting's, or the API's. */
 function fieldLabel(key: string): string {
@@ -35,11 +57,16 @@ function fieldLabel(key: string): string {
 
 const SHOWN_JSON = 80;
 
-/** A value as it was or became: a setting's option or on/off, a list, or its start. */
-function auditValue(key: string, value: unknown): string {
+/** A value as it was or became: a setting's option or on/off, names for ids, or its start. */
+function auditValue(key: string, value: unknown, names: Names): string {
   if (value === null || value === undefined) return t('auditNone');
+  if (typeof value === 'number') return String(value);
   if (Array.isArray(value) && value.every((item) => typeof item !== 'object')) {
-    return value.length > 0 ? value.join(', ') : t('auditNone');
+    const list = ID_LISTS[key];
+    const shown = list
+      ? value.map((id) => names[list].get(Number(id)) ?? String(id))
+      : value.map(String);
+    return shown.length > 0 ? shown.join(', ') : t('auditNone');
   }
   if (typeof value === 'object') {
     const json = JSON.stringify(value);
@@ -61,19 +88,22 @@ function changes(entry: AuditEntry): { key: string; before: unknown; after: unkn
   return keys.map((key) => ({ key, before: before[key], after: after[key] }));
 }
 
-function Entry(props: { entry: AuditEntry; names: Map<string, string>; timeZone: string }) {
-  const { entry } = props;
+function Entry(props: { entry: AuditEntry; names: Names; timeZone: string }) {
+  const { entry, names } = props;
   const action = `audit_${entry.action}`;
-  const target = props.names.get(entry.target);
+  // The company itself needs no naming on its own page.
+  const target = entry.target.startsWith('company ') ? null : targetName(entry.target, names);
   return (
     <li className="audit-entry" data-testid="audit-entry">
       <p className="audit-meta">
-        <time dateTime={entry.at}>{formatDateTime(entry.at, props.timeZone)}</time>
+        <time dateTime={entry.at} dir="auto">
+          {formatDateTime(entry.at, props.timeZone)}
+        </time>
         <span className="audit-actor">{entry.actor}</span>
       </p>
       <p className="audit-action">
         <strong>{hasMessage(action) ? t(action) : entry.action}</strong>{' '}
-        <span className="help">{target ? `${target} (${entry.target})` : entry.target}</span>
+        {target && <span className="help">{target}</span>}
       </p>
       {changes(entry).length > 0 && (
         <ul className="audit-changes" aria-label={t('auditChanges')}>
@@ -82,8 +112,8 @@ function Entry(props: { entry: AuditEntry; names: Map<string, string>; timeZone:
               <span className="audit-field">{fieldLabel(change.key)}</span>{' '}
               <span dir="auto">
                 {t('changeArrow', {
-                  before: auditValue(change.key, change.before),
-                  after: auditValue(change.key, change.after),
+                  before: auditValue(change.key, change.before, names),
+                  after: auditValue(change.key, change.after, names),
                 })}
               </span>
             </li>

@@ -35,6 +35,7 @@ const cy = {
   active: true,
   oneTimePasswordExpiresAt: null,
   categoryIds: [],
+  assignmentGroupIds: [],
   createdAt: '2026-01-05T10:00:00.000Z',
 };
 

@@ -106,6 +106,7 @@ function LimitForm(props: {
           <label htmlFor={`${id}-amount`}>{t('quotaPerMonth')}</label>
           <input
             id={`${id}-amount`}
+            className="amount"
             type="number"
             inputMode="numeric"
             min={0}

@@ -22,6 +22,7 @@ const member = (changes: Partial<StaffAdminEntry>): StaffAdminEntry => ({
   active: true,
   oneTimePasswordExpiresAt: null,
   categoryIds: [40],
+  assignmentGroupIds: [],
   createdAt: '2026-01-05T10:00:00.000Z',
   ...changes,
 });

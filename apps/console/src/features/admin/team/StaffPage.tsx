@@ -25,13 +25,22 @@ const loadTeam = async ({ api, params, token }: AdminRequest): Promise<Team> => 
   return { staff: staff.data, categories: categories.data };
 };
 
-/** Active, deactivated, or invited and not yet signed in (until when the invitation works). */
-function memberStatus(member: StaffAdminEntry, timeZone: string): string {
-  if (!member.active) return t('status_deactivated');
+/**
+ * Active, deactivated, or invited and not yet signed in (until when the invitation works), in
+ * words and as the kind of its marker.
+ */
+function memberStatus(
+  member: StaffAdminEntry,
+  timeZone: string,
+): { kind: 'on' | 'off' | 'invited'; text: string } {
+  if (!member.active) return { kind: 'off', text: t('status_deactivated') };
   const until = member.oneTimePasswordExpiresAt;
-  if (until === null) return t('status_active');
-  if (Date.parse(until) < Date.now()) return t('status_inviteExpired');
-  return t('status_invited', { date: formatDateTime(until, timeZone) });
+  if (until === null) return { kind: 'on', text: t('status_active') };
+  if (Date.parse(until) < Date.now()) return { kind: 'invited', text: t('status_inviteExpired') };
+  return {
+    kind: 'invited',
+    text: t('status_invited', { date: formatDateTime(until, timeZone) }),
+  };
 }
 
 type Asking = { kind: 'deactivate' | 'reset'; member: StaffAdminEntry };
@@ -145,72 +154,73 @@ export function StaffPage() {
                 </tr>
               </thead>
               <tbody>
-                {team.staff.map((member) => (
-                  <tr
-                    key={member.id}
-                    data-testid="staff-row"
-                    data-active={member.active}
-                    className={member.active ? undefined : 'inactive'}
-                  >
-                    <th scope="row">
-                      <span className="member-name">
-                        {member.name}
-                        {member.id === me && <span className="tag">{t('youTag')}</span>}
-                      </span>
-                      <span className="member-email" dir="ltr">
-                        {member.email}
-                      </span>
-                    </th>
-                    <td data-label={t('staffColumnRole')}>{t(`role_${member.role}`)}</td>
-                    <td data-label={t('staffColumnStatus')}>
-                      <span className={`status status-${member.active ? 'on' : 'off'}`}>
-                        {memberStatus(member, timeZone)}
-                      </span>
-                    </td>
-                    <td data-label={t('staffColumnCategories')}>
-                      {member.categoryIds.length === 0
-                        ? t('nobody')
-                        : member.categoryIds
-                            .map((id) => categoryName.get(id) ?? String(id))
-                            .join(', ')}
-                    </td>
-                    <td className="row-actions">
-                      <button
-                        type="button"
-                        className="secondary"
-                        aria-label={t('editMemberLabel', { name: member.name })}
-                        onClick={() => setEditing(member)}
-                      >
-                        {t('editMember')}
-                      </button>
-                      <button
-                        type="button"
-                        className="secondary"
-                        aria-label={t('resetPasswordLabel', { name: member.name })}
-                        onClick={() => setAsking({ kind: 'reset', member })}
-                      >
-                        {t('resetPassword')}
-                      </button>
-                      {/* One button for both, so the focus it returns to after the
+                {team.staff.map((member) => {
+                  const status = memberStatus(member, timeZone);
+                  return (
+                    <tr
+                      key={member.id}
+                      data-testid="staff-row"
+                      data-active={member.active}
+                      className={member.active ? undefined : 'inactive'}
+                    >
+                      <th scope="row">
+                        <span className="member-name">
+                          {member.name}
+                          {member.id === me && <span className="tag">{t('youTag')}</span>}
+                        </span>
+                        <span className="member-email">
+                          <bdi>{member.email}</bdi>
+                        </span>
+                      </th>
+                      <td data-label={t('staffColumnRole')}>{t(`role_${member.role}`)}</td>
+                      <td data-label={t('staffColumnStatus')}>
+                        <span className={`status status-${status.kind}`}>{status.text}</span>
+                      </td>
+                      <td data-label={t('staffColumnCategories')}>
+                        {member.categoryIds.length === 0
+                          ? t('notChosen')
+                          : member.categoryIds
+                              .map((id) => categoryName.get(id) ?? String(id))
+                              .join(', ')}
+                      </td>
+                      <td className="row-actions">
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={t('editMemberLabel', { name: member.name })}
+                          onClick={() => setEditing(member)}
+                        >
+                          {t('editMember')}
+                        </button>
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={t('resetPasswordLabel', { name: member.name })}
+                          onClick={() => setAsking({ kind: 'reset', member })}
+                        >
+                          {t('resetPassword')}
+                        </button>
+                        {/* One button for both, so the focus it returns to after the
                           confirmation is still there when the member has changed. */}
-                      <button
-                        type="button"
-                        className={member.active ? 'secondary danger-text' : 'secondary'}
-                        disabled={busy && !member.active}
-                        aria-label={t(member.active ? 'deactivateLabel' : 'reactivateLabel', {
-                          name: member.name,
-                        })}
-                        onClick={() =>
-                          member.active
-                            ? setAsking({ kind: 'deactivate', member })
-                            : void setActive(member, true)
-                        }
-                      >
-                        {t(member.active ? 'deactivate' : 'reactivate')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
+                        <button
+                          type="button"
+                          className={member.active ? 'secondary danger-text' : 'secondary'}
+                          disabled={busy && !member.active}
+                          aria-label={t(member.active ? 'deactivateLabel' : 'reactivateLabel', {
+                            name: member.name,
+                          })}
+                          onClick={() =>
+                            member.active
+                              ? setAsking({ kind: 'deactivate', member })
+                              : void setActive(member, true)
+                          }
+                        >
+                          {t(member.active ? 'deactivate' : 'reactivate')}
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
             {editing && (
