@@ -27,10 +27,15 @@ async function openSettings(page: Page, group: string): Promise<FrameLocator> {
   return page.frameLocator('[data-testid="preview-frame"]');
 }
 
+/** Zoe's access token, for putting back through the API what a test changed. */
+async function zoeToken(): Promise<string | undefined> {
+  const login = await api(routes.staffLogin, { body: { email: ZOE, password: DEMO_PASSWORD } });
+  return 'access_token' in login.data ? login.data.access_token : undefined;
+}
+
 /** Puts back what the test changed, whatever happened to the page (other journeys use 12). */
 async function restoreCompany(before: CompanyUpdateBody) {
-  const login = await api(routes.staffLogin, { body: { email: ZOE, password: DEMO_PASSWORD } });
-  const token = 'access_token' in login.data ? login.data.access_token : undefined;
+  const token = await zoeToken();
   const { data: now } = await api(routes.company, {
     params: { id: String(COMPANY.aroundTheClock) },
   });
@@ -122,5 +127,58 @@ test('an admin changes the brand colour, the welcome text and the rating style, 
       welcomeMsg: original.welcomeMsg,
       ratingStyle: original.ratingStyle,
     });
+  }
+});
+
+test('an admin closes the company for today, sees the closed page in the preview, saves, and a new guest gets it', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const company = { id: String(COMPANY.aroundTheClock) };
+  try {
+    await openSettings(page, 'brand');
+    await page.getByRole('link', { name: 'Opening hours' }).click();
+    await expect(page).toHaveURL(/\/console\/admin\/schedule$/);
+    // Company 12 keeps no timetable: it is open at any hour until one is set.
+    await page.getByRole('button', { name: 'Set opening hours' }).click();
+    await page.getByRole('button', { name: 'Add a holiday' }).click();
+    // Today in the browser's own zone, which the new timetable takes.
+    const today = await page.evaluate(() => new Date().toLocaleDateString('en-CA'));
+    await page.getByLabel('Date', { exact: true }).fill(today);
+    await page.getByLabel('Name (optional)').fill('Stocktaking');
+    await expect(page.getByTestId('opening-summary')).toContainText(
+      'With your changes: closed now.',
+    );
+    const preview = page.frameLocator('[data-testid="preview-frame"]');
+    await expect(preview.getByTestId('stage-schedule')).toBeVisible();
+    await expect(preview.getByTestId('special-dates')).toContainText('Stocktaking');
+
+    // Nothing is saved yet: guests can still call.
+    const { data: unsaved } = await api(routes.company, { params: company });
+    expect(unsaved.schedule).toBeNull();
+
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByTestId('save-summary')).toBeVisible();
+    await expect(page.getByTestId('opening-summary')).toContainText(
+      'Closed now: guests see the closed page.',
+    );
+
+    const guestContext = await browser.newContext();
+    await likeAPerson(guestContext);
+    try {
+      const guestPage = await guestContext.newPage();
+      await guestPage.goto(`/?company=${COMPANY.aroundTheClock}`);
+      await expect(guestPage.getByTestId('guest-page')).toHaveAttribute('data-stage', 'schedule');
+      await expect(guestPage.getByTestId('special-dates')).toContainText('Stocktaking');
+    } finally {
+      await guestContext.close();
+    }
+  } finally {
+    // Other journeys call company 12 at any hour: take the timetable away again if it was saved.
+    const { data: after } = await api(routes.company, { params: company });
+    if (after.schedule) {
+      await api(routes.removeCompanySchedule, { params: company, token: await zoeToken() });
+    }
   }
 });
