@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
-import { walkToWaiting } from '../support/guest.ts';
+import { inspectScreen, walkToWaiting } from '../support/guest.ts';
 
 /** Company 12's admin (apps/api/src/db/seed.ts DEMO_LOGINS). */
 const ZOE = 'zoe@frontdesk.demo';
@@ -35,6 +35,8 @@ test('an admin invites an agent, who signs in with the one-time password, choose
     await expect(notice).toContainText('It works once');
     const oneTimePassword = (await notice.getByTestId('one-time-password').textContent()) ?? '';
     expect(oneTimePassword).not.toBe('');
+    // What a person and a screen reader get from the team page with the password shown.
+    await inspectScreen(admin, 'admin-staff-invite');
     await admin.getByRole('button', { name: 'Done: I have handed it over' }).click();
     await expect(notice).toBeHidden();
     const eve = admin.getByTestId('staff-row').filter({ hasText: email });
