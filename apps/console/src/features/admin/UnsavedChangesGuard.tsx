@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { useBlocker } from 'react-router';
-import { LeaveDialog } from './LeaveDialog.tsx';
+import { t } from '../../i18n/messages.ts';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
 
 /**
  * Asks before an admin page with unsaved changes is left: a link of the console (react-router's
- * blocker, answered in the {@link LeaveDialog}) or the tab itself (`beforeunload`). Addresses
+ * blocker, answered in a ConfirmDialog where staying is the safe answer) or the tab itself (`beforeunload`). Addresses
  * for which `keepsDraft` answers true share the draft and need no asking.
  */
 export function UnsavedChangesGuard(props: {
@@ -25,5 +26,15 @@ export function UnsavedChangesGuard(props: {
     return () => window.removeEventListener('beforeunload', ask);
   }, [unsaved]);
   if (blocker.state !== 'blocked') return null;
-  return <LeaveDialog onLeave={() => blocker.proceed()} onStay={() => blocker.reset()} />;
+  return (
+    <ConfirmDialog
+      title={t('leaveTitle')}
+      description={t('leaveText')}
+      confirmLabel={t('leave')}
+      cancelLabel={t('stay')}
+      danger
+      onConfirm={() => blocker.proceed()}
+      onCancel={() => blocker.reset()}
+    />
+  );
 }
