@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApiClient, CompanyDetails, PreviewRequest } from '@frontdesk/protocol';
+import type { CompanyDetails, PreviewRequest } from '@frontdesk/protocol';
 import {
   answer,
   clockCompany,
@@ -14,28 +14,15 @@ import {
 
 afterEach(cleanup);
 
-/** The fake API, also keeping each call's options (the If-Match the client would send). */
-function recordingApi(answers: Record<string, FakeAnswer>) {
-  const fake = fakeApi(answers);
-  const calls: { route: string; body: unknown; ifMatch: number | undefined }[] = [];
-  const api: ApiClient = async (route, ...args) => {
-    const options = args[0] as { ifMatch?: number } | undefined;
-    const result = fake.api(route, ...args);
-    const sent = fake.requests.at(-1);
-    if (sent) calls.push({ ...sent, ifMatch: options?.ifMatch });
-    return result;
-  };
-  return { api, calls, answers };
-}
-
 const company = (changes: Partial<CompanyDetails> = {}) => ({ ...clockCompany, ...changes });
 
 async function openSettings(path: string, answers: Record<string, FakeAnswer>) {
-  const server = recordingApi({ 'GET /company/12': answer(company()), ...answers });
+  const table: Record<string, FakeAnswer> = { 'GET /company/12': answer(company()), ...answers };
+  const server = fakeApi(table);
   const rendered = renderRoute(path, signedIn(zoeLogin), { api: server.api });
   // The admin pages load lazily: on a busy machine that takes more than findBy's default second.
   await screen.findByRole('form', { name: 'Company settings' }, { timeout: 10_000 });
-  return { ...server, ...rendered };
+  return { calls: server.requests, answers: table, ...rendered };
 }
 
 /** The preview frame says it listens, as apps/guest/preview.html does once loaded. */
@@ -67,13 +54,13 @@ const type = (label: string, value: string) => {
 
 describe('the admin area', () => {
   it('tells an agent it is for admins only, and asks the API nothing', async () => {
-    const server = recordingApi({});
+    const server = fakeApi({});
     renderRoute('/console/admin/brand', signedIn(), { api: server.api });
     expect(
       await screen.findByRole('heading', { name: 'Admins only' }, { timeout: 10_000 }),
     ).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'Company settings' })).toBeNull();
-    expect(server.calls).toEqual([]);
+    expect(server.requests).toEqual([]);
   });
 
   it('opens at the brand group and names each group as a link', async () => {
