@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { OperatorCreatedCompany } from '@frontdesk/protocol';
 import { t } from '../../i18n/messages.ts';
-import { CopyButton } from './CopyButton.tsx';
+import { CopyButton } from '../../ui/CopyButton.tsx';
 import { companyLinks, formatInstant } from './operatorApi.ts';
 
 /**

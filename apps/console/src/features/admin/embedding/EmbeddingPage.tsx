@@ -4,7 +4,7 @@ import { routes } from '@frontdesk/protocol';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { t } from '../../../i18n/messages.ts';
 import { AdminPage } from '../listPage/AdminPage.tsx';
-import { CopyButton } from '../listPage/CopyButton.tsx';
+import { CopyButton } from '../../../ui/CopyButton.tsx';
 import { useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
 
 const loadOrigins = async ({ api, params, token }: AdminRequest) =>

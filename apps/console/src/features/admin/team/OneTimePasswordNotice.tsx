@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import type { OneTimePassword } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
-import { CopyButton } from '../listPage/CopyButton.tsx';
+import { CopyButton } from '../../../ui/CopyButton.tsx';
 import { formatDateTime } from '../listPage/formatTime.ts';
 
 /** A one-time password just made, and for whom (an invitation or a reset). */

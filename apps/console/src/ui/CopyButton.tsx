@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { t } from '../../../i18n/messages.ts';
+import { t } from '../i18n/messages.ts';
+import './copy.css';
 
 /**
  * Copies `text` to the clipboard and says so beside the button (a polite live region). Where the
