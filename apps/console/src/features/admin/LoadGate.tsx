@@ -30,29 +30,43 @@ export function LoadGate<T>(props: {
     };
   }, [load, attempt]);
 
-  if (loaded.state === 'loading') {
+  if (loaded.state === 'loaded') return props.children(loaded.data);
+  return (
+    <LoadStatus
+      className="admin-status"
+      loading={t(props.loading)}
+      failure={loaded.state === 'failed' ? t(props.failed, { reason: loaded.message }) : null}
+      onRetry={() => {
+        setLoaded({ state: 'loading' });
+        setAttempt((n) => n + 1);
+      }}
+    />
+  );
+}
+
+/**
+ * An admin page's data on its way (`loading`, a status), or why it did not come (`failure`, an
+ * alert) with a Retry: the one way every admin page tells both.
+ */
+export function LoadStatus(props: {
+  loading: string;
+  failure: string | null;
+  onRetry: () => void;
+  className?: string;
+}) {
+  if (props.failure === null) {
     return (
-      <p role="status" className="admin-status">
-        {t(props.loading)}
+      <p role="status" className={props.className}>
+        {props.loading}
       </p>
     );
   }
-  if (loaded.state === 'failed') {
-    return (
-      <div role="alert" className="banner admin-status">
-        {t(props.failed, { reason: loaded.message })}
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => {
-            setLoaded({ state: 'loading' });
-            setAttempt((n) => n + 1);
-          }}
-        >
-          {t('retry')}
-        </button>
-      </div>
-    );
-  }
-  return props.children(loaded.data);
+  return (
+    <div role="alert" className={['banner', props.className].filter(Boolean).join(' ')}>
+      <p>{props.failure}</p>
+      <button type="button" className="secondary" onClick={props.onRetry}>
+        {t('retry')}
+      </button>
+    </div>
+  );
 }

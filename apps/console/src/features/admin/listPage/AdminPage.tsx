@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { t } from '../../../i18n/messages.ts';
+import { LoadStatus } from '../LoadGate.tsx';
 import { SaveSummary } from '../SaveSummary.tsx';
 import type { Outcome, ResourceView } from './useAdminResource.ts';
 import './lists.css';
@@ -46,14 +47,12 @@ export function AdminPage<T>(props: {
         />
       )}
       {props.notice}
-      {view.state === 'loading' && <p role="status">{t('loading')}</p>}
-      {view.state === 'failed' && (
-        <div role="alert" className="banner">
-          <p>{t('listLoadFailed', { reason: view.message })}</p>
-          <button type="button" className="secondary" onClick={props.onReload}>
-            {t('retry')}
-          </button>
-        </div>
+      {view.state !== 'ready' && (
+        <LoadStatus
+          loading={t('loading')}
+          failure={view.state === 'failed' ? t('listLoadFailed', { reason: view.message }) : null}
+          onRetry={props.onReload}
+        />
       )}
       {view.state === 'ready' && props.children(view.data)}
     </section>
