@@ -35,6 +35,12 @@ export const ACCOUNT_LIMITS = {
   bugsPerGuest: { max: 30, timeWindow: '1 minute' },
   formsPerGuest: { max: 30, timeWindow: '1 minute' },
   uploadsPerGuest: { max: 20, timeWindow: '1 minute' },
+  /**
+   * A company admin's or the platform operator's changes: a person's pace with room for undo
+   * bursts. SECURITY: each may keep an audit entry of up to ~2 MB, so a script cannot grow the
+   * log, or the work of the company lock, at request speed.
+   */
+  adminWrites: { max: 120, timeWindow: '1 minute' },
   /** Error reports from every page of every company together: the disk they land on is one. */
   monitoringOverall: { max: 600, timeWindow: '1 minute' },
 } as const satisfies Record<string, Limit>;
@@ -102,4 +108,16 @@ export function limitBy(
       throw tooMany(`${outcome.ttlInSeconds} seconds`);
     }
   };
+}
+
+/**
+ * Counts every write (not GET) of the routes registered in `app`'s scope under `adminWrites`,
+ * per member of staff (or address, for the operator's own tokens).
+ */
+export function limitAdminWrites(app: FastifyInstance): void {
+  const limit = limitBy(app, 'adminWrites', accountKey);
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      await limit.call(app, request, reply);
+  });
 }

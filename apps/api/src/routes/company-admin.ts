@@ -21,6 +21,7 @@ import { blockGuest, listBlocks, unblockGuest } from '../companies/guest-blocks.
 import { bearerSecurity } from '../plugins/auth.ts';
 import { companyAdmin, companyAdminChange, withCompanyEtag } from './company-admin-request.ts';
 import { fromTable } from './from-table.ts';
+import { limitAdminWrites } from '../plugins/rate-limits.ts';
 
 const docs = (summary: string) => ({ tags: ['company admin'], summary, security: bearerSecurity });
 
@@ -38,6 +39,7 @@ const WRITE_ERRORS = [400, 401, 403, 404, 409, 412] as const;
  * so its next answer is already new.
  */
 export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  limitAdminWrites(app);
   const { db } = app;
   const changed = (companyId: number) => app.companyDetails.forget(companyId);
 

@@ -8,6 +8,7 @@ import {
 import { bearerSecurity } from '../plugins/auth.ts';
 import { companyAdmin, companyAdminChange, withCompanyEtag } from './company-admin-request.ts';
 import { fromTable } from './from-table.ts';
+import { limitAdminWrites } from '../plugins/rate-limits.ts';
 
 const docs = (summary: string) => ({
   tags: ['company admin'],
@@ -21,6 +22,7 @@ const docs = (summary: string) => ({
  * `If-Match`, and seen at once by every guest (the public details are forgotten at commit).
  */
 export const scheduleAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  limitAdminWrites(app);
   const { db } = app;
 
   app.route({

@@ -27,6 +27,7 @@ import {
 } from '../staff/staff-accounts.ts';
 import { provisionChatRooms } from '../xmpp/room-provisioning.ts';
 import { fromTable } from './from-table.ts';
+import { limitAdminWrites } from '../plugins/rate-limits.ts';
 
 /** A new member's or company's chat is ready in seconds, or at the next start. */
 const CHAT_PROVISION_RETRIES_MS = [1000, 4000];
@@ -37,6 +38,7 @@ const CHAT_PROVISION_RETRIES_MS = [1000, 4000];
  * changeCompany: audited, and refused (412) against a stale `If-Match`.
  */
 export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  limitAdminWrites(app);
   const { db, config } = app;
   const operatorSignIns = await SignInGuard.create();
 
