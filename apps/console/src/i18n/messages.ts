@@ -641,6 +641,12 @@ const en = {
   memberCategoriesHelp:
     'Round robin offers a category’s calls to the members chosen for it; a category with nobody chosen goes to every available agent.',
   noCategoriesToServe: 'The company has no categories yet.',
+  memberGroups: 'Assignment groups they belong to',
+  memberGroupsHelp:
+    'Round robin offers a call for a group to its members first, then by the category rule.',
+  memberGroupsOff: 'Assignment groups are off for this company.',
+  memberGroupsSettingsLink: 'Call settings',
+  noAssignmentGroups: 'The company lists no assignment groups yet.',
   memberSavedOutcome: 'The changes to {name} are saved.',
   resetPassword: 'Reset password',
   resetPasswordLabel: 'Reset the password of {name}',

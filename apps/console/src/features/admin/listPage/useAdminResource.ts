@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiRequestError, routes, type ApiClient } from '@frontdesk/protocol';
+import { ApiRequestError, routes, type ApiClient, type CompanyDetails } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
@@ -41,9 +41,12 @@ export type WriteResult<R> =
  * (`GET /company/:id`), which every change sends as `If-Match`: a change made against a company
  * someone else changed since is refused (412) instead of overwriting theirs. After each change
  * both are loaded again, as the change bumped the version. One change at a time (`busy`).
- * `load` must keep its identity (a module-level function): a new one loads the page again.
+ * `load` must keep its identity (a module-level function): a new one loads the page again; it
+ * gets the company's details as the same request loads them (a page that needs its settings).
  */
-export function useAdminResource<T>(load: (request: AdminRequest) => Promise<T>) {
+export function useAdminResource<T>(
+  load: (request: AdminRequest, company: Promise<CompanyDetails>) => Promise<T>,
+) {
   const { api } = useServices();
   const store = useAppStore();
   const companyId = useAppSelector((state) => state.auth.login?.user.companyId);
@@ -64,11 +67,15 @@ export function useAdminResource<T>(load: (request: AdminRequest) => Promise<T>)
   /** The page's data and the company's version, both as they are now. */
   const fetchAll = useCallback(async () => {
     const current = request();
-    const [data, company] = await Promise.all([
-      load(current),
-      current.api(routes.company, { params: current.params }),
+    const company = current.api(routes.company, { params: current.params });
+    const [data, details] = await Promise.all([
+      load(
+        current,
+        company.then(({ data: loaded }) => loaded),
+      ),
+      company,
     ]);
-    return { data, version: company.data.version };
+    return { data, version: details.data.version };
   }, [load, request]);
 
   const reload = useCallback(async () => {
@@ -136,8 +143,14 @@ export function useAdminResource<T>(load: (request: AdminRequest) => Promise<T>)
   return { view, outcome, setOutcome, busy, write, reload, reloadAfterStale, request };
 }
 
-/** A refusal's message for one field (`error.fields`), when the API named it. */
+/**
+ * A refusal's message for one field (`error.fields`), when the API named it or one of its items
+ * (`field.<n>`, e.g. an unknown id in a list).
+ */
 export function fieldError(result: WriteResult<unknown>, field: string): string | undefined {
   if (result.ok || !(result.error instanceof ApiRequestError)) return undefined;
-  return result.error.fields[field];
+  const named = Object.entries(result.error.fields).find(
+    ([name]) => name === field || name.startsWith(`${field}.`),
+  );
+  return named?.[1];
 }

@@ -1,7 +1,9 @@
 import { useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import {
   staffUpdateBodySchema,
   type AdminCategory,
+  type CompanyDetails,
   type StaffAdminEntry,
   type StaffRole,
   type StaffUpdateBody,
@@ -11,27 +13,40 @@ import { Dialog } from '../../../ui/Dialog.tsx';
 import { SaveSummary } from '../SaveSummary.tsx';
 import { fieldError, type WriteResult } from '../listPage/useAdminResource.ts';
 
+/** Whether the company routes calls to assignment groups, and the groups it lists (decision 0019). */
+export type AssignmentGroups = Pick<CompanyDetails, 'assignments' | 'assignmentGroups'>;
+
+/** Whether two lists of ids hold the same ids, in whatever order. */
+const sameIds = (a: readonly (number | string)[], b: readonly (number | string)[]) =>
+  a.length === b.length && a.every((id) => b.includes(id));
+
 /** The fields of the edit that differ from the member as saved; `null` when none does. */
 export function memberChanges(
   member: StaffAdminEntry,
-  draft: { name: string; role: StaffRole; categoryIds: number[] },
+  draft: { name: string; role: StaffRole; categoryIds: number[]; assignmentGroupIds: string[] },
 ): StaffUpdateBody | null {
   const body: StaffUpdateBody = {};
   if (draft.name.trim() !== member.name) body.name = draft.name;
   if (draft.role !== member.role) body.role = draft.role;
-  const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b).join();
-  if (sorted(draft.categoryIds) !== sorted(member.categoryIds))
-    body.categoryIds = draft.categoryIds;
+  if (!sameIds(draft.categoryIds, member.categoryIds)) body.categoryIds = draft.categoryIds;
+  if (!sameIds(draft.assignmentGroupIds, member.assignmentGroupIds))
+    body.assignmentGroupIds = draft.assignmentGroupIds;
   return Object.keys(body).length > 0 ? body : null;
 }
 
+/** A list of ids with `id` added (`checked`) or taken out. */
+const toggled = <Id,>(ids: readonly Id[], id: Id, checked: boolean): Id[] =>
+  checked ? [...ids, id] : ids.filter((other) => other !== id);
+
 /**
- * Edits a member's name, role and the categories they serve. It stays open when the API refuses
+ * Edits a member's name, role, the categories they serve and, when the company uses them, the
+ * assignment groups they belong to. It stays open when the API refuses
  * (a field named, the last admin kept, a stale version to reload), keeping what was typed.
  */
 export function MemberDialog(props: {
   member: StaffAdminEntry;
   categories: readonly AdminCategory[];
+  groups: AssignmentGroups;
   busy: boolean;
   onSave: (body: StaffUpdateBody) => Promise<WriteResult<unknown>>;
   onReload: () => void;
@@ -43,11 +58,13 @@ export function MemberDialog(props: {
   const [name, setName] = useState(member.name);
   const [role, setRole] = useState<StaffRole>(member.role);
   const [categoryIds, setCategoryIds] = useState(member.categoryIds);
+  const [assignmentGroupIds, setAssignmentGroupIds] = useState(member.assignmentGroupIds);
   const [nameError, setNameError] = useState<string | undefined>();
+  const [groupsError, setGroupsError] = useState<string | undefined>();
   const [refusal, setRefusal] = useState<Extract<WriteResult<unknown>, { ok: false }> | null>(null);
 
   async function save() {
-    const body = memberChanges(member, { name, role, categoryIds });
+    const body = memberChanges(member, { name, role, categoryIds, assignmentGroupIds });
     if (!body) {
       props.onClose();
       return;
@@ -63,6 +80,7 @@ export function MemberDialog(props: {
     }
     setRefusal(result);
     setNameError(fieldError(result, 'name'));
+    setGroupsError(fieldError(result, 'assignmentGroupIds'));
   }
 
   return (
@@ -131,16 +149,47 @@ export function MemberDialog(props: {
                 type="checkbox"
                 checked={categoryIds.includes(category.id)}
                 onChange={(event) =>
-                  setCategoryIds((ids) =>
-                    event.target.checked
-                      ? [...ids, category.id]
-                      : ids.filter((other) => other !== category.id),
-                  )
+                  setCategoryIds((ids) => toggled(ids, category.id, event.target.checked))
                 }
               />
               {category.name}
             </label>
           ))}
+        </fieldset>
+        <fieldset
+          className="choices"
+          aria-describedby={[`${id}-groups-help`, groupsError && `${id}-groups-error`]
+            .filter(Boolean)
+            .join(' ')}
+        >
+          <legend>{t('memberGroups')}</legend>
+          <p id={`${id}-groups-help`} className="help">
+            {props.groups.assignments ? t('memberGroupsHelp') : t('memberGroupsOff')}{' '}
+            {(!props.groups.assignments || props.groups.assignmentGroups.length === 0) && (
+              <Link to="/admin/call">{t('memberGroupsSettingsLink')}</Link>
+            )}
+          </p>
+          {props.groups.assignments && props.groups.assignmentGroups.length === 0 && (
+            <p>{t('noAssignmentGroups')}</p>
+          )}
+          {props.groups.assignments &&
+            props.groups.assignmentGroups.map((group) => (
+              <label key={group.id} className="choice">
+                <input
+                  type="checkbox"
+                  checked={assignmentGroupIds.includes(group.id)}
+                  onChange={(event) =>
+                    setAssignmentGroupIds((ids) => toggled(ids, group.id, event.target.checked))
+                  }
+                />
+                {group.name}
+              </label>
+            ))}
+          {groupsError && (
+            <p id={`${id}-groups-error`} className="field-error">
+              {groupsError}
+            </p>
+          )}
         </fieldset>
         <div className="actions">
           <button type="button" className="secondary" onClick={props.onClose}>

@@ -221,8 +221,10 @@ describe('the team page', () => {
     const stale = await within(dialog).findByTestId('stale-version');
     expect(within(dialog).getByLabelText<HTMLSelectElement>('Role').value).toBe('admin');
     server.answers['GET /company/12'] = answer({ ...clockCompany, version: 4 });
+    const companyLoads = () => server.sent.filter((sent) => sent.route === 'GET /company/12');
+    const loadsBefore = companyLoads().length;
     fireEvent.click(within(stale).getByRole('button', { name: 'Reload the settings' }));
-    await waitFor(() => expect(server.sent.at(-1)?.route).toBe('GET /company/12'));
+    await waitFor(() => expect(companyLoads()).toHaveLength(loadsBefore + 1));
 
     server.answers['PATCH /company/12/staff/1'] = answer(
       member({ role: 'admin', categoryIds: [40, 41] }),
@@ -237,6 +239,49 @@ describe('the team page', () => {
       ifMatch: 4,
     });
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('sends the assignment groups chosen for a member; an unknown one is named in the dialog', async () => {
+    const groups = [
+      { id: 'es', name: 'Spanish speakers' },
+      { id: 'vip', name: 'VIP guests' },
+    ];
+    const server = await openStaff({
+      'GET /company/12': answer({ ...clockCompany, assignments: true, assignmentGroups: groups }),
+      'GET /company/12/staff': answer([zoe, member({ assignmentGroupIds: ['es'] })]),
+      'PATCH /company/12/staff/1': {
+        refuse: new ApiRequestError(400, 'invalid_request', 'invalid request', {
+          'assignmentGroupIds.0': 'is not one of the company’s assignment groups',
+        }),
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Ada Agent' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Ada Agent' });
+    const belongs = within(dialog).getByRole('group', { name: 'Assignment groups they belong to' });
+    expect(within(belongs).getByLabelText<HTMLInputElement>('Spanish speakers').checked).toBe(true);
+    fireEvent.click(within(belongs).getByLabelText('VIP guests'));
+    fireEvent.click(within(belongs).getByLabelText('Spanish speakers'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+
+    expect(
+      await within(belongs).findByText('is not one of the company’s assignment groups'),
+    ).toBeTruthy();
+    expect(server.writes()).toEqual([
+      { route: 'PATCH /company/12/staff/1', body: { assignmentGroupIds: ['vip'] }, ifMatch: 1 },
+    ]);
+  });
+
+  it('says when the company does not use assignment groups, with the way to its call settings', async () => {
+    await openStaff();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Ada Agent' }));
+    const belongs = within(screen.getByRole('dialog')).getByRole('group', {
+      name: 'Assignment groups they belong to',
+    });
+    expect(belongs.textContent).toContain('Assignment groups are off for this company.');
+    expect(within(belongs).getByRole('link', { name: 'Call settings' }).getAttribute('href')).toBe(
+      '/console/admin/call',
+    );
+    expect(within(belongs).queryByRole('checkbox')).toBeNull();
   });
 
   it('resets a password after asking, and shows the new one-time password once', async () => {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import {
   routes,
   type AdminCategory,
+  type CompanyDetails,
   type StaffAdminEntry,
   type StaffInviteBody,
 } from '@frontdesk/protocol';
@@ -12,17 +13,25 @@ import { AdminPage } from '../listPage/AdminPage.tsx';
 import { formatDateTime, useCompanyTimeZone } from '../listPage/formatTime.ts';
 import { useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
 import { InviteForm } from './InviteForm.tsx';
-import { MemberDialog } from './MemberDialog.tsx';
+import { MemberDialog, type AssignmentGroups } from './MemberDialog.tsx';
 import { OneTimePasswordNotice, type IssuedPassword } from './OneTimePasswordNotice.tsx';
 
-type Team = { staff: StaffAdminEntry[]; categories: AdminCategory[] };
+type Team = { staff: StaffAdminEntry[]; categories: AdminCategory[]; groups: AssignmentGroups };
 
-const loadTeam = async ({ api, params, token }: AdminRequest): Promise<Team> => {
-  const [staff, categories] = await Promise.all([
+const loadTeam = async (
+  { api, params, token }: AdminRequest,
+  company: Promise<CompanyDetails>,
+): Promise<Team> => {
+  const [staff, categories, { assignments, assignmentGroups }] = await Promise.all([
     api(routes.companyStaff, { params, token }),
     api(routes.companyCategories, { params, token }),
+    company,
   ]);
-  return { staff: staff.data, categories: categories.data };
+  return {
+    staff: staff.data,
+    categories: categories.data,
+    groups: { assignments, assignmentGroups },
+  };
 };
 
 /**
@@ -227,6 +236,7 @@ export function StaffPage() {
               <MemberDialog
                 member={editing}
                 categories={team.categories}
+                groups={team.groups}
                 busy={busy}
                 onSave={(body) =>
                   write(
