@@ -135,12 +135,26 @@ export function useAdminResource<T>(
     }
   }
 
+  /**
+   * The page as it is now, when nothing is being sent; a failure keeps what is shown (the
+   * admin did not ask, so it is no reason to take the page away).
+   */
+  const refresh = useCallback(async () => {
+    if (busy) return;
+    try {
+      const fresh = await fetchAll();
+      setView({ state: 'ready', ...fresh });
+    } catch {
+      // The next change or reload tells the admin if the API is really gone.
+    }
+  }, [busy, fetchAll]);
+
   /** After a 412: the page as it is now, so the admin can try again against it. */
   async function reloadAfterStale() {
     if (await reload()) setOutcome({ kind: 'idle' });
   }
 
-  return { view, outcome, setOutcome, busy, write, reload, reloadAfterStale, request };
+  return { view, outcome, setOutcome, busy, write, reload, refresh, reloadAfterStale, request };
 }
 
 /**

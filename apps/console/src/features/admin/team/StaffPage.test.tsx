@@ -284,6 +284,20 @@ describe('the team page', () => {
     expect(within(belongs).queryByRole('checkbox')).toBeNull();
   });
 
+  it('shows an invited member as active once they signed in, when the admin comes back to the page', async () => {
+    const invited = member({ oneTimePasswordExpiresAt: '2099-01-01T00:00:00.000Z' });
+    const server = await openStaff({ 'GET /company/12/staff': answer([zoe, invited]) });
+    expect(within(row('Ada Agent')).getByText(/^Invited/)).toBeTruthy();
+
+    server.answers['GET /company/12/staff'] = answer([zoe, ada]);
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(await within(row('Ada Agent')).findByText('Active')).toBeTruthy();
+
+    server.answers['GET /company/12/staff'] = answer([zoe, member({ active: false })]);
+    fireEvent.focus(window);
+    expect(await within(row('Ada Agent')).findByText('Deactivated')).toBeTruthy();
+  });
+
   it('resets a password after asking, and shows the new one-time password once', async () => {
     const server = await openStaff({
       'POST /company/12/staff/1/password-reset': answer({

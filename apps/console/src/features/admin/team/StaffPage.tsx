@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../../../ui/Dialog.tsx';
 import { AdminPage } from '../listPage/AdminPage.tsx';
 import { formatDateTime, useCompanyTimeZone } from '../listPage/formatTime.ts';
 import { useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
+import { useRefreshOnReturn } from '../listPage/useRefreshOnReturn.ts';
 import { InviteForm } from './InviteForm.tsx';
 import { MemberDialog, type AssignmentGroups } from './MemberDialog.tsx';
 import { OneTimePasswordNotice, type IssuedPassword } from './OneTimePasswordNotice.tsx';
@@ -62,6 +63,8 @@ type Asking = { kind: 'deactivate' | 'reset'; member: StaffAdminEntry };
 export function StaffPage() {
   const resource = useAdminResource(loadTeam);
   const { view, write, busy } = resource;
+  // An invited member's first sign-in changes their status without the admin doing anything.
+  useRefreshOnReturn(resource.refresh);
   const timeZone = useCompanyTimeZone();
   const me = useAppSelector((state) => state.auth.login?.user.id);
   const [inviting, setInviting] = useState(false);
