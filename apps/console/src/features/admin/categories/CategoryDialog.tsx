@@ -6,8 +6,8 @@ import {
   type StaffAdminEntry,
 } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
-import { Dialog } from '../../../ui/Dialog.tsx';
-import { SaveSummary } from '../SaveSummary.tsx';
+import { EditDialog, type Refusal } from '../listPage/EditDialog.tsx';
+import { sameIds, toggled } from '../listPage/idLists.ts';
 import type { WriteResult } from '../listPage/useAdminResource.ts';
 
 type Draft = {
@@ -29,8 +29,7 @@ export function categoryChanges(category: AdminCategory, draft: Draft): Category
   if (colourOrNull(draft.backgroundColor) !== category.backgroundColor) {
     body.backgroundColor = colourOrNull(draft.backgroundColor);
   }
-  const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b).join();
-  if (sorted(draft.agentIds) !== sorted(category.agentIds)) body.agentIds = draft.agentIds;
+  if (!sameIds(draft.agentIds, category.agentIds)) body.agentIds = draft.agentIds;
   return Object.keys(body).length > 0 ? body : null;
 }
 
@@ -106,29 +105,28 @@ export function CategoryDialog(props: {
     agentIds: category.agentIds,
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [refusal, setRefusal] = useState<Extract<WriteResult<unknown>, { ok: false }> | null>(null);
   const edit = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
 
-  async function save() {
+  async function save(): Promise<Refusal | null> {
     const body = categoryChanges(category, draft);
     if (!body) {
       props.onClose();
-      return;
+      return null;
     }
     const parsed = categoryUpdateBodySchema.safeParse(body);
     if (!parsed.success) {
       setErrors(
         Object.fromEntries(parsed.error.issues.map((issue) => [issue.path[0], issue.message])),
       );
-      return;
+      return null;
     }
     setErrors({});
     const result = await props.onSave(body);
     if (result.ok) {
       props.onClose();
-      return;
+      return null;
     }
-    setRefusal(result);
+    return result;
   }
 
   const sampleColours = {
@@ -140,97 +138,68 @@ export function CategoryDialog(props: {
   const agents = props.staff.filter((member) => member.active);
 
   return (
-    <Dialog
+    <EditDialog
       title={t('editCategoryTitle', { name: category.name })}
-      onCancel={props.onClose}
-      initialFocus={nameBox}
       testId="category-dialog"
+      initialFocus={nameBox}
+      busy={props.busy}
+      onSubmit={save}
+      onReload={props.onReload}
+      onClose={props.onClose}
     >
-      <form
-        className="admin-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
-        {refusal && (
-          <SaveSummary
-            status={refusal.outcome}
-            onUndo={() => undefined}
-            onReload={() => {
-              setRefusal(null);
-              props.onReload();
-            }}
-            onDismiss={() => setRefusal(null)}
-          />
-        )}
-        <div className="field">
-          <label htmlFor={`${id}-name`}>{t('categoryName')}</label>
-          <input
-            id={`${id}-name`}
-            ref={nameBox}
-            type="text"
-            value={draft.name}
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={errors.name ? `${id}-name-error` : undefined}
-            onChange={(event) => edit({ name: event.target.value })}
-          />
-          {errors.name && (
-            <p id={`${id}-name-error`} className="field-error">
-              {errors.name}
-            </p>
-          )}
-        </div>
-        <ColourField
-          label={t('categoryBackgroundColour')}
-          value={draft.backgroundColor}
-          fallback={props.buttonColours.background}
-          error={errors.backgroundColor}
-          onChange={(backgroundColor) => edit({ backgroundColor })}
+      <div className="field">
+        <label htmlFor={`${id}-name`}>{t('categoryName')}</label>
+        <input
+          id={`${id}-name`}
+          ref={nameBox}
+          type="text"
+          value={draft.name}
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={errors.name ? `${id}-name-error` : undefined}
+          onChange={(event) => edit({ name: event.target.value })}
         />
-        <ColourField
-          label={t('categoryTextColour')}
-          value={draft.textColor}
-          fallback={props.buttonColours.text}
-          error={errors.textColor}
-          onChange={(textColor) => edit({ textColor })}
-        />
-        <p className="category-sample" style={sampleColours} aria-hidden="true">
-          {draft.name || category.name}
-        </p>
-        <fieldset className="choices" aria-describedby={`${id}-agents-help`}>
-          <legend>{t('categoryAgents')}</legend>
-          <p id={`${id}-agents-help`} className="help">
-            {t('categoryAgentsHelp')}
+        {errors.name && (
+          <p id={`${id}-name-error`} className="field-error">
+            {errors.name}
           </p>
-          {agents.map((member) => (
-            <label key={member.id} className="choice">
-              <input
-                type="checkbox"
-                checked={draft.agentIds.includes(member.id)}
-                onChange={(event) =>
-                  edit({
-                    agentIds: event.target.checked
-                      ? [...draft.agentIds, member.id]
-                      : draft.agentIds.filter((other) => other !== member.id),
-                  })
-                }
-              />
-              {member.name}
-              <span className="help"> · {t(`role_${member.role}`)}</span>
-            </label>
-          ))}
-        </fieldset>
-        <div className="actions">
-          <button type="button" className="secondary" onClick={props.onClose}>
-            {t('cancel')}
-          </button>
-          <button type="submit" disabled={props.busy}>
-            {props.busy ? t('saving') : t('save')}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+        )}
+      </div>
+      <ColourField
+        label={t('categoryBackgroundColour')}
+        value={draft.backgroundColor}
+        fallback={props.buttonColours.background}
+        error={errors.backgroundColor}
+        onChange={(backgroundColor) => edit({ backgroundColor })}
+      />
+      <ColourField
+        label={t('categoryTextColour')}
+        value={draft.textColor}
+        fallback={props.buttonColours.text}
+        error={errors.textColor}
+        onChange={(textColor) => edit({ textColor })}
+      />
+      <p className="category-sample" style={sampleColours} aria-hidden="true">
+        {draft.name || category.name}
+      </p>
+      <fieldset className="choices" aria-describedby={`${id}-agents-help`}>
+        <legend>{t('categoryAgents')}</legend>
+        <p id={`${id}-agents-help`} className="help">
+          {t('categoryAgentsHelp')}
+        </p>
+        {agents.map((member) => (
+          <label key={member.id} className="choice">
+            <input
+              type="checkbox"
+              checked={draft.agentIds.includes(member.id)}
+              onChange={(event) =>
+                edit({ agentIds: toggled(draft.agentIds, member.id, event.target.checked) })
+              }
+            />
+            {member.name}
+            <span className="help"> · {t(`role_${member.role}`)}</span>
+          </label>
+        ))}
+      </fieldset>
+    </EditDialog>
   );
 }

@@ -9,16 +9,12 @@ import {
   type StaffUpdateBody,
 } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
-import { Dialog } from '../../../ui/Dialog.tsx';
-import { SaveSummary } from '../SaveSummary.tsx';
+import { EditDialog, type Refusal } from '../listPage/EditDialog.tsx';
+import { sameIds, toggled } from '../listPage/idLists.ts';
 import { fieldError, type WriteResult } from '../listPage/useAdminResource.ts';
 
 /** Whether the company routes calls to assignment groups, and the groups it lists (decision 0019). */
 export type AssignmentGroups = Pick<CompanyDetails, 'assignments' | 'assignmentGroups'>;
-
-/** Whether two lists of ids hold the same ids, in whatever order. */
-const sameIds = (a: readonly (number | string)[], b: readonly (number | string)[]) =>
-  a.length === b.length && a.every((id) => b.includes(id));
 
 /** The fields of the edit that differ from the member as saved; `null` when none does. */
 export function memberChanges(
@@ -34,14 +30,10 @@ export function memberChanges(
   return Object.keys(body).length > 0 ? body : null;
 }
 
-/** A list of ids with `id` added (`checked`) or taken out. */
-const toggled = <Id,>(ids: readonly Id[], id: Id, checked: boolean): Id[] =>
-  checked ? [...ids, id] : ids.filter((other) => other !== id);
-
 /**
  * Edits a member's name, role, the categories they serve and, when the company uses them, the
- * assignment groups they belong to. It stays open when the API refuses
- * (a field named, the last admin kept, a stale version to reload), keeping what was typed.
+ * assignment groups they belong to. It stays open when the API refuses (a field named, the last
+ * admin kept, a stale version to reload), keeping what was typed.
  */
 export function MemberDialog(props: {
   member: StaffAdminEntry;
@@ -61,145 +53,119 @@ export function MemberDialog(props: {
   const [assignmentGroupIds, setAssignmentGroupIds] = useState(member.assignmentGroupIds);
   const [nameError, setNameError] = useState<string | undefined>();
   const [groupsError, setGroupsError] = useState<string | undefined>();
-  const [refusal, setRefusal] = useState<Extract<WriteResult<unknown>, { ok: false }> | null>(null);
 
-  async function save() {
+  async function save(): Promise<Refusal | null> {
     const body = memberChanges(member, { name, role, categoryIds, assignmentGroupIds });
     if (!body) {
       props.onClose();
-      return;
+      return null;
     }
     const parsed = staffUpdateBodySchema.safeParse(body);
     const invalidName = parsed.error?.issues.find((issue) => issue.path[0] === 'name');
     setNameError(invalidName?.message);
-    if (!parsed.success) return;
+    if (!parsed.success) return null;
     const result = await props.onSave(body);
     if (result.ok) {
       props.onClose();
-      return;
+      return null;
     }
-    setRefusal(result);
     setNameError(fieldError(result, 'name'));
     setGroupsError(fieldError(result, 'assignmentGroupIds'));
+    return result;
   }
 
   return (
-    <Dialog
+    <EditDialog
       title={t('editMemberTitle', { name: member.name })}
-      onCancel={props.onClose}
-      initialFocus={nameBox}
       testId="member-dialog"
+      initialFocus={nameBox}
+      busy={props.busy}
+      onSubmit={save}
+      onReload={props.onReload}
+      onClose={props.onClose}
     >
-      <form
-        className="admin-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
-        {refusal && (
-          <SaveSummary
-            status={refusal.outcome}
-            onUndo={() => undefined}
-            onReload={() => {
-              setRefusal(null);
-              props.onReload();
-            }}
-            onDismiss={() => setRefusal(null)}
-          />
-        )}
-        <div className="field">
-          <label htmlFor={`${id}-name`}>{t('memberName')}</label>
-          <input
-            id={`${id}-name`}
-            ref={nameBox}
-            type="text"
-            value={name}
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? `${id}-name-error` : undefined}
-            onChange={(event) => setName(event.target.value)}
-          />
-          {nameError && (
-            <p id={`${id}-name-error`} className="field-error">
-              {nameError}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-role`}>{t('memberRole')}</label>
-          <select
-            id={`${id}-role`}
-            value={role}
-            onChange={(event) => setRole(event.target.value as StaffRole)}
-          >
-            <option value="agent">{t('role_agent')}</option>
-            <option value="admin">{t('role_admin')}</option>
-          </select>
-        </div>
-        <fieldset className="choices" aria-describedby={`${id}-categories-help`}>
-          <legend>{t('memberCategories')}</legend>
-          <p id={`${id}-categories-help`} className="help">
-            {t('memberCategoriesHelp')}
+      <div className="field">
+        <label htmlFor={`${id}-name`}>{t('memberName')}</label>
+        <input
+          id={`${id}-name`}
+          ref={nameBox}
+          type="text"
+          value={name}
+          aria-invalid={nameError ? true : undefined}
+          aria-describedby={nameError ? `${id}-name-error` : undefined}
+          onChange={(event) => setName(event.target.value)}
+        />
+        {nameError && (
+          <p id={`${id}-name-error`} className="field-error">
+            {nameError}
           </p>
-          {props.categories.length === 0 && <p>{t('noCategoriesToServe')}</p>}
-          {props.categories.map((category) => (
-            <label key={category.id} className="choice">
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-role`}>{t('memberRole')}</label>
+        <select
+          id={`${id}-role`}
+          value={role}
+          onChange={(event) => setRole(event.target.value as StaffRole)}
+        >
+          <option value="agent">{t('role_agent')}</option>
+          <option value="admin">{t('role_admin')}</option>
+        </select>
+      </div>
+      <fieldset className="choices" aria-describedby={`${id}-categories-help`}>
+        <legend>{t('memberCategories')}</legend>
+        <p id={`${id}-categories-help`} className="help">
+          {t('memberCategoriesHelp')}
+        </p>
+        {props.categories.length === 0 && <p>{t('noCategoriesToServe')}</p>}
+        {props.categories.map((category) => (
+          <label key={category.id} className="choice">
+            <input
+              type="checkbox"
+              checked={categoryIds.includes(category.id)}
+              onChange={(event) =>
+                setCategoryIds((ids) => toggled(ids, category.id, event.target.checked))
+              }
+            />
+            {category.name}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset
+        className="choices"
+        aria-describedby={[`${id}-groups-help`, groupsError && `${id}-groups-error`]
+          .filter(Boolean)
+          .join(' ')}
+      >
+        <legend>{t('memberGroups')}</legend>
+        <p id={`${id}-groups-help`} className="help">
+          {props.groups.assignments ? t('memberGroupsHelp') : t('memberGroupsOff')}{' '}
+          {(!props.groups.assignments || props.groups.assignmentGroups.length === 0) && (
+            <Link to="/admin/call">{t('memberGroupsSettingsLink')}</Link>
+          )}
+        </p>
+        {props.groups.assignments && props.groups.assignmentGroups.length === 0 && (
+          <p>{t('noAssignmentGroups')}</p>
+        )}
+        {props.groups.assignments &&
+          props.groups.assignmentGroups.map((group) => (
+            <label key={group.id} className="choice">
               <input
                 type="checkbox"
-                checked={categoryIds.includes(category.id)}
+                checked={assignmentGroupIds.includes(group.id)}
                 onChange={(event) =>
-                  setCategoryIds((ids) => toggled(ids, category.id, event.target.checked))
+                  setAssignmentGroupIds((ids) => toggled(ids, group.id, event.target.checked))
                 }
               />
-              {category.name}
+              {group.name}
             </label>
           ))}
-        </fieldset>
-        <fieldset
-          className="choices"
-          aria-describedby={[`${id}-groups-help`, groupsError && `${id}-groups-error`]
-            .filter(Boolean)
-            .join(' ')}
-        >
-          <legend>{t('memberGroups')}</legend>
-          <p id={`${id}-groups-help`} className="help">
-            {props.groups.assignments ? t('memberGroupsHelp') : t('memberGroupsOff')}{' '}
-            {(!props.groups.assignments || props.groups.assignmentGroups.length === 0) && (
-              <Link to="/admin/call">{t('memberGroupsSettingsLink')}</Link>
-            )}
+        {groupsError && (
+          <p id={`${id}-groups-error`} className="field-error">
+            {groupsError}
           </p>
-          {props.groups.assignments && props.groups.assignmentGroups.length === 0 && (
-            <p>{t('noAssignmentGroups')}</p>
-          )}
-          {props.groups.assignments &&
-            props.groups.assignmentGroups.map((group) => (
-              <label key={group.id} className="choice">
-                <input
-                  type="checkbox"
-                  checked={assignmentGroupIds.includes(group.id)}
-                  onChange={(event) =>
-                    setAssignmentGroupIds((ids) => toggled(ids, group.id, event.target.checked))
-                  }
-                />
-                {group.name}
-              </label>
-            ))}
-          {groupsError && (
-            <p id={`${id}-groups-error`} className="field-error">
-              {groupsError}
-            </p>
-          )}
-        </fieldset>
-        <div className="actions">
-          <button type="button" className="secondary" onClick={props.onClose}>
-            {t('cancel')}
-          </button>
-          <button type="submit" disabled={props.busy}>
-            {props.busy ? t('saving') : t('save')}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+        )}
+      </fieldset>
+    </EditDialog>
   );
 }
