@@ -161,10 +161,7 @@ export function AuditPage() {
     <AdminPage
       title={t('group_audit')}
       intro={<p>{t('auditIntro', { zone: timeZone })}</p>}
-      view={resource.view}
-      outcome={resource.outcome}
-      onReload={() => void resource.reloadAfterStale()}
-      onDismiss={() => resource.setOutcome({ kind: 'idle' })}
+      resource={resource}
       testId="audit-page"
     >
       {(first) => {

@@ -104,7 +104,7 @@ function BlockByCall(props: {
  */
 export function BlocksPage() {
   const resource = useAdminResource(loadBlocks);
-  const { view, write, busy } = resource;
+  const { write, busy } = resource;
   const timeZone = useCompanyTimeZone();
 
   async function block(body: { callId: string; reason?: string }) {
@@ -137,10 +137,7 @@ export function BlocksPage() {
     <AdminPage
       title={t('group_blocks')}
       intro={<p>{t('blocksIntro')}</p>}
-      view={view}
-      outcome={resource.outcome}
-      onReload={() => void resource.reloadAfterStale()}
-      onDismiss={() => resource.setOutcome({ kind: 'idle' })}
+      resource={resource}
       testId="blocks-page"
     >
       {(blocks) => (

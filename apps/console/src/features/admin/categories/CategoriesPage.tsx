@@ -97,7 +97,7 @@ type Asking = { kind: 'edit' | 'delete'; category: AdminCategory };
  */
 export function CategoriesPage() {
   const resource = useAdminResource(loadCategories);
-  const { view, write, busy } = resource;
+  const { write, busy } = resource;
   const company = useAppSelector((state) => state.auth.company);
   const [asking, setAsking] = useState<Asking | null>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -156,10 +156,7 @@ export function CategoriesPage() {
     <AdminPage
       title={t('group_categories')}
       intro={<p>{t('categoriesIntro')}</p>}
-      view={view}
-      outcome={resource.outcome}
-      onReload={() => void resource.reloadAfterStale()}
-      onDismiss={() => resource.setOutcome({ kind: 'idle' })}
+      resource={resource}
       testId="categories-page"
     >
       {({ categories, staff }) => {

@@ -41,10 +41,7 @@ export function EmbeddingPage() {
     <AdminPage
       title={t('group_embedding')}
       intro={<p>{t('embeddingIntro')}</p>}
-      view={resource.view}
-      outcome={resource.outcome}
-      onReload={() => void resource.reloadAfterStale()}
-      onDismiss={() => resource.setOutcome({ kind: 'idle' })}
+      resource={resource}
       testId="embedding-page"
     >
       {(origins) => (

@@ -13,17 +13,21 @@ import './lists.css';
 export function AdminPage<T>(props: {
   title: string;
   intro: ReactNode;
-  view: ResourceView<T>;
-  outcome: Outcome;
-  onReload: () => void;
-  onDismiss: () => void;
+  /** The page's data and its last change's outcome (`useAdminResource`). */
+  resource: {
+    view: ResourceView<T>;
+    outcome: Outcome;
+    reloadAfterStale: () => Promise<void>;
+    setOutcome: (outcome: Outcome) => void;
+  };
   /** Shown whatever the data's state, above it (a one-time password just made). */
   notice?: ReactNode;
   children: (data: T) => ReactNode;
   testId: string;
 }) {
   const id = useId();
-  const { view, outcome } = props;
+  const { view, outcome } = props.resource;
+  const reload = () => void props.resource.reloadAfterStale();
   return (
     <section className="admin-page" aria-labelledby={`${id}-title`} data-testid={props.testId}>
       <header className="admin-page-header">
@@ -42,8 +46,8 @@ export function AdminPage<T>(props: {
         <SaveSummary
           status={outcome}
           onUndo={() => undefined}
-          onReload={props.onReload}
-          onDismiss={props.onDismiss}
+          onReload={reload}
+          onDismiss={() => props.resource.setOutcome({ kind: 'idle' })}
         />
       )}
       {props.notice}
@@ -51,7 +55,7 @@ export function AdminPage<T>(props: {
         <LoadStatus
           loading={t('loading')}
           failure={view.state === 'failed' ? t('listLoadFailed', { reason: view.message }) : null}
-          onRetry={props.onReload}
+          onRetry={reload}
         />
       )}
       {view.state === 'ready' && props.children(view.data)}

@@ -135,7 +135,7 @@ function LimitForm(props: {
 /** The monthly quota (`/console/admin/quota`): this month's use, and the limit to change. */
 export function QuotaPage() {
   const resource = useAdminResource(loadQuota);
-  const { view, write, busy } = resource;
+  const { write, busy } = resource;
 
   async function save(monthlyCallQuota: number | null) {
     const result = await write(
@@ -153,10 +153,7 @@ export function QuotaPage() {
     <AdminPage
       title={t('group_quota')}
       intro={<p>{t('quotaIntro')}</p>}
-      view={view}
-      outcome={resource.outcome}
-      onReload={() => void resource.reloadAfterStale()}
-      onDismiss={() => resource.setOutcome({ kind: 'idle' })}
+      resource={resource}
       testId="quota-page"
     >
       {(quota) => (

@@ -62,7 +62,7 @@ type Asking = { kind: 'deactivate' | 'reset'; member: StaffAdminEntry };
  */
 export function StaffPage() {
   const resource = useAdminResource(loadTeam);
-  const { view, write, busy } = resource;
+  const { write, busy } = resource;
   // An invited member's first sign-in changes their status without the admin doing anything.
   useRefreshOnReturn(resource.refresh);
   const timeZone = useCompanyTimeZone();
@@ -125,10 +125,7 @@ export function StaffPage() {
     <AdminPage
       title={t('group_staff')}
       intro={<p>{t('staffIntro')}</p>}
-      view={view}
-      outcome={resource.outcome}
-      onReload={() => void resource.reloadAfterStale()}
-      onDismiss={() => resource.setOutcome({ kind: 'idle' })}
+      resource={resource}
       testId="staff-page"
       notice={
         issued && (
