@@ -1,3 +1,5 @@
+import { ApiRequestError } from '@frontdesk/protocol';
+import { describeError } from '../../app/errors.ts';
 import { hasMessage, t } from '../../i18n/messages.ts';
 import type { FieldChange } from './settingsDraft.ts';
 import type { SettingsField } from './settingsGroups.ts';
@@ -14,6 +16,24 @@ export type SaveStatus<Change = FieldChange> =
   | { kind: 'undone' }
   | { kind: 'stale' }
   | { kind: 'failed'; message: string };
+
+/** A save the API refused: someone changed the company since (412), or any other refusal. */
+export type Refused = { kind: 'stale' } | { kind: 'failed'; message: string };
+
+/**
+ * The API's refusal of a save as an admin page tells it: a 412 offers to reload, anything else
+ * is said in the API's words; each field the API names goes to `atField`, to show at its field.
+ */
+export function refusalOf(
+  error: unknown,
+  atField: (field: string, message: string) => void = () => undefined,
+): Refused {
+  if (error instanceof ApiRequestError && error.status === 412) return { kind: 'stale' };
+  if (error instanceof ApiRequestError) {
+    for (const [field, message] of Object.entries(error.fields)) atField(field, message);
+  }
+  return { kind: 'failed', message: t('saveFailed', { reason: describeError(error) }) };
+}
 
 const SHOWN_TEXT = 60;
 

@@ -1,14 +1,14 @@
 import { useMemo, useState } from 'react';
 import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { Outlet, useMatch } from 'react-router';
-import { ApiRequestError, routes, type CompanyDetails } from '@frontdesk/protocol';
+import { routes, type CompanyDetails } from '@frontdesk/protocol';
 import { describeError } from '../../app/errors.ts';
 import { useAppStore } from '../../app/hooks.ts';
 import { useServices } from '../../app/servicesContext.ts';
 import { t } from '../../i18n/messages.ts';
 import { LoadGate } from './LoadGate.tsx';
 import { PreviewPane } from './PreviewPane.tsx';
-import { SaveSummary, type SaveStatus } from './SaveSummary.tsx';
+import { refusalOf, SaveSummary, type SaveStatus } from './SaveSummary.tsx';
 import type { SettingsOutletContext } from './SettingsGroupFields.tsx';
 import {
   changedFields,
@@ -73,19 +73,14 @@ function SettingsForm(props: {
 
   /** The API's refusal as the form shows it: 412 as "reload", named fields at their fields. */
   function refused(error: unknown) {
-    if (error instanceof ApiRequestError && error.status === 412) {
-      setStatus({ kind: 'stale' });
-      return;
-    }
-    if (error instanceof ApiRequestError) {
-      for (const [field, message] of Object.entries(error.fields)) {
+    setStatus(
+      refusalOf(error, (field, message) => {
         const name = field.split('.')[0] ?? field;
         if (FORM_FIELDS.has(name)) {
           form.setError(field as FieldPath<SettingsValues>, { type: 'server', message });
         }
-      }
-    }
-    setStatus({ kind: 'failed', message: t('saveFailed', { reason: describeError(error) }) });
+      }),
+    );
   }
 
   const save = form.handleSubmit(

@@ -9,7 +9,6 @@ import {
 } from 'react-hook-form';
 import { useParams } from 'react-router';
 import {
-  ApiRequestError,
   formKindSchema,
   routes,
   type CompanyDetails,
@@ -23,7 +22,7 @@ import { t } from '../../../i18n/messages.ts';
 import { LoadGate } from '../LoadGate.tsx';
 import { controlId, errorAt, PathInput } from '../PathInput.tsx';
 import { PreviewPane } from '../PreviewPane.tsx';
-import { SaveSummary, type ChangeLine, type SaveStatus } from '../SaveSummary.tsx';
+import { refusalOf, SaveSummary, type ChangeLine, type SaveStatus } from '../SaveSummary.tsx';
 import { UnsavedChangesGuard } from '../UnsavedChangesGuard.tsx';
 import { useCompanyLoader } from '../useCompanyLoader.ts';
 import { FieldEditor } from './FieldEditor.tsx';
@@ -145,16 +144,11 @@ function FormBuilderForm(props: {
   }
 
   function refused(error: unknown) {
-    if (error instanceof ApiRequestError && error.status === 412) {
-      setStatus({ kind: 'stale' });
-      return;
-    }
-    if (error instanceof ApiRequestError) {
-      for (const [field, message] of Object.entries(error.fields)) {
-        form.setError(errorPath(field) as FieldPath<FormValues>, { type: 'server', message });
-      }
-    }
-    setStatus({ kind: 'failed', message: t('saveFailed', { reason: describeError(error) }) });
+    setStatus(
+      refusalOf(error, (field, message) =>
+        form.setError(errorPath(field) as FieldPath<FormValues>, { type: 'server', message }),
+      ),
+    );
   }
 
   async function change(body: FormBody | null) {

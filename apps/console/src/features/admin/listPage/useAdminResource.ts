@@ -4,7 +4,7 @@ import { describeError } from '../../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
 import { t } from '../../../i18n/messages.ts';
-import type { SaveStatus } from '../SaveSummary.tsx';
+import { refusalOf, type SaveStatus } from '../SaveSummary.tsx';
 
 /** What a page's requests need: the client, the company's route params and the admin's token. */
 export type AdminRequest = {
@@ -121,13 +121,7 @@ export function useAdminResource<T>(
       setOutcome({ kind: 'done', message: describe(data) });
       return { ok: true, data };
     } catch (error) {
-      const failure =
-        error instanceof ApiRequestError && error.status === 412
-          ? ({ kind: 'stale' } as const)
-          : ({
-              kind: 'failed',
-              message: t('saveFailed', { reason: describeError(error) }),
-            } as const);
+      const failure = refusalOf(error);
       if (report === 'page') setOutcome(failure);
       return { ok: false, error, outcome: failure };
     } finally {

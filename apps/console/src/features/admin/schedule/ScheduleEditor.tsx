@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import {
-  ApiRequestError,
   isOpenAt,
   nextOpening,
   routes,
@@ -16,7 +15,7 @@ import { useServices } from '../../../app/servicesContext.ts';
 import { t } from '../../../i18n/messages.ts';
 import { LoadGate } from '../LoadGate.tsx';
 import { PreviewPane } from '../PreviewPane.tsx';
-import { SaveSummary, type ChangeLine, type SaveStatus } from '../SaveSummary.tsx';
+import { refusalOf, SaveSummary, type ChangeLine, type SaveStatus } from '../SaveSummary.tsx';
 import { UnsavedChangesGuard } from '../UnsavedChangesGuard.tsx';
 import { useCompanyLoader } from '../useCompanyLoader.ts';
 import { DateExceptions } from './DateExceptions.tsx';
@@ -127,19 +126,14 @@ function ScheduleForm(props: {
   }
 
   function refused(error: unknown) {
-    if (error instanceof ApiRequestError && error.status === 412) {
-      setStatus({ kind: 'stale' });
-      return;
-    }
-    if (error instanceof ApiRequestError) {
-      for (const [field, message] of Object.entries(error.fields)) {
+    setStatus(
+      refusalOf(error, (field, message) =>
         form.setError(field as FieldPath<ScheduleValues>, {
           type: 'server',
           message: readableIssue(message, form.getValues()),
-        });
-      }
-    }
-    setStatus({ kind: 'failed', message: t('saveFailed', { reason: describeError(error) }) });
+        }),
+      ),
+    );
   }
 
   /** Puts `timetable` in place of the saved one (`null`: removes it, always open). */

@@ -1,19 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FormProvider, useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { Link } from 'react-router';
-import {
-  ApiRequestError,
-  routes,
-  type CompanyDetails,
-  type GeofenceZone,
-} from '@frontdesk/protocol';
+import { routes, type CompanyDetails, type GeofenceZone } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
 import { t } from '../../../i18n/messages.ts';
 import { LoadGate } from '../LoadGate.tsx';
 import { controlId, errorAt } from '../PathInput.tsx';
-import { SaveSummary, type ChangeLine, type SaveStatus } from '../SaveSummary.tsx';
+import { refusalOf, SaveSummary, type ChangeLine, type SaveStatus } from '../SaveSummary.tsx';
 import { UnsavedChangesGuard } from '../UnsavedChangesGuard.tsx';
 import { useCompanyLoader } from '../useCompanyLoader.ts';
 import { PointCheck, type CheckedPoint } from './PointCheck.tsx';
@@ -121,17 +116,12 @@ function ZonesForm(props: {
   }
 
   function refused(error: unknown, sent: ZonesValues) {
-    if (error instanceof ApiRequestError && error.status === 412) {
-      setStatus({ kind: 'stale' });
-      return;
-    }
-    if (error instanceof ApiRequestError) {
-      for (const [field, message] of Object.entries(error.fields)) {
+    setStatus(
+      refusalOf(error, (field, message) => {
         const path = draftPath(issuePath(field), sent) as FieldPath<ZonesValues>;
         form.setError(path, { type: 'server', message });
-      }
-    }
-    setStatus({ kind: 'failed', message: t('saveFailed', { reason: describeError(error) }) });
+      }),
+    );
   }
 
   const save = form.handleSubmit(
