@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { blockBodySchema, routes, type GuestBlock } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
+import { ListField } from '../listPage/ListField.tsx';
 import { AdminPage } from '../listPage/AdminPage.tsx';
 import { formatDateTime, useCompanyTimeZone } from '../listPage/formatTime.ts';
 import { fieldError, useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
@@ -47,47 +48,29 @@ function BlockByCall(props: {
     >
       <h3 id={`${id}-title`}>{t('blockByCall')}</h3>
       <div className="form-row">
-        <div className="field">
-          <label htmlFor={`${id}-call`}>{t('callIdLabel')}</label>
-          <input
-            id={`${id}-call`}
-            type="text"
-            dir="ltr"
-            spellCheck={false}
-            autoComplete="off"
-            value={callId}
-            aria-invalid={errors.callId ? true : undefined}
-            aria-describedby={`${id}-call-help${errors.callId ? ` ${id}-call-error` : ''}`}
-            onChange={(event) => setCallId(event.target.value)}
-          />
-          <p id={`${id}-call-help`} className="help">
-            {t('callIdHelp')}
-          </p>
-          {errors.callId && (
-            <p id={`${id}-call-error`} className="field-error">
-              {errors.callId}
-            </p>
+        <ListField label={t('callIdLabel')} help={t('callIdHelp')} error={errors.callId}>
+          {(control) => (
+            <input
+              {...control}
+              type="text"
+              dir="ltr"
+              spellCheck={false}
+              autoComplete="off"
+              value={callId}
+              onChange={(event) => setCallId(event.target.value)}
+            />
           )}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-reason`}>{t('blockReason')}</label>
-          <input
-            id={`${id}-reason`}
-            type="text"
-            value={reason}
-            aria-invalid={errors.reason ? true : undefined}
-            aria-describedby={`${id}-reason-help${errors.reason ? ` ${id}-reason-error` : ''}`}
-            onChange={(event) => setReason(event.target.value)}
-          />
-          <p id={`${id}-reason-help`} className="help">
-            {t('blockReasonHelp')}
-          </p>
-          {errors.reason && (
-            <p id={`${id}-reason-error`} className="field-error">
-              {errors.reason}
-            </p>
+        </ListField>
+        <ListField label={t('blockReason')} help={t('blockReasonHelp')} error={errors.reason}>
+          {(control) => (
+            <input
+              {...control}
+              type="text"
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+            />
           )}
-        </div>
+        </ListField>
       </div>
       <div className="actions">
         <button type="submit" className="danger" disabled={props.busy}>

@@ -6,6 +6,7 @@ import {
   type StaffAdminEntry,
 } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
+import { ListField } from '../listPage/ListField.tsx';
 import { EditDialog, type Refusal } from '../listPage/EditDialog.tsx';
 import { sameIds, toggled } from '../listPage/idLists.ts';
 import type { WriteResult } from '../listPage/useAdminResource.ts';
@@ -147,23 +148,17 @@ export function CategoryDialog(props: {
       onReload={props.onReload}
       onClose={props.onClose}
     >
-      <div className="field">
-        <label htmlFor={`${id}-name`}>{t('categoryName')}</label>
-        <input
-          id={`${id}-name`}
-          ref={nameBox}
-          type="text"
-          value={draft.name}
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? `${id}-name-error` : undefined}
-          onChange={(event) => edit({ name: event.target.value })}
-        />
-        {errors.name && (
-          <p id={`${id}-name-error`} className="field-error">
-            {errors.name}
-          </p>
+      <ListField label={t('categoryName')} error={errors.name}>
+        {(control) => (
+          <input
+            {...control}
+            ref={nameBox}
+            type="text"
+            value={draft.name}
+            onChange={(event) => edit({ name: event.target.value })}
+          />
         )}
-      </div>
+      </ListField>
       <ColourField
         label={t('categoryBackgroundColour')}
         value={draft.backgroundColor}

@@ -9,6 +9,7 @@ import {
   type StaffUpdateBody,
 } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
+import { ListField } from '../listPage/ListField.tsx';
 import { EditDialog, type Refusal } from '../listPage/EditDialog.tsx';
 import { sameIds, toggled } from '../listPage/idLists.ts';
 import { fieldError, type WriteResult } from '../listPage/useAdminResource.ts';
@@ -84,23 +85,17 @@ export function MemberDialog(props: {
       onReload={props.onReload}
       onClose={props.onClose}
     >
-      <div className="field">
-        <label htmlFor={`${id}-name`}>{t('memberName')}</label>
-        <input
-          id={`${id}-name`}
-          ref={nameBox}
-          type="text"
-          value={name}
-          aria-invalid={nameError ? true : undefined}
-          aria-describedby={nameError ? `${id}-name-error` : undefined}
-          onChange={(event) => setName(event.target.value)}
-        />
-        {nameError && (
-          <p id={`${id}-name-error`} className="field-error">
-            {nameError}
-          </p>
+      <ListField label={t('memberName')} error={nameError}>
+        {(control) => (
+          <input
+            {...control}
+            ref={nameBox}
+            type="text"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
         )}
-      </div>
+      </ListField>
       <div className="field">
         <label htmlFor={`${id}-role`}>{t('memberRole')}</label>
         <select
