@@ -24,6 +24,7 @@ import {
 import { SETTINGS_FIELDS, SETTINGS_GROUPS } from './settingsGroups.ts';
 import { UnsavedChangesGuard } from './UnsavedChangesGuard.tsx';
 import { useCompanyLoader } from './useCompanyLoader.ts';
+import { SaveBar } from './SaveBar.tsx';
 
 /**
  * The settings of the company (the groups' routes share one draft, so moving between groups
@@ -155,29 +156,21 @@ function SettingsForm(props: {
               } satisfies SettingsOutletContext
             }
           />
-          <div className="save-bar">
-            <p role="status" data-testid="unsaved-count">
-              {changeCount === 0
-                ? t('noChanges')
+          <SaveBar
+            unsaved={
+              changeCount === 0
+                ? null
                 : changeCount === 1
                   ? t('unsavedOne')
-                  : t('unsavedCount', { count: String(changeCount) })}
-            </p>
-            <button
-              type="button"
-              className="secondary"
-              disabled={changeCount === 0 || busy}
-              onClick={() => {
-                form.reset(toDraft(saved));
-                setStatus({ kind: 'idle' });
-              }}
-            >
-              {t('discard')}
-            </button>
-            <button type="submit" disabled={changeCount === 0 || busy}>
-              {status.kind === 'saving' ? t('saving') : t('save')}
-            </button>
-          </div>
+                  : t('unsavedCount', { count: String(changeCount) })
+            }
+            busy={busy}
+            saving={status.kind === 'saving'}
+            onDiscard={() => {
+              form.reset(toDraft(saved));
+              setStatus({ kind: 'idle' });
+            }}
+          />
         </form>
         <PreviewPane company={draftCompany} stage={stage} />
       </div>

@@ -40,6 +40,7 @@ import {
   type FormValues,
 } from './formDraft.ts';
 import './forms.css';
+import { SaveBar } from '../SaveBar.tsx';
 
 type FormKind = 'welcome' | 'rating';
 
@@ -339,26 +340,16 @@ function FormBuilderForm(props: {
               </div>
             </section>
           )}
-          <div className="save-bar">
-            <p role="status" data-testid="unsaved-count">
-              {unsaved ? t('formUnsaved') : t('noChanges')}
-            </p>
-            <button
-              type="button"
-              className="secondary"
-              disabled={!unsaved || busy}
-              onClick={() => {
-                form.reset(toFormDraft(savedForm));
-                setEditing(savedForm !== null);
-                setStatus({ kind: 'idle' });
-              }}
-            >
-              {t('discard')}
-            </button>
-            <button type="submit" disabled={!unsaved || busy}>
-              {status.kind === 'saving' ? t('saving') : t('save')}
-            </button>
-          </div>
+          <SaveBar
+            unsaved={unsaved ? t('formUnsaved') : null}
+            busy={busy}
+            saving={status.kind === 'saving'}
+            onDiscard={() => {
+              form.reset(toFormDraft(savedForm));
+              setEditing(savedForm !== null);
+              setStatus({ kind: 'idle' });
+            }}
+          />
         </form>
         <PreviewPane company={previewed} stage={kind} />
       </div>

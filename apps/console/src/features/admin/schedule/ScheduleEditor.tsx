@@ -32,6 +32,7 @@ import {
   type ScheduleValues,
 } from './scheduleDraft.ts';
 import './schedule.css';
+import { SaveBar } from '../SaveBar.tsx';
 
 type Loaded = { schedule: CompanySchedule; company: CompanyDetails };
 
@@ -263,26 +264,16 @@ function ScheduleForm(props: {
               </div>
             </section>
           )}
-          <div className="save-bar">
-            <p role="status" data-testid="unsaved-count">
-              {unsaved ? t('scheduleUnsaved') : t('noChanges')}
-            </p>
-            <button
-              type="button"
-              className="secondary"
-              disabled={!unsaved || busy}
-              onClick={() => {
-                form.reset(toDraft(saved.timetable ?? newTimetable()));
-                setEditing(saved.timetable !== null);
-                setStatus({ kind: 'idle' });
-              }}
-            >
-              {t('discard')}
-            </button>
-            <button type="submit" disabled={!unsaved || busy}>
-              {status.kind === 'saving' ? t('saving') : t('save')}
-            </button>
-          </div>
+          <SaveBar
+            unsaved={unsaved ? t('scheduleUnsaved') : null}
+            busy={busy}
+            saving={status.kind === 'saving'}
+            onDiscard={() => {
+              form.reset(toDraft(saved.timetable ?? newTimetable()));
+              setEditing(saved.timetable !== null);
+              setStatus({ kind: 'idle' });
+            }}
+          />
         </form>
         <PreviewPane company={previewed} stage="schedule" />
       </div>

@@ -26,6 +26,7 @@ import {
   type ZonesValues,
 } from './zonesDraft.ts';
 import './zones.css';
+import { SaveBar } from '../SaveBar.tsx';
 
 type Loaded = { zones: GeofenceZone[]; company: CompanyDetails };
 
@@ -226,25 +227,15 @@ function ZonesForm(props: {
               {t('zoneAdd')}
             </button>
           </div>
-          <div className="save-bar">
-            <p role="status" data-testid="unsaved-count">
-              {unsaved ? t('zonesUnsaved') : t('noChanges')}
-            </p>
-            <button
-              type="button"
-              className="secondary"
-              disabled={!unsaved || busy}
-              onClick={() => {
-                form.reset(savedDraft);
-                setStatus({ kind: 'idle' });
-              }}
-            >
-              {t('discard')}
-            </button>
-            <button type="submit" disabled={!unsaved || busy}>
-              {status.kind === 'saving' ? t('saving') : t('save')}
-            </button>
-          </div>
+          <SaveBar
+            unsaved={unsaved ? t('zonesUnsaved') : null}
+            busy={busy}
+            saving={status.kind === 'saving'}
+            onDiscard={() => {
+              form.reset(savedDraft);
+              setStatus({ kind: 'idle' });
+            }}
+          />
         </form>
         <aside className="zones-aside" aria-label={t('zonesAside')}>
           <PointCheck
