@@ -152,6 +152,29 @@ describe('the team (/api/staff) and round robin (offer on GET /api/calls)', () =
       expect(await offerOf(callId)).toBeNull();
     });
 
+    it('offers nothing to a member who signed out or was deactivated since reporting', async () => {
+      await Promise.all([report(cy, 'available'), report(di, 'available')]);
+      const callId = await newWaitingCall();
+      expect(await offerOf(callId)).not.toBeNull();
+      // Di's console closes by signing out; Cy is deactivated. Both reports are still fresh.
+      await callApi(t.app, 'POST', 'auth/logout', undefined, di);
+      await sql`update staff set active = false where email = 'cy@frontdesk.demo'`.execute(
+        t.app.db,
+      );
+      try {
+        // Asked by Zoe, company 12's admin, who is not available herself.
+        expect(await offerOf(callId, await loginStaff(t.app, 'zoe@frontdesk.demo'))).toBeNull();
+      } finally {
+        await sql`update staff set active = true where email = 'cy@frontdesk.demo'`.execute(
+          t.app.db,
+        );
+        [cy, di] = await Promise.all([
+          loginStaff(t.app, 'cy@frontdesk.demo'),
+          loginStaff(t.app, 'di@frontdesk.demo'),
+        ]);
+      }
+    });
+
     it('offers nothing when the company does not use round robin', async () => {
       await Promise.all([report(cy, 'available'), report(di, 'available')]);
       const callId = await newWaitingCall();

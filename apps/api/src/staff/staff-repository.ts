@@ -51,7 +51,11 @@ export async function reportAvailability(
     .execute();
 }
 
-/** The ids of the company's staff who reported themselves available lately, in id order. */
+/**
+ * The ids of the company's staff who reported themselves available lately, in id order.
+ * SECURITY: only active members with a live sign-in: a member deactivated or signed out moments
+ * after a report is offered no call (nor told its guest's name) while that report still counts.
+ */
 export async function availableStaffIds(
   db: Kysely<Database>,
   companyId: number,
@@ -60,11 +64,21 @@ export async function availableStaffIds(
     .selectFrom('staff')
     .select('id')
     .where('company_id', '=', companyId)
+    .where('active', '=', true)
     .where('availability', '=', 'available')
     .where(
       'availability_at',
       '>',
       sql<Date>`now() - make_interval(secs => ${AVAILABILITY_VALID_MS / 1000})`,
+    )
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('sessions')
+          .select('sessions.id')
+          .whereRef('sessions.staff_id', '=', 'staff.id')
+          .where('sessions.revoked_at', 'is', null)
+          .where('sessions.expires_at', '>', sql<Date>`now()`),
+      ),
     )
     .orderBy('id')
     .execute();
