@@ -27,6 +27,7 @@ const callReport = {
   status: 'ok',
   success: null,
   call_type: 'video',
+  assignmentGroup: null,
   rating: null,
   created_at: new Date(0).toISOString(),
   call_initiated_timestamp: null,
