@@ -43,6 +43,18 @@ export async function agentPage(browser: Browser, email: string): Promise<Page> 
 export const api: ApiClient = (route, ...options) =>
   createApiClient(`${process.env.FRONTDESK_URL}/api`)(route, ...options);
 
+/**
+ * Marks a member away from the API, as its console would: a console another journey closed
+ * without signing out counts as available for a few minutes, and would be offered calls.
+ */
+export async function markAway(email: string) {
+  const login = await api(routes.staffLogin, { body: { email, password: DEMO_PASSWORD } });
+  if (!('access_token' in login.data)) throw new Error(`${email} must choose a password first`);
+  const { access_token } = login.data;
+  await api(routes.availability, { body: { status: 'away' }, token: access_token });
+  await api(routes.logout, { token: access_token });
+}
+
 const token = () => randomBytes(8).toString('hex');
 
 /**

@@ -1,9 +1,12 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { COMPANY } from '../support/guest.ts';
-import { AGENT, signIn, waitingGuest } from '../support/console.ts';
+import { AGENT, markAway, signIn, waitingGuest } from '../support/console.ts';
 
-/** Company 12 (round robin on) has two agents, Cy and Di (apps/api/src/db/seed.ts). */
+/**
+ * Company 12 (round robin on) has two agents, Cy and Di, and an admin, Zoe, whom the admin
+ * journeys leave signed in moments before (apps/api/src/db/seed.ts): she says away here.
+ */
 const CLOCK_SALES = 10;
 const DI = 'di@frontdesk.demo';
 /** The API's default `ROUND_ROBIN_OFFER_MS`: the stack runs with it. */
@@ -13,6 +16,7 @@ test('round robin offers a new guest to one available agent, then to the other',
   browser,
 }) => {
   test.setTimeout(90_000);
+  await markAway('zoe@frontdesk.demo');
   const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
   const [cy, di] = await Promise.all(contexts.map((context) => context.newPage()));
   if (!cy || !di) throw new Error('no page');
