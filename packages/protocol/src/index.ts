@@ -12,6 +12,8 @@ export * from './timetable.ts';
 export * from './schedule-admin.ts';
 export * from './company-admin.ts';
 export * from './company-admin-routes.ts';
+export * from './reports.ts';
+export * from './report-routes.ts';
 export * from './branding.ts';
 export * from './call-report.ts';
 export * from './geofence.ts';

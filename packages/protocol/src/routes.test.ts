@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApiClient } from './client.ts';
+import { reportRoutes } from './report-routes.ts';
 import { routes, routeUrl, type Route } from './routes.ts';
 
-const table: [string, Route][] = Object.entries(routes);
+const table: [string, Route][] = Object.entries({ ...routes, ...reportRoutes });
 
 describe('route table', () => {
   it.each(table)('%s names a params schema for exactly its path segments', (_name, route) => {

@@ -51,6 +51,7 @@ import {
   staffLoginBodySchema,
 } from './staff.ts';
 import { uploadedFileSchema, uploadParamsSchema } from './upload.ts';
+import { callHoldBodySchema, callQualityBodySchema } from './reports.ts';
 import { companyAdminRoutes } from './company-admin-routes.ts';
 import { scheduleAdminRoutes } from './schedule-admin-routes.ts';
 import { staffAdminRoutes } from './staff-admin-routes.ts';
@@ -231,6 +232,24 @@ export const routes = {
     path: '/calls/:callId/notes',
     params: callIdParamsSchema,
     body: callNotesBodySchema,
+    response: noContentSchema,
+    statuses: [204],
+  },
+  /** The agent who took the call put it on hold (`onHold: true`) or took it back (issue 17). */
+  holdEvent: {
+    method: 'POST',
+    path: '/calls/:callId/hold',
+    params: callIdParamsSchema,
+    body: callHoldBodySchema,
+    response: noContentSchema,
+    statuses: [204],
+  },
+  /** Either side's measurements of the call's media, at its end or on ICE failure (issue 17). */
+  callQuality: {
+    method: 'PUT',
+    path: '/calls/:callId/quality',
+    params: callIdParamsSchema,
+    body: callQualityBodySchema,
     response: noContentSchema,
     statuses: [204],
   },

@@ -38,6 +38,12 @@ const COLUMN_TYPES: Record<string, string> = {
   'form_submissions.answers': 'JSONColumnType<Answers>',
   'rating_submissions.answers': 'JSONColumnType<Answers>',
   'uploads.type': 'UploadType',
+  'call_reports.ended_by': 'CallEndedBy',
+  'call_events.kind': 'CallEventKind',
+  'call_quality.role': 'CallSide',
+  'call_quality.local_candidate_type': 'IceCandidateType',
+  'call_quality.remote_candidate_type': 'IceCandidateType',
+  'call_recordings.status': 'RecordingStatus',
 };
 // And every `created_at` is `CreatedAt`: the database's clock, so no table needs an entry.
 
@@ -47,6 +53,11 @@ const IMPORTS: Record<string, string> = {
       'AgentAvailability',
       'Answers',
       'CallEndReason',
+      'CallEndedBy',
+      'CallEventKind',
+      'CallSide',
+      'IceCandidateType',
+      'RecordingStatus',
       'CallReportStatus',
       'CallSource',
       'CallType',

@@ -7,13 +7,18 @@ import type { CreatedAt, FormKind, StampedLater } from './column-types.ts';
 import type {
   AgentAvailability,
   Answers,
+  CallEndedBy,
   CallEndReason,
+  CallEventKind,
   CallReportStatus,
+  CallSide,
   CallSource,
   CallType,
   CompanySettingsInput,
   FormField,
   GeofenceArea,
+  IceCandidateType,
+  RecordingStatus,
   ServiceType,
   StaffRole,
   UploadType,
@@ -86,6 +91,85 @@ export interface CallBugs {
   id: Generated<number>;
 }
 
+export interface CallEvents {
+  at: Generated<Date>;
+  call_report_id: number;
+  company_id: number;
+  /**
+   * What the kind needs beyond who and when; `null` for most kinds.
+   */
+  details: Json | null;
+  id: Generated<Int8>;
+  /**
+   * `offered` (round robin offered the waiting call to `staff_id` from `at` to `until`), `held` and `resumed` (by the agent `staff_id`), `transfer_requested` (`details`: `toStaffId` or `toCategoryId`).
+   */
+  kind: CallEventKind;
+  staff_id: number | null;
+  until: Date | null;
+}
+
+export interface CallQuality {
+  call_report_id: number;
+  company_id: number;
+  /**
+   * ICE failed on this side (the report was sent from the failure).
+   */
+  ice_failed: Generated<boolean>;
+  jitter_ms: number | null;
+  /**
+   * The ICE candidate type the selected pair used on this side: host, srflx, prflx or relay.
+   */
+  local_candidate_type: IceCandidateType | null;
+  packets_lost: Int8 | null;
+  packets_received: Int8 | null;
+  receive_kbps: number | null;
+  /**
+   * How many times this side re-established its media during the call.
+   */
+  reconnects: Generated<number>;
+  /**
+   * How this side reached its TURN relay (udp, tcp, tls) when its candidate was a relay.
+   */
+  relay_protocol: string | null;
+  remote_candidate_type: IceCandidateType | null;
+  reported_at: Generated<Date>;
+  /**
+   * Which side measured: the guest page or the agent console.
+   */
+  role: CallSide;
+  /**
+   * The last round-trip time of the selected candidate pair.
+   */
+  round_trip_ms: number | null;
+  send_kbps: number | null;
+  /**
+   * From accepting the call to the first remote frame (or sound, for voice); `null` when media never arrived.
+   */
+  setup_ms: number | null;
+}
+
+export interface CallRecordings {
+  /**
+   * Merge attempts so far (the job queue retries a failed merge).
+   */
+  attempts: Generated<number>;
+  call_report_id: number;
+  company_id: number;
+  created_at: Generated<CreatedAt>;
+  duration_ms: number | null;
+  /**
+   * The merged MP4 in the data folder's recordings/.
+   */
+  file_name: string | null;
+  last_error: string | null;
+  size_bytes: Int8 | null;
+  /**
+   * `pending` (merge queued or running), `ready` (`file_name` plays), `failed` (after its retries; `last_error`), `empty` (no media was recorded).
+   */
+  status: RecordingStatus;
+  updated_at: Generated<Date>;
+}
+
 export interface CallReports {
   /**
    * The agent or admin who claimed the call (docs/protocol.md step 3); set once.
@@ -107,6 +191,10 @@ export interface CallReports {
    */
   end_reason: CallEndReason | null;
   ended_at: Date | null;
+  /**
+   * Who ended the call: the guest, the agent, or the server (a newer call of the guest, a hold-call, a sweep). `null` while live.
+   */
+  ended_by: CallEndedBy | null;
   guest_exit_at: Date | null;
   guest_id: number;
   guest_local_sdp: string | null;
@@ -456,6 +544,9 @@ export interface Uploads {
 export interface DB {
   audit_entries: AuditEntries;
   call_bugs: CallBugs;
+  call_events: CallEvents;
+  call_quality: CallQuality;
+  call_recordings: CallRecordings;
   call_reports: CallReports;
   categories: Categories;
   companies: Companies;
