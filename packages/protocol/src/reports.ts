@@ -322,6 +322,12 @@ export const recordingSchema = z.object({
   attempts: count,
   /** Why the last merge failed (`failed`). */
   error: z.string().nullable(),
+  /**
+   * Where to play the film (`ready` only; HTTP range requests seek), valid for a few minutes and
+   * for the admin it was given to: a `<video>` sends no Authorization header. Add
+   * `&download=true` to save it. Each play and download is in the audit log.
+   */
+  url: z.string().nullable(),
 });
 export type Recording = z.infer<typeof recordingSchema>;
 
