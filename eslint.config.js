@@ -35,7 +35,9 @@ const featureLayers = {
     ['availability'],
     ['chat'],
     ['queue'],
-    ['call', 'admin'],
+    ['call', 'admin', 'wallboard'],
+    // The reports area mounts the wallboard among its pages.
+    ['reports'],
   ],
 };
 

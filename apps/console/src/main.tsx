@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { api } from './app/api.ts';
+import { api, downloadFile } from './app/api.ts';
 import { Connections } from './app/connections.ts';
 import type { ConsoleServices } from './app/services.ts';
 import { ServicesContext } from './app/servicesContext.ts';
@@ -13,6 +13,7 @@ import './app/global.css';
 
 const services: ConsoleServices = {
   api,
+  downloadFile,
   loadChat: () => import('@frontdesk/chat'),
   loadMedia: () => import('@frontdesk/media'),
   connections: new Connections(),

@@ -80,6 +80,14 @@ export type ProgressTransport = (
   options: OutgoingRequest & { onUploadProgress: (fraction: number) => void },
 ) => Promise<Answer>;
 
+/** A refused request as the caller sees it: the server's error when it sent one, else its status. */
+export function refusalError(status: number, payload: unknown): ApiRequestError {
+  const parsed = apiErrorSchema.safeParse(payload);
+  if (!parsed.success) return new ApiRequestError(status, 'http', `The server answered ${status}.`);
+  const { code, message, fields } = parsed.data.error;
+  return new ApiRequestError(status, code, message, fields);
+}
+
 export const unreachable = (cause: unknown) =>
   new ApiRequestError(0, 'network', 'The server could not be reached.', { cause: String(cause) });
 
@@ -133,14 +141,7 @@ export function createApiClient(
     const url = `${baseUrl}${routeUrl(route, params, query)}`;
     const { status, payload } = await send(url, { ...rest, method: route.method });
     const ok = status >= 200 && status < 300;
-    if (!ok && !routeStatuses(route).includes(status)) {
-      const parsed = apiErrorSchema.safeParse(payload);
-      if (parsed.success) {
-        const { code, message, fields } = parsed.data.error;
-        throw new ApiRequestError(status, code, message, fields);
-      }
-      throw new ApiRequestError(status, 'http', `The server answered ${status}.`);
-    }
+    if (!ok && !routeStatuses(route).includes(status)) throw refusalError(status, payload);
     // A 204 has no body; its schema (noContentSchema) reads that as null.
     const parsed = route.response.safeParse(
       status === 204 && payload === undefined ? null : payload,
@@ -157,3 +158,16 @@ export type ApiClient = <R extends Route>(
   route: R,
   ...options: CallArgs<R>
 ) => Promise<RouteAnswer<R>>;
+
+/** How much of a file has come: bytes so far, and all of it when the server said how many. */
+export type DownloadProgress = { loaded: number; total: number | null };
+
+/**
+ * Fetches what a route answers as a file rather than JSON (the calls CSV: `reportCalls` with
+ * `format=csv`), as the signed-in caller: a link cannot send the Authorization header. Fails with
+ * an {@link ApiRequestError}, as the client does.
+ */
+export type FileDownloader = <R extends Route>(
+  route: R,
+  options: CallOptions<R> & { onProgress?: (progress: DownloadProgress) => void },
+) => Promise<Blob>;

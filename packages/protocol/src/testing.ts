@@ -2,11 +2,16 @@
  * Test doubles of the REST client, for the apps' tests (subpath `@frontdesk/protocol/testing`):
  * a fake that implements the same {@link ApiClient} interface, answering from a table.
  */
-import { ApiRequestError, type ApiClient, type RouteAnswer } from './client.ts';
+import {
+  ApiRequestError,
+  type ApiClient,
+  type FileDownloader,
+  type RouteAnswer,
+} from './client.ts';
 import { routeStatuses, routeUrl } from './routes.ts';
 
-/** One answer of the fake API: the response body, or a refusal. */
-export type FakeAnswer = { body: unknown } | { refuse: ApiRequestError };
+/** One answer of the fake API: the response body, a file's text (downloads), or a refusal. */
+export type FakeAnswer = { body: unknown } | { file: string } | { refuse: ApiRequestError };
 
 /**
  * An API whose answers the test names by `METHOD path` (the route's path filled in, with its
@@ -27,11 +32,28 @@ export function fakeApi(answers: Record<string, FakeAnswer>) {
     const answer = answers[name];
     if (!answer) throw new Error(`unexpected request ${name}`);
     if ('refuse' in answer) throw answer.refuse;
+    if (!('body' in answer)) throw new Error(`${name} answers a file: download it`);
     // As the real client reads it: a 204's missing body is null.
     const empty = answer.body === undefined && routeStatuses(route).includes(204);
     return route.response.parse(empty ? null : answer.body) as RouteAnswer<typeof route>;
   };
-  return { api, requests };
+  /** Downloads from the same table: the whole file arrives in one progress step. */
+  const download: FileDownloader = async (route, options) => {
+    const { params, query, onProgress } = options as typeof options & {
+      params?: Record<string, unknown>;
+      query?: Record<string, unknown>;
+    };
+    const name = `${route.method} ${routeUrl(route, params, query)}`;
+    requests.push({ route: name, body: undefined });
+    const answer = answers[name];
+    if (!answer) throw new Error(`unexpected download ${name}`);
+    if ('refuse' in answer) throw answer.refuse;
+    if (!('file' in answer)) throw new Error(`${name} answers JSON, not a file`);
+    const file = new Blob([answer.file], { type: 'text/csv' });
+    onProgress?.({ loaded: file.size, total: file.size });
+    return file;
+  };
+  return { api, download, requests };
 }
 
 /** A success as the API wraps it (docs/architecture.md: `{ data: … }`). */

@@ -1,6 +1,6 @@
 import type * as ChatAdapter from '@frontdesk/chat';
 import type * as MediaAdapter from '@frontdesk/media';
-import type { ApiClient } from '@frontdesk/protocol';
+import type { ApiClient, FileDownloader } from '@frontdesk/protocol';
 import type { Connections } from './connections.ts';
 
 /** How a new guest is announced (sound, desktop notification); tests pass their own. */
@@ -14,6 +14,8 @@ export type Ringer = {
  */
 export type ConsoleServices = {
   api: ApiClient;
+  /** Files the API answers for the signed-in member (the reports' CSV). */
+  downloadFile: FileDownloader;
   /** The adapters load after sign-in (dynamic import): the login page stays small. */
   loadChat: () => Promise<typeof ChatAdapter>;
   loadMedia: () => Promise<typeof MediaAdapter>;

@@ -43,6 +43,7 @@ export function renderWithState(
 ) {
   const all: ConsoleServices = {
     api: unreachable,
+    downloadFile: unreachable,
     loadChat: unreachable,
     loadMedia: unreachable,
     connections: new Connections(),

@@ -31,6 +31,7 @@ function consoleWith(refresh: FakeAnswer) {
   connections.chat = { setToken, close: async () => undefined } as unknown as ChatSession;
   const services: ConsoleServices = {
     api,
+    downloadFile: () => new Promise(() => undefined),
     loadChat: () => new Promise(() => undefined),
     loadMedia: () => new Promise(() => undefined),
     connections,

@@ -32,6 +32,7 @@ async function consoleWithChat() {
   });
   const services: ConsoleServices = {
     api,
+    downloadFile: () => new Promise(() => undefined),
     loadChat: async () =>
       ({
         ChatSession: function ChatSession() {

@@ -46,6 +46,7 @@ function withChat() {
   const store = createStore(
     {
       api: unreachable,
+      downloadFile: unreachable,
       loadChat: unreachable,
       loadMedia: unreachable,
       connections,
