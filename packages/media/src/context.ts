@@ -2,6 +2,7 @@ import type { MediaSetupStage, RoomAccess } from '@frontdesk/protocol';
 import { toMediaError, type MediaError } from './errors.ts';
 import type { Publisher } from './feeds.ts';
 import type { Gateway, PluginData, VideoroomHandle } from './janus.ts';
+import type { CallMarks } from './quality-report.ts';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.ts';
 import type {
   EndReason,
@@ -26,6 +27,8 @@ export interface SessionContext {
   local: MediaStream | null;
   /** A lost session is being re-created. */
   recovering: boolean;
+  /** What the call's quality report needs that no statistics tell (set-up, reconnects, ICE). */
+  readonly marks: CallMarks;
   state(): MediaState;
   update(patch: Partial<MediaState>): void;
   stage(stage: MediaSetupStage, ok: boolean, error?: MediaError | null): void;

@@ -49,6 +49,7 @@ export class IceWatch {
   /** spec §8: report the failed ICE with the SDPs, then try an ICE restart. */
   private async iceFailed(generation: Generation, direction: MediaDirection): Promise<void> {
     if (generation !== this.ctx.generation) return;
+    this.ctx.marks.iceFailed = true;
     const handle = direction === 'publish' ? generation.publisher : await generation.subscriber;
     const sdp = handle?.sdp() ?? { local: null, remote: null };
     this.ctx.emit('iceFailed', { direction, localSdp: sdp.local, remoteSdp: sdp.remote });

@@ -1,10 +1,13 @@
-import type { SessionContext } from './context.ts';
+import type { CallQualityBody } from '@frontdesk/protocol';
+import type { Generation, SessionContext } from './context.ts';
 import { countersFrom, linkQuality, type LinkCounters } from './quality.ts';
+import { qualityBody, readTotals, type MediaTotals } from './quality-report.ts';
 import type { RemoteFeeds } from './subscribers.ts';
 
 /**
- * Samples both PeerConnections' statistics at an interval: link quality for the state, and the
- * packet counts that tell a peer's muted stream (no packets) from a live one.
+ * Samples both PeerConnections' statistics at an interval: link quality for the state, the
+ * packet counts that tell a peer's muted stream (no packets) from a live one, and the totals
+ * of the whole call for its quality report.
  */
 export class QualitySampler {
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -14,6 +17,14 @@ export class QualitySampler {
   };
   /** Subscriber mid → its packet count at the last sample. */
   private packetsByMid = new Map<string, number>();
+  /**
+   * The totals of the generations a lost session took away, as last read; the current one's
+   * latest reading, kept when the call ends (its PeerConnections are closed by then).
+   */
+  private readonly earlier: MediaTotals[] = [];
+  private latest: { generation: Generation; totals: MediaTotals } | null = null;
+  private readonly retired = new WeakSet<Generation>();
+  private readonly jitter = { sumSeconds: 0, samples: 0 };
 
   constructor(
     private readonly ctx: SessionContext,
@@ -21,12 +32,56 @@ export class QualitySampler {
   ) {}
 
   async stats(): Promise<{ publish: RTCStatsReport | null; subscribe: RTCStatsReport | null }> {
+    return (await this.read()).reports;
+  }
+
+  private async read(): Promise<{
+    generation: Generation | null;
+    reports: { publish: RTCStatsReport | null; subscribe: RTCStatsReport | null };
+  }> {
     const generation = this.ctx.generation;
-    const subscriber = generation?.subscriber ? await generation.subscriber : null;
+    // A PeerConnection closed by a teardown under way has no statistics left: none is read.
+    const subscriber = await generation?.subscriber?.catch(() => null);
+    const statsOf = (pc: RTCPeerConnection | null | undefined) =>
+      pc?.getStats().catch(() => null) ?? Promise.resolve(null);
     return {
-      publish: (await generation?.publisher.pc?.getStats()) ?? null,
-      subscribe: (await subscriber?.pc?.getStats()) ?? null,
+      generation,
+      reports: {
+        publish: await statsOf(generation?.publisher.pc),
+        subscribe: await statsOf(subscriber?.pc),
+      },
     };
+  }
+
+  /**
+   * The call's quality report: the current generation is read once more if the call is still
+   * on; after its end the last sample stands in for it (at most one interval old).
+   */
+  async report(): Promise<CallQualityBody> {
+    const { generation, reports } = await this.read();
+    if (generation) this.record(generation, reports, performance.now());
+    const totals = this.latest ? [...this.earlier, this.latest.totals] : this.earlier;
+    return qualityBody(totals, this.jitter, this.ctx.marks);
+  }
+
+  private record(
+    generation: Generation,
+    reports: { publish: RTCStatsReport | null; subscribe: RTCStatsReport | null },
+    atMs: number,
+  ): void {
+    // A reading that resolves late must not count a generation twice, or go back in time.
+    if (this.retired.has(generation) || (!reports.publish && !reports.subscribe)) return;
+    if (this.latest?.generation === generation && this.latest.totals.atMs > atMs) return;
+    const totals = readTotals(reports.publish, reports.subscribe, atMs);
+    if (this.latest && this.latest.generation !== generation) {
+      this.earlier.push(this.latest.totals);
+      this.retired.add(this.latest.generation);
+    }
+    this.latest = { generation, totals };
+    if (totals.jitterSeconds !== null) {
+      this.jitter.sumSeconds += totals.jitterSeconds;
+      this.jitter.samples += 1;
+    }
   }
 
   start(): void {
@@ -43,7 +98,9 @@ export class QualitySampler {
 
   private async sample(): Promise<void> {
     const now = performance.now();
-    const { publish, subscribe } = await this.stats();
+    const { generation, reports } = await this.read();
+    const { publish, subscribe } = reports;
+    if (generation) this.record(generation, reports, now);
     const next = {
       send: publish ? countersFrom(publish, 'send', now) : null,
       receive: subscribe ? countersFrom(subscribe, 'receive', now) : null,

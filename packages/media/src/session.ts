@@ -1,6 +1,7 @@
 import {
   Emitter,
   type AdapterSession,
+  type CallQualityBody,
   type ConnectionStatus,
   type MediaSetupStage,
 } from '@frontdesk/protocol';
@@ -67,6 +68,13 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
       generation: null,
       local: null,
       recovering: false,
+      marks: {
+        acceptedAt: null,
+        publishedAt: null,
+        firstRemoteMediaAt: null,
+        reconnects: 0,
+        iceFailed: false,
+      },
       state: () => this.current,
       update: (patch) => this.update(patch),
       stage: (stage, ok, error) => this.stage(stage, ok, error),
@@ -111,6 +119,7 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
    * throttled to the leading call). Rejects, with status `closed`, if set-up fails.
    */
   connect(): Promise<void> {
+    this.ctx.marks.acceptedAt ??= performance.now();
     this.connecting ??= this.setup().catch((raw: unknown) => {
       const error = toMediaError(raw);
       this.end('failed', error);
@@ -126,6 +135,7 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
     }
     await this.publisher.capture();
     this.connection.adopt(await this.connection.start('setup'));
+    this.ctx.marks.publishedAt = performance.now();
     this.update({ status: 'connected' });
     this.sampler.start();
   }
@@ -153,6 +163,23 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
   /** Raw WebRTC statistics of both PeerConnections (diagnostics and tests). */
   stats(): Promise<{ publish: RTCStatsReport | null; subscribe: RTCStatsReport | null }> {
     return this.sampler.stats();
+  }
+
+  /**
+   * The moment the call was accepted, for the set-up time of the quality report, when it is
+   * not when this session began to connect (a guest publishes while it waits for an agent).
+   */
+  markAccepted(atMs: number = performance.now()): void {
+    this.ctx.marks.acceptedAt = atMs;
+  }
+
+  /**
+   * What this side measured of the call's media, for `PUT /api/calls/:callId/quality`: set-up
+   * time, the ICE route, packets, jitter, round trip, average bitrates, reconnects and whether
+   * ICE failed. Ask before `close()` for a last reading; after the end, the last sample counts.
+   */
+  qualityReport(): Promise<CallQualityBody> {
+    return this.sampler.report();
   }
 
   /** Restarts ICE on one PeerConnection or both (fresh credentials, same media). */
@@ -200,6 +227,10 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
   private update(patch: Partial<MediaState>): void {
     const previous = this.current.status;
     this.current = { ...this.current, ...patch };
+    // A path lost and found again (an ICE restart, or a re-created Janus session).
+    if (previous === 'reconnecting' && this.current.status === 'connected') {
+      this.ctx.marks.reconnects += 1;
+    }
     if (this.current.status !== previous) this.emitter.emit('status', this.current.status);
     this.emitter.emit('state', this.current);
   }

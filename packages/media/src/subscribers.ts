@@ -181,8 +181,12 @@ export class RemoteFeeds {
         // track (its own `onmute` handler, which we leave alone).
         this.trackMids.set(event.track, event.mid);
         event.track.addEventListener('mute', () => this.publishFeedList(generation));
-        event.track.addEventListener('unmute', () => this.publishFeedList(generation));
+        event.track.addEventListener('unmute', () => {
+          this.noteFirstMedia(event.track);
+          this.publishFeedList(generation);
+        });
       }
+      this.noteFirstMedia(event.track);
       if (this.ctx.state().stages.remoteStream !== true) this.ctx.stage('remoteStream', true);
     } else if (stream) {
       // spec §9: janus.js reports a track gone after REMOTE_TRACK_MUTED_REMOVAL_MS muted, or ended.
@@ -203,6 +207,16 @@ export class RemoteFeeds {
     this.remote.delete(feed);
     const display = this.ctx.state().feeds.find((f) => f.janusId === feed)?.display ?? feed;
     this.ctx.emit('remoteStream', { janusId: feed, display, stream: null });
+  }
+
+  /**
+   * The peer's first frame (its first sound in a voice call) ends the call's set-up, for the
+   * quality report: a remote track unmutes when its first packets arrive.
+   */
+  private noteFirstMedia(track: MediaStreamTrack): void {
+    const kind = this.ctx.options.callType === 'video' ? 'video' : 'audio';
+    if (track.kind === kind && !track.muted)
+      this.ctx.marks.firstRemoteMediaAt ??= performance.now();
   }
 
   /** Drops every remote stream and feed: the generation they came from is gone. */

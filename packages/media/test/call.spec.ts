@@ -1,3 +1,4 @@
+import { callQualityBodySchema } from '@frontdesk/protocol';
 import { expect, test } from './fixtures.ts';
 
 test("a video call: each side sees the other's frames", async ({ call }) => {
@@ -37,6 +38,25 @@ test("a video call: each side sees the other's frames", async ({ call }) => {
       createAnswer: true,
       remoteStream: true,
     });
+  }
+
+  // What each side reports of the call's quality (PUT /api/calls/:callId/quality): a direct
+  // route on the test's one interface, media both ways, no reconnect.
+  for (const who of [guest, agent]) {
+    const report = await who.qualityReport();
+    console.info(`${who.display}: quality report ${JSON.stringify(report)}`);
+    expect(callQualityBodySchema.parse(report)).toMatchObject({
+      localCandidateType: 'host',
+      remoteCandidateType: 'host',
+      relayProtocol: null,
+      reconnects: 0,
+      iceFailed: false,
+    });
+    expect(report?.setupMs).toBeGreaterThan(0);
+    expect(report?.packetsReceived).toBeGreaterThan(0);
+    expect(report?.sendKbps).toBeGreaterThan(0);
+    expect(report?.receiveKbps).toBeGreaterThan(0);
+    expect(report?.roundTripMs).not.toBeNull();
   }
 });
 

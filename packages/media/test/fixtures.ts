@@ -92,6 +92,10 @@ export class Participant {
     return this.page.evaluate(() => window.harness.log());
   }
 
+  qualityReport() {
+    return this.page.evaluate(() => window.harness.qualityReport());
+  }
+
   /** Inbound video counters grow between two reads: frames are arriving now, not just once. */
   async framesGrow(): Promise<{ bytes: number; frames: number }> {
     const first = (await this.inbound()).video;

@@ -10,6 +10,7 @@ test('Janus killed mid-call and started again: both sides recover the call', asy
   const { guest, agent } = call;
   await call.start({ callType: 'video' });
   for (const who of [guest, agent]) await who.framesGrow();
+  const receivedBefore = (await guest.qualityReport())?.packetsReceived ?? 0;
 
   const killedAt = Date.now();
   await janus.stop();
@@ -37,6 +38,10 @@ test('Janus killed mid-call and started again: both sides recover the call', asy
       .toMatchObject({ width: 640, height: 480 });
     await who.framesGrow();
   }
+  // The quality report counts the reconnect and keeps what the lost session had received.
+  const report = await guest.qualityReport();
+  expect(report?.reconnects).toBeGreaterThanOrEqual(1);
+  expect(report?.packetsReceived).toBeGreaterThan(receivedBefore);
   console.info(
     `Janus restart: both sides showed "reconnecting" ${noticedMs} ms after the kill; ` +
       `frames flowing both ways again ${Date.now() - restartedAt} ms after Janus was back`,

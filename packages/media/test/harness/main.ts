@@ -130,6 +130,11 @@ const harness = {
     return figures;
   },
 
+  /** What the app sends the API as this side's quality report at the end of the call. */
+  qualityReport() {
+    return session?.qualityReport() ?? null;
+  },
+
   async mute(kind: 'audio' | 'video', muted: boolean): Promise<void> {
     await session?.setMuted(kind, muted);
   },
