@@ -29,6 +29,7 @@ describe('OpenAPI document', () => {
       '/api/calls/claim',
       '/api/calls/{callId}',
       '/api/calls/{callId}/end',
+      '/api/calls/{callId}/hold',
       '/api/calls/{callId}/notes',
       '/api/calls/{callId}/recording',
       '/api/calls/{callId}/room',

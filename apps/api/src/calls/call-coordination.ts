@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import {
   companySettingsSchema,
   type CallListQuery,
+  type CallSide,
   type CallState,
   type CallSummary,
   type CompanySettings,
@@ -24,6 +25,12 @@ import {
 } from '../domain-errors.ts';
 import { staffIdOf, staffJabberUsername } from '../xmpp/addresses.ts';
 import { assertCategoryOf, assertMayTouch, type ReportWithGuest } from './call-reports.ts';
+import {
+  recordOffers,
+  recordTransferRequested,
+  type OfferTurn,
+  type TransferTarget,
+} from './call-events.ts';
 import type { RoomParticipant } from './call-rooms.ts';
 import { offerableAgents, offerOf } from './round-robin.ts';
 import { groupMembers } from '../staff/assignment-groups.ts';
@@ -110,6 +117,11 @@ export function assertParticipant(principal: Principal, call: CallReportRow): vo
       `Only the agent who took call ${call.call_id} may do this.`,
     );
   }
+}
+
+/** Which side of a call a participant is: the guest, or the agent (an admin too) who took it. */
+export function sideOf(principal: Principal): CallSide {
+  return principal.role === 'guest' ? 'guest' : 'agent';
 }
 
 /** The name a participant's recording carries: the guest's username or the agent's nick. */
@@ -215,11 +227,10 @@ export async function transferCall(
   call: CallReportRow,
   target: TransferBody,
 ): Promise<CallReportRow> {
-  let toStaffId: number | null = null;
-  let toCategoryId: number | null = null;
+  let destination: TransferTarget;
   if ('toCategoryId' in target) {
     await assertCategoryOf(db, principal.companyId, target.toCategoryId, 'toCategoryId');
-    toCategoryId = target.toCategoryId;
+    destination = { toCategoryId: target.toCategoryId };
   } else {
     const staffId = staffIdOf(target.toAgentJabberUsername);
     // SECURITY: only a colleague of the same company can receive the guest.
@@ -237,17 +248,24 @@ export async function transferCall(
         toAgentJabberUsername: 'is not another agent of the company',
       });
     }
-    toStaffId = colleague.id;
+    destination = { toStaffId: colleague.id };
   }
-  const updated = await db
-    .updateTable('call_reports')
-    .set({ transfer_to_staff_id: toStaffId, transfer_to_category_id: toCategoryId })
-    .where('id', '=', call.id)
-    .where('ended_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
-  if (!updated) throw new ConflictError('call_ended', `Call ${call.call_id} has ended.`);
-  return updated;
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('call_reports')
+      .set({
+        transfer_to_staff_id: 'toStaffId' in destination ? destination.toStaffId : null,
+        transfer_to_category_id: 'toCategoryId' in destination ? destination.toCategoryId : null,
+      })
+      .where('id', '=', call.id)
+      .where('ended_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) throw new ConflictError('call_ended', `Call ${call.call_id} has ended.`);
+    // Reports count each request: naming a new target replaces the first, not the history.
+    await recordTransferRequested(trx, updated, principal.staffId, destination);
+    return updated;
+  });
 }
 
 /** `PUT /api/calls/:callId/notes`: the agent's notes, also after the call (wrap-up). */
@@ -301,8 +319,8 @@ function groupOf(settings: CompanySettings, groupId: string | null) {
 /**
  * `GET /api/calls`: the company's open calls, waiting or answered, oldest first, with what the
  * console shows beside each guest and, for waiting calls, whom round robin offers each to now
- * (turns of `offerMs`). A call older than a login cannot still be live (its guest's tokens have
- * expired), so only those younger are listed.
+ * (turns of `offerMs`), recording each turn it shows once (`call_events`). A call older than a
+ * login cannot still be live (its guest's tokens have expired), so only those younger are listed.
  */
 export async function listCalls(
   db: Kysely<Database>,
@@ -375,7 +393,8 @@ export async function listCalls(
     status === 'waiting' ? roundRobinAgents(db, companyId, settings) : NO_ROTATION,
   ]);
   const now = Date.now();
-  return rows.map((row) => {
+  const turns: OfferTurn[] = [];
+  const calls = rows.map((row): CallSummary => {
     const { group, counts } = groupOf(settings, row.assignment_group);
     const agents = offerableAgents(
       rotation.available,
@@ -383,6 +402,15 @@ export async function listCalls(
       counts && group ? (rotation.members.get(group.id) ?? []) : undefined,
     );
     const offer = offerOf({ id: row.id, createdAt: row.created_at }, agents, offerMs, now);
+    if (offer) {
+      turns.push({
+        companyId,
+        callReportId: row.id,
+        staffId: offer.staffId,
+        at: new Date(offer.until.getTime() - offerMs),
+        until: offer.until,
+      });
+    }
     return {
       callId: row.call_id,
       reportId: row.id,
@@ -402,4 +430,7 @@ export async function listCalls(
       },
     };
   });
+  // Reports tell whom a call was offered to, and which offers ran out unanswered.
+  await recordOffers(db, turns);
+  return calls;
 }

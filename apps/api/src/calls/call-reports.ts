@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import {
   parseCallId,
+  type CallEndedBy,
   type CallEndReason,
   type CallReport,
   type CallReportAddBody,
@@ -274,23 +275,25 @@ async function endOtherLiveCalls(
     .where('status', '=', 'ok')
     .where('ended_at', 'is', null)
     .execute();
-  const ended = await Promise.all(others.map(({ id }) => endReport(db, id)));
+  const ended = await Promise.all(others.map(({ id }) => endReport(db, id, 'server')));
   return ended.filter((row) => row !== undefined);
 }
 
 /**
  * Ends the report unless it has ended already, and answers it then: `completed` when an agent
  * had claimed it, `abandoned` when none had. One statement, so a claim and an end that cross
- * each other agree on the outcome.
+ * each other agree on the outcome. `endedBy` is who ended it (the first to end it, for reports).
  */
 export async function endReport(
   db: Kysely<Database>,
   reportId: number,
+  endedBy: CallEndedBy,
 ): Promise<CallReportRow | undefined> {
   return db
     .updateTable('call_reports')
     .set((eb) => ({
       ended_at: sql<Date>`now()`,
+      ended_by: endedBy,
       end_reason: eb
         .case()
         .when('agent_id', 'is', null)
@@ -371,7 +374,8 @@ export async function holdCall(
         current_call_id: 'must be a live call that was let through',
       });
     }
-    await endReport(trx, current.id);
+    // The conversation goes on in the new call: the server, not a side, ended this leg.
+    await endReport(trx, current.id, 'server');
     return trx
       .insertInto('call_reports')
       .values({

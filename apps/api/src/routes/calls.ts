@@ -11,10 +11,12 @@ import {
   queueOf,
   roomParticipant,
   saveNotes,
+  sideOf,
   toCallState,
   transferCall,
 } from '../calls/call-coordination.ts';
 import { endReport, requireCall, requireReport } from '../calls/call-reports.ts';
+import { recordHold } from '../calls/call-events.ts';
 import {
   assertOwnCompany,
   authenticate,
@@ -132,7 +134,8 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       const principal = await authenticate(request);
       const call = await requireCall(db, request.params.callId);
       assertParticipant(principal, call);
-      const ended = (await endReport(db, call.id)) ?? (await requireCall(db, call.call_id));
+      const ended =
+        (await endReport(db, call.id, sideOf(principal))) ?? (await requireCall(db, call.call_id));
       if (ended.end_reason !== request.body.reason) {
         // A claim crossed the guest's leaving, or the reverse: the API's record stands.
         request.log.info(
@@ -172,6 +175,22 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       const call = await requireCall(db, request.params.callId);
       assertParticipant(principal, call);
       await saveNotes(db, call, request.body.notes);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.route({
+    ...fromTable(routes.holdEvent, [400, 401, 403, 404, 409], {
+      tags: ['calls'],
+      summary:
+        'The agent in the call put it on hold or took it back (for reports; a repeat records nothing)',
+      security: bearerSecurity,
+    }),
+    handler: async (request, reply) => {
+      const principal = await authenticateStaff(request);
+      const call = await requireCall(db, request.params.callId);
+      assertParticipant(principal, call);
+      await recordHold(db, call, principal.staffId, request.body.onHold);
       return reply.code(204).send(null);
     },
   });
