@@ -6,7 +6,6 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { CallRecordings } from './calls/call-recordings.ts';
 import { CallRooms } from './calls/call-rooms.ts';
 import { CallChats } from './xmpp/call-chats.ts';
 import { CompanyDetailsCache } from './companies/company-details-cache.ts';
@@ -44,9 +43,16 @@ import { monitoringRoutes } from './routes/monitoring.ts';
 import { staffAuthRoutes } from './routes/staff-auth.ts';
 import { staffRoutes } from './routes/staff.ts';
 import { systemRoutes } from './routes/system.ts';
+import { wallboardRoutes } from './routes/wallboard.ts';
 import { CompanyChangeFeed } from './companies/company-change-feed.ts';
 import { Drain } from './lifecycle/drain.ts';
 import { uploadRoutes } from './routes/uploads.ts';
+import { recordingRoutes } from './routes/recordings.ts';
+import {
+  DEFAULT_RECORDING_JOB_SETTINGS,
+  RecordingJobs,
+  type RecordingJobSettings,
+} from './recordings/recording-jobs.ts';
 import { LocalFileStorage, type FileStorage } from './uploads/file-storage.ts';
 
 declare module 'fastify' {
@@ -56,7 +62,7 @@ declare module 'fastify' {
     fileStorage: FileStorage;
     envelopeSink: EnvelopeSink;
     callRooms: CallRooms;
-    callRecordings: CallRecordings;
+    recordingJobs: RecordingJobs;
     gatewayConnections: GatewayConnections;
     callChats: CallChats;
     companyDetails: CompanyDetailsCache;
@@ -65,10 +71,19 @@ declare module 'fastify' {
   }
 }
 
-export type AppDependencies = { config: Config; db: Kysely<Database> };
+export type AppDependencies = {
+  config: Config;
+  db: Kysely<Database>;
+  /** Tests shorten the merge job's delays or stand in for ffmpeg; the defaults otherwise. */
+  recordingJobs?: Partial<RecordingJobSettings>;
+};
 
 /** Builds the whole HTTP surface; `server.ts` listens, tests call `inject`. */
-export async function buildApp({ config, db }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  recordingJobs = {},
+}: AppDependencies): Promise<FastifyInstance> {
   const { trustProxy } = config;
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -91,8 +106,21 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
   );
   // Janus is reached only when a call asks for its room, so building the app needs no Janus.
   app.decorate('callRooms', new CallRooms(config, db, app.log));
-  // Decorated rather than kept by the calls routes: `/metrics` reads its pending merges.
-  app.decorate('callRecordings', new CallRecordings(join(config.dataDir, 'recordings'), app.log));
+  // Decorated rather than kept by the calls routes: `/metrics` counts its pending merges.
+  app.decorate(
+    'recordingJobs',
+    new RecordingJobs(
+      config.databaseUrl,
+      config.databaseSchema,
+      db,
+      join(config.dataDir, 'recordings'),
+      app.log,
+      {
+        ...DEFAULT_RECORDING_JOB_SETTINGS,
+        ...recordingJobs,
+      },
+    ),
+  );
   app.decorate('gatewayConnections', new GatewayConnections());
   app.decorate(
     'callChats',
@@ -121,6 +149,8 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
   );
   await companyChanges.start();
   app.addHook('onClose', () => companyChanges.stop());
+  await app.recordingJobs.start();
+  app.addHook('onClose', () => app.recordingJobs.stop());
   registerErrorHandler(app);
   registerSecurityHeaders(app);
   await registerObservability(app);
@@ -139,11 +169,13 @@ export async function buildApp({ config, db }: AppDependencies): Promise<Fastify
     formRoutes,
     geofenceRoutes,
     uploadRoutes,
+    recordingRoutes,
     monitoringRoutes,
     adminRoutes,
     companyAdminRoutes,
     scheduleAdminRoutes,
     staffAdminRoutes,
+    wallboardRoutes,
   ]) {
     await app.register(routes, { prefix: '/api' });
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -693,37 +693,6 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       expectError(await send('GET', 'calls?status=ended', ada), 400, 'invalid_request');
       expectError(await send('GET', 'calls?categoryId=x', ada), 400, 'invalid_request');
       expectError(await send('GET', 'calls'), 401, 'unauthenticated');
-    });
-  });
-
-  describe('GET /api/calls/:callId/recording', () => {
-    const recording = (callId: string, token?: string) =>
-      t.app.inject({
-        method: 'GET',
-        url: `/api/calls/${callId}/recording`,
-        ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
-      });
-
-    it('serves the merged MP4 to the company’s staff once it exists, 404 before', async () => {
-      const { callId } = await answeredCall();
-      expectError(await recording(callId, ada), 404, 'no_recording');
-      const folder = join(t.config.dataDir, 'recordings');
-      await mkdir(folder, { recursive: true });
-      await writeFile(join(folder, `5-${callId}.mp4`), 'not really a film');
-      const response = await recording(callId, ann);
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toBe('video/mp4');
-      expect(response.headers['content-disposition']).toMatch(
-        /^attachment; filename="5-call-\d+\.mp4"$/,
-      );
-      expect(response.body).toBe('not really a film');
-    });
-
-    it('keeps recordings from guests, other companies and strangers', async () => {
-      const { who, callId } = await answeredCall();
-      expectError(await recording(callId), 401, 'unauthenticated');
-      expectError(await recording(callId, who.token), 403, 'staff_only');
-      expectError(await recording(callId, cy), 403, 'other_company');
     });
   });
 });

@@ -14,11 +14,12 @@ import {
   staffLoginSchema,
   minimalAnswers,
 } from '@frontdesk/protocol';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type AppDependencies } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import type { Database } from '../src/db/schema.ts';
+import { jobSchemaOf } from '../src/recordings/recording-jobs.ts';
 import { DEMO_LOGINS, seedDemo } from '../src/db/seed.ts';
 
 /** The server the integration tests use: `DATABASE_URL`, else the machine's `test` database. */
@@ -40,13 +41,18 @@ export async function seedDemoOpenAllHours(db: Kysely<Database>): Promise<void> 
 
 /**
  * Builds the API on a fresh schema of the test database, migrated and seeded, so each test file
- * sees its own rows; `close` drops the schema. `env` overrides configuration per test.
+ * sees its own rows; `close` drops the schema (and its job queue's). `env` overrides
+ * configuration per test, `recordingJobs` the merge job's settings.
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
   {
     seed = seedDemoOpenAllHours,
-  }: { seed?: (db: Kysely<Database>, config: Config) => Promise<void> } = {},
+    recordingJobs,
+  }: {
+    seed?: (db: Kysely<Database>, config: Config) => Promise<void>;
+    recordingJobs?: AppDependencies['recordingJobs'];
+  } = {},
 ): Promise<TestApp> {
   const schema = `test_${randomBytes(6).toString('hex')}`;
   // Uploads and error reports of the run land in a data folder of its own, removed by `close`.
@@ -66,7 +72,7 @@ export async function buildTestApp(
   const db = await openDatabase(config.databaseUrl, schema);
   await migrateToLatest(db);
   await seed(db, config);
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, recordingJobs });
   await app.ready();
   return {
     app,
@@ -74,6 +80,7 @@ export async function buildTestApp(
     close: async () => {
       await app.close();
       await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+      await sql`drop schema if exists ${sql.id(jobSchemaOf(schema))} cascade`.execute(db);
       await db.destroy();
       await rm(config.dataDir, { recursive: true, force: true });
     },
@@ -81,16 +88,18 @@ export async function buildTestApp(
 }
 
 /**
- * Another API process on the schema of `t`, as a second replica would run: its own caches and
- * company change feed, the same rows. `config` overrides `t`'s; close it before `t`.
+ * Another API process on the schema of `t`, as a second replica would run: its own caches,
+ * company change feed and job workers, the same rows and queue. `config` overrides `t`'s;
+ * close it before `t`.
  */
 export async function buildReplica(
   t: TestApp,
   config: Partial<Config> = {},
+  recordingJobs?: AppDependencies['recordingJobs'],
 ): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
   const replicaConfig = { ...t.config, ...config };
   const db = await openDatabase(replicaConfig.databaseUrl, replicaConfig.databaseSchema);
-  const app = await buildApp({ config: replicaConfig, db });
+  const app = await buildApp({ config: replicaConfig, db, recordingJobs });
   await app.ready();
   return {
     app,

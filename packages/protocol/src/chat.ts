@@ -160,3 +160,10 @@ export type ChatErrorCode = z.infer<typeof chatErrorCodeSchema>;
  * change (decision 0010): the console asks `GET /api/calls?status=waiting` again.
  */
 export const CALLS_CHANGED_NOTICE = 'calls-changed';
+
+/**
+ * The body of the server notice the API sends a company's admins when what their wallboard
+ * shows of the team changed (an agent's availability, a sign-in or sign-out): the wallboard asks
+ * `GET /api/reports/wallboard` again.
+ */
+export const TEAM_CHANGED_NOTICE = 'team-changed';

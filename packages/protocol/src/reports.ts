@@ -374,8 +374,21 @@ export const reportCallDetailSchema = z.object({
 });
 export type ReportCallDetail = z.infer<typeof reportCallDetailSchema>;
 
-/** `GET /api/reports/recordings/:callId` (a leg's call id): `download=true` saves it as a file. */
-export const recordingQuerySchema = z.strictObject({ download: flagSchema.optional() });
+/**
+ * `GET /api/reports/recordings/:callId` (a leg's call id): `download=true` saves it as a file.
+ * The rest is a recording's signed `url` (all four, or none with a bearer admin token).
+ */
+export const recordingQuerySchema = z.strictObject({
+  download: flagSchema.optional(),
+  company: z.coerce.number().int().positive().optional(),
+  admin: z.coerce.number().int().positive().optional(),
+  /** Unix seconds. */
+  expires: z.coerce.number().int().positive().optional(),
+  signature: z
+    .string()
+    .regex(/^[\w-]{1,100}$/)
+    .optional(),
+});
 
 export const agentStateSchema = z.enum(['available', 'inCall', 'away', 'offline']);
 export type AgentState = z.infer<typeof agentStateSchema>;

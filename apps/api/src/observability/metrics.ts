@@ -69,12 +69,12 @@ export function registerMetrics(app: FastifyInstance): void {
   });
   const mergesPending = new Gauge({
     name: 'frontdesk_recording_merges_pending',
-    help: 'Call recordings waiting to be merged or being merged',
+    help: 'Call recordings waiting to be merged or being merged (the job queue, every API process)',
     registers,
   });
 
   async function sample(): Promise<void> {
-    const [dependencies, open, relays] = await Promise.all([
+    const [dependencies, open, relays, merges] = await Promise.all([
       checkDependencies(app.db, app.config),
       countOpenCalls(app.db).catch((error: unknown) => {
         app.log.warn({ err: error }, 'metrics: open calls could not be counted');
@@ -85,6 +85,10 @@ export function registerMetrics(app: FastifyInstance): void {
           app.log.warn({ err: error }, 'metrics: TURN allocations could not be counted');
           return null;
         }),
+      app.recordingJobs.pendingCount().catch((error: unknown) => {
+        app.log.warn({ err: error }, 'metrics: pending recording merges could not be counted');
+        return null;
+      }),
     ]);
     for (const [name, { status }] of Object.entries(dependencies)) {
       dependencyUp.set({ dependency: name }, status === 'up' ? 1 : 0);
@@ -101,7 +105,7 @@ export function registerMetrics(app: FastifyInstance): void {
     waiting.set(open?.waiting ?? Number.NaN);
     websockets.set({ gateway: 'xmpp' }, app.gatewayConnections.count('xmpp'));
     websockets.set({ gateway: 'janus' }, app.gatewayConnections.count('janus'));
-    mergesPending.set(app.callRecordings.pending);
+    mergesPending.set(merges ?? Number.NaN);
   }
 
   const refusal = metricsGuard(app.config);

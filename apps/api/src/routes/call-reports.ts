@@ -52,6 +52,7 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       for (const ended of replaced) {
         await Promise.all([app.callRooms.close(ended), app.callChats.close(ended)]);
+        await app.recordingJobs.mergeAfterCall(ended);
       }
       // SECURITY: the chat and media servers are reached only by a guest whose call was let
       // through (and relay credentials come only with the call's room, decision 0015).

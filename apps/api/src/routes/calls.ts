@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createReadStream } from 'node:fs';
-import { callIdParamsSchema, routes } from '@frontdesk/protocol';
+import { routes } from '@frontdesk/protocol';
 import { issueJanusToken } from '../auth/credentials.ts';
 import {
   assertParticipant,
@@ -17,18 +16,13 @@ import {
 } from '../calls/call-coordination.ts';
 import { endReport, requireCall, requireReport } from '../calls/call-reports.ts';
 import { recordHold } from '../calls/call-events.ts';
-import {
-  assertOwnCompany,
-  authenticate,
-  authenticateStaff,
-  bearerSecurity,
-} from '../plugins/auth.ts';
+import { authenticate, authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { fromTable } from './from-table.ts';
 
 /** The call protocol between the guest and the agent who takes its call (docs/protocol.md). */
 export const callRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, callRooms, callChats, callRecordings: recordings } = app;
+  const { db, callRooms, callChats, recordingJobs } = app;
 
   app.route({
     ...fromTable(routes.janusToken, [401, 403], {
@@ -145,7 +139,7 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       // Also on a repeated end: it frees a room left behind by a transfer.
       await Promise.all([callRooms.close(ended), callChats.close(ended)]);
-      if (ended.end_reason === 'completed') recordings.mergeLater(ended.company_id, ended.call_id);
+      await recordingJobs.mergeAfterCall(ended);
       return { data: toCallState(ended) };
     },
   });
@@ -194,35 +188,4 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.code(204).send(null);
     },
   });
-
-  app.get(
-    '/calls/:callId/recording',
-    {
-      schema: {
-        tags: ['calls'],
-        summary: "The call's merged recording (MP4), for the company's staff",
-        // The body is the file itself, so there is no response schema.
-        description: 'The MP4, or 404 `no_recording` until the merge after the call is done.',
-        security: bearerSecurity,
-        params: callIdParamsSchema,
-      },
-    },
-    async (request, reply) => {
-      const principal = await authenticateStaff(request);
-      const call = await requireCall(db, request.params.callId);
-      // SECURITY: recordings are the company's; no guest and no other company reads them.
-      assertOwnCompany(principal, call.company_id);
-      const file = recordings.fileOf(call.company_id, call.call_id);
-      if (!file) {
-        throw new HttpError(404, 'no_recording', `Call ${call.call_id} has no recording (yet).`);
-      }
-      return reply
-        .type('video/mp4')
-        .header(
-          'content-disposition',
-          `attachment; filename="${call.company_id}-call-${call.id}.mp4"`,
-        )
-        .send(createReadStream(file));
-    },
-  );
 };

@@ -57,6 +57,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   async function signIn(member: Selectable<StaffTable>): Promise<StaffLogin> {
     const signedInAt = new Date();
     const { sessionId, refreshToken } = await openStaffSession(db, member.id, signedInAt);
+    app.callChats.teamChanged(member.company_id);
     const principal = {
       role: member.role,
       staffId: member.id,
@@ -157,6 +158,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const principal = await authenticateStaff(request);
       await revokeSession(db, principal.sessionId);
+      app.callChats.teamChanged(principal.companyId);
       await app.staffChats.endIfSignedOut(principal.staffId);
       return reply.code(204).send(null);
     },

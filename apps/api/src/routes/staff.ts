@@ -28,7 +28,9 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request, reply) => {
       const principal = await authenticateStaff(request);
-      await reportAvailability(db, principal.staffId, request.body.status);
+      if (await reportAvailability(db, principal.staffId, request.body.status)) {
+        app.callChats.teamChanged(principal.companyId);
+      }
       return reply.code(204).send(null);
     },
   });

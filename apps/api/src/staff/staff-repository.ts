@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import {
   AVAILABILITY_REPORT_INTERVAL_MS,
   type AgentAvailability,
@@ -12,6 +12,9 @@ import { staffJabberUsername } from '../xmpp/addresses.ts';
  * are forgiven, a closed console is not offered calls for long.
  */
 const AVAILABILITY_VALID_MS = 3 * AVAILABILITY_REPORT_INTERVAL_MS;
+
+/** Reports made before this no longer count. */
+const staleBefore = () => sql<Date>`now() - make_interval(secs => ${AVAILABILITY_VALID_MS / 1000})`;
 
 /**
  * The member of staff who signs in with `email` (already lower-cased), active or not: sign-in
@@ -38,18 +41,46 @@ export async function listColleagues(
   return rows.map((row) => ({ ...row, jabberUsername: staffJabberUsername(row.id) }));
 }
 
-/** `PUT /api/staff/me/availability`: stamped with the database's clock. */
+/**
+ * `PUT /api/staff/me/availability`: stamped with the database's clock. True when the report
+ * changes what colleagues see of the member: another availability, or the first report after
+ * none counted.
+ */
 export async function reportAvailability(
   db: Kysely<Database>,
   staffId: number,
   availability: AgentAvailability,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  // The joined row is read before the update: it holds the previous report.
+  const updated = await db
     .updateTable('staff')
+    .from('staff as before')
     .set({ availability, availability_at: sql<Date>`now()` })
-    .where('id', '=', staffId)
-    .execute();
+    .whereRef('before.id', '=', 'staff.id')
+    .where('staff.id', '=', staffId)
+    .returning(
+      sql<boolean>`before.availability <> ${availability}
+        or before.availability_at is null or before.availability_at <= ${staleBefore()}`.as(
+        'changed',
+      ),
+    )
+    .executeTakeFirst();
+  return updated?.changed ?? false;
 }
+
+/** A member's sign-in that has neither been revoked (sign-out) nor expired. */
+export const hasLiveSignIn = ({ exists, selectFrom }: ExpressionBuilder<Database, 'staff'>) =>
+  exists(
+    selectFrom('sessions')
+      .select('sessions.id')
+      .whereRef('sessions.staff_id', '=', 'staff.id')
+      .where('sessions.revoked_at', 'is', null)
+      .where('sessions.expires_at', '>', sql<Date>`now()`),
+  );
+
+/** The member's last availability report still counts (see {@link AVAILABILITY_VALID_MS}). */
+export const hasFreshReport = (eb: ExpressionBuilder<Database, 'staff'>) =>
+  eb('staff.availability_at', '>', staleBefore());
 
 /**
  * The ids of the company's staff who reported themselves available lately, in id order.
@@ -66,20 +97,8 @@ export async function availableStaffIds(
     .where('company_id', '=', companyId)
     .where('active', '=', true)
     .where('availability', '=', 'available')
-    .where(
-      'availability_at',
-      '>',
-      sql<Date>`now() - make_interval(secs => ${AVAILABILITY_VALID_MS / 1000})`,
-    )
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('sessions')
-          .select('sessions.id')
-          .whereRef('sessions.staff_id', '=', 'staff.id')
-          .where('sessions.revoked_at', 'is', null)
-          .where('sessions.expires_at', '>', sql<Date>`now()`),
-      ),
-    )
+    .where(hasFreshReport)
+    .where(hasLiveSignIn)
     .orderBy('id')
     .execute();
   return rows.map((row) => row.id);

@@ -9,7 +9,12 @@ import {
   removeRoom,
   type RoomAdmin,
 } from '@frontdesk/chat/server';
-import { callRoomJid, CALLS_CHANGED_NOTICE, parseCallId } from '@frontdesk/protocol';
+import {
+  callRoomJid,
+  CALLS_CHANGED_NOTICE,
+  parseCallId,
+  TEAM_CHANGED_NOTICE,
+} from '@frontdesk/protocol';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { guestJabberUsername, staffJabberUsername, userJid } from './addresses.ts';
 
@@ -45,13 +50,14 @@ export class CallChats {
     return guestJabberUsername(call.company_id, username);
   }
 
-  /** Every active agent and admin of the company, as bare JIDs. */
-  private async staffOf(companyId: number): Promise<string[]> {
+  /** Every active agent and admin of the company (or its admins only), as bare JIDs. */
+  private async staffOf(companyId: number, role?: 'admin'): Promise<string[]> {
     const staff = await this.db
       .selectFrom('staff')
       .select('id')
       .where('company_id', '=', companyId)
       .where('active', '=', true)
+      .$if(role !== undefined, (query) => query.where('role', '=', 'admin'))
       .execute();
     return staff.map(({ id }) => userJid(staffJabberUsername(id), this.admin.domain));
   }
@@ -101,6 +107,18 @@ export class CallChats {
     } catch (error) {
       this.log.warn({ err: error, callId: call.call_id }, 'the call’s chat room was not removed');
     }
+  }
+
+  /**
+   * A member's availability changed, or they signed in or out: the admins' wallboards ask again
+   * (agents' consoles do not show the team's states). Not awaited, as {@link tell}.
+   */
+  teamChanged(companyId: number): void {
+    this.staffOf(companyId, 'admin')
+      .then((admins) => notifyUsers(this.admin, admins, TEAM_CHANGED_NOTICE))
+      .catch((error: unknown) =>
+        this.log.warn({ err: error, companyId }, 'the admins were not told that the team changed'),
+      );
   }
 
   /** Not awaited: the consoles ask for the list again, and a missed notice is caught up later. */

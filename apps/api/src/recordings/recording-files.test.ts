@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callRecordingParts } from './call-recordings.ts';
+import { callRecordingParts } from './recording-files.ts';
 
 describe('callRecordingParts', () => {
   const callId = 'gabcdefghijklmnopqrstuvwxy--c1';
