@@ -7,21 +7,25 @@ import { AGENT, agentPage } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { expectMovingVideo, inspectScreen, walkToWaiting } from '../support/guest.ts';
 
-/** The merged recording as the company's staff download it (it is merged just after the call). */
+/**
+ * The merged recording as company 12's admin downloads it (the merge job runs just after the
+ * call; until it is done the film answers 404).
+ */
 async function downloadRecording(callId: string): Promise<string> {
   const login = await fetch(`${process.env.FRONTDESK_URL}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: AGENT.cy, password: 'frontdesk-demo' }),
+    body: JSON.stringify({ email: 'zoe@frontdesk.demo', password: 'frontdesk-demo' }),
   });
   const { data } = (await login.json()) as { data: { access_token: string } };
   let response: Response | undefined;
   await expect
     .poll(
       async () => {
-        response = await fetch(`${process.env.FRONTDESK_URL}/api/calls/${callId}/recording`, {
-          headers: { authorization: `Bearer ${data.access_token}` },
-        });
+        response = await fetch(
+          `${process.env.FRONTDESK_URL}/api/reports/recordings/${encodeURIComponent(callId)}?download=true`,
+          { headers: { authorization: `Bearer ${data.access_token}` } },
+        );
         return response.status;
       },
       { timeout: 60_000, intervals: [1000] },
