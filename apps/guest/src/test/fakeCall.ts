@@ -1,5 +1,6 @@
 import {
   Emitter,
+  type CallQualityBody,
   type ChatFile,
   type ConnectionStatus,
   type PresenceStatus,
@@ -112,6 +113,25 @@ export class FakeMedia extends Emitter<MediaSessionEvents> implements GuestMedia
 
   /** What the flow made the session with (set by {@link fakeCallAdapters}). */
   options: MediaSessionOptions | undefined;
+  /** When the flow said the call was accepted (`performance.now()`). */
+  acceptedAt: number | undefined;
+  /** What the session measured of the call: a relayed call with some loss and one reconnect. */
+  readonly quality: CallQualityBody = {
+    setupMs: 1840,
+    localCandidateType: 'relay',
+    remoteCandidateType: 'host',
+    relayProtocol: 'tls',
+    packetsReceived: 41_230,
+    packetsLost: 112,
+    jitterMs: 6.5,
+    roundTripMs: 88.2,
+    sendKbps: 912.4,
+    receiveKbps: 1104.9,
+    reconnects: 1,
+    iceFailed: false,
+  };
+  /** How many times the flow asked for the quality report, and whether the media was closed by then. */
+  readonly qualityAsked: { closed: boolean }[] = [];
 
   constructor() {
     super(rethrow);
@@ -135,6 +155,15 @@ export class FakeMedia extends Emitter<MediaSessionEvents> implements GuestMedia
   switchMicrophone(deviceId: string): Promise<void> {
     this.calls.push(['switchMicrophone', deviceId]);
     return Promise.resolve();
+  }
+
+  markAccepted(atMs?: number): void {
+    this.acceptedAt = atMs;
+  }
+
+  qualityReport(): Promise<CallQualityBody> {
+    this.qualityAsked.push({ closed: this.closed });
+    return Promise.resolve(this.quality);
   }
 
   close(): Promise<void> {

@@ -77,6 +77,7 @@ async function guestInQueue({ webview = false } = {}) {
       agentJabberUsername: AGENT,
       transfer: null,
     }),
+    [`PUT /calls/${CALL_ID}/quality`]: { body: undefined },
     [`POST /calls/${CALL_ID}/end`]: answer({
       callId: CALL_ID,
       status: 'ended',
@@ -240,5 +241,77 @@ describe('the call at the listener level, against fake adapters', () => {
     expect(joinQueue.fulfilled.match(await joining)).toBe(true);
     await settled();
     expect(store.getState().flow.stage).toBe('abandoned');
+  });
+
+  describe("the call's quality report", () => {
+    const QUALITY = `PUT /calls/${CALL_ID}/quality`;
+
+    /** A guest whose call `AGENT` took (the API confirmed it). */
+    async function answeredCall() {
+      const queued = await guestInQueue();
+      queued.chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
+      await settled();
+      expect(queued.store.getState().call.agent).toBe(AGENT);
+      return queued;
+    }
+
+    it("sends the media's figures once when the guest hangs up, measured before the media closes", async () => {
+      const { store, media, requests } = await answeredCall();
+      // The set-up time counts from the agent's word.
+      expect(media.acceptedAt).toBeGreaterThan(0);
+      await store.dispatch(hangUp());
+      await settled();
+      expect(requests.filter((r) => r.route === QUALITY)).toEqual([
+        { route: QUALITY, body: media.quality },
+      ]);
+      expect(media.qualityAsked).toEqual([{ closed: false }]);
+      // Measured before the API ended the call (which destroys the media room).
+      const order = requests.map((r) => r.route);
+      expect(order.indexOf(QUALITY)).toBeLessThan(order.indexOf(`POST /calls/${CALL_ID}/end`));
+      expect(store.getState().flow.stage).toBe('rating');
+    });
+
+    it('sends it once when the agent ends the call', async () => {
+      const { media, requests, joining } = await answeredCall();
+      // The agent's hang-up destroys the room: the media ends by itself.
+      media.emit('state', { ...media.state, status: 'closed', endReason: 'roomDestroyed' });
+      await joining;
+      await settled();
+      expect(requests.filter((r) => r.route === QUALITY)).toEqual([
+        { route: QUALITY, body: media.quality },
+      ]);
+      expect(media.closed).toBe(true);
+    });
+
+    it('sends it when ICE fails, and again, once, at the end', async () => {
+      const { store, media, requests } = await answeredCall();
+      media.emit('iceFailed', { direction: 'subscribe', localSdp: null, remoteSdp: null });
+      await settled();
+      expect(requests.filter((r) => r.route === QUALITY)).toHaveLength(1);
+      await store.dispatch(hangUp());
+      await settled();
+      expect(requests.filter((r) => r.route === QUALITY)).toHaveLength(2);
+    });
+
+    it('sends none for a call no agent took', async () => {
+      const { store, media, requests } = await guestInQueue();
+      await store.dispatch(hangUp());
+      expect(requests.map((r) => r.route)).not.toContain(QUALITY);
+      expect(media.qualityAsked).toEqual([]);
+    });
+
+    it('a refused report does not keep the guest in the call', async () => {
+      const { store, services, chat, media } = await answeredCall();
+      const api = services.api;
+      services.api = (async (route, ...options) => {
+        if (route.path === routes.callQuality.path) throw new Error('network down');
+        return api(route, ...options);
+      }) as ApiClient;
+      await store.dispatch(hangUp());
+      await settled();
+      expect(media.closed).toBe(true);
+      expect(chat.closed).toBe(true);
+      expect(store.getState().flow.stage).toBe('rating');
+    });
   });
 });

@@ -155,6 +155,8 @@ export const hangUp = createAppThunk(
     // The guest's hang-up is how this call ends, whatever the adapters report from now on: the
     // API destroys the room as it ends the call, and Janus may tell the media before it answers.
     extra.connections.call?.settle({ kind: 'closed' });
+    // Measured before the API ends the call: that destroys the room, and the media with it.
+    await extra.connections.call?.reportQuality('end');
     if (callId) {
       await extra
         .api(routes.endCall, {

@@ -44,7 +44,15 @@ export type GuestChat = Pick<
 /** The members of the media adapter's session that the guest's call uses (tests fake these). */
 export type GuestMedia = Pick<
   MediaSession,
-  'state' | 'on' | 'connect' | 'setMuted' | 'switchCamera' | 'switchMicrophone' | 'close'
+  | 'state'
+  | 'on'
+  | 'connect'
+  | 'setMuted'
+  | 'switchCamera'
+  | 'switchMicrophone'
+  | 'markAccepted'
+  | 'qualityReport'
+  | 'close'
 >;
 
 /** Makes the call's sessions; the app loads the adapters on first use (the pre-call pages stay light). */
@@ -72,6 +80,11 @@ export type LiveCall = {
   confirming?: string;
   /** When this leg began to wait (`Date.now()`), for the estimate of the wait left. */
   waitingSince: number;
+  /**
+   * Sends what the media measured of this leg once an agent took it: at its end (once, before
+   * the media is torn down) and when ICE failed. Never throws; the sending is not waited for.
+   */
+  reportQuality: (moment: 'end' | 'iceFailed') => Promise<void>;
 };
 
 /** How one leg of a call ends (docs/protocol.md steps 7 and 8). */
@@ -174,6 +187,8 @@ function followRoom(snapshot: RoomSnapshot, call: LiveCall, ctx: Context) {
  */
 async function confirmAgent(call: LiveCall, nick: string, ctx: Context): Promise<void> {
   if (call.confirming === nick) return;
+  // The call's set-up time counts from the agent's word, not from the API's confirmation.
+  const claimedAt = performance.now();
   call.confirming = nick;
   const state = await readCallState(call.callId, ctx).catch(() => null);
   call.confirming = undefined;
@@ -181,6 +196,7 @@ async function confirmAgent(call: LiveCall, nick: string, ctx: Context): Promise
   if (ctx.extra.connections.call !== call || getState().call.agent !== null) return;
   if (state?.status !== 'answered' || state.agentJabberUsername !== nick) return;
   dispatch(agentAccepted(nick));
+  call.media.markAccepted(claimedAt);
   call.chat.setPresence(call.room, { state: 'InCall', peer: nick, callId: call.callId });
 }
 
@@ -261,6 +277,22 @@ export async function openCall(
 
   let settle: (outcome: CallOutcome) => void = () => undefined;
   const ended = new Promise<CallOutcome>((resolve) => (settle = resolve));
+  let endReported = false;
+  const reportQuality = async (moment: 'end' | 'iceFailed') => {
+    // A leg no agent took had no media with anyone to measure.
+    if (getState().call.agent === null || endReported) return;
+    endReported = moment === 'end';
+    try {
+      const body = await media.qualityReport();
+      void api(routes.callQuality, {
+        params: { callId: params.callId },
+        token: token(),
+        body,
+      }).catch((error: unknown) => console.warn('could not send the call quality report', error));
+    } catch (error) {
+      console.warn('could not measure the call quality', error);
+    }
+  };
   const call: LiveCall = {
     chat,
     media,
@@ -271,6 +303,7 @@ export async function openCall(
     ended,
     settle,
     waitingSince: Date.now(),
+    reportQuality,
   };
   extra.connections.call = call;
 
@@ -304,6 +337,7 @@ export async function openCall(
         ...(remoteSdp ? { guest_remote_sdp: remoteSdp } : {}),
       });
       void api(routes.updateCallReport, { token: token(), body }).catch(() => undefined);
+      void reportQuality('iceFailed');
     }),
   );
 
@@ -337,6 +371,7 @@ export async function closeCall(connections: Connections): Promise<void> {
   clearTimeout(call.agentGoneTimer);
   for (const off of call.unsubscribe) off();
   call.settle({ kind: 'closed' });
+  await call.reportQuality('end');
   await call.chat
     .endCall(call.room, { endMedia: () => call.media.close() })
     .catch(() => call.media.close());
