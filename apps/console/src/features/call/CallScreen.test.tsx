@@ -2,25 +2,26 @@ import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatSession } from '@frontdesk/chat';
 import type { MediaSession } from '@frontdesk/media';
-import type { ClaimedCall, PresenceStatus } from '@frontdesk/protocol';
+import type { CallQualityBody, ClaimedCall, PresenceStatus } from '@frontdesk/protocol';
 import { Connections } from '../../app/connections.ts';
 import type { RootState } from '../../app/store.ts';
-import { fakeApi, refusal, renderWithState, signedIn } from '../../test/render.tsx';
+import { answer, fakeApi, refusal, renderWithState, signedIn } from '../../test/render.tsx';
 import { CallScreen } from './CallScreen.tsx';
 import { callSlice } from './callSlice.ts';
 
 afterEach(cleanup);
 
 const ROOM = 'clock-general@conference.frontdesk.localhost';
+const GUEST = `g${'a'.repeat(25)}`;
 const call: ClaimedCall = {
-  callId: 'fingerprint0001_suffix000001--call00000001',
+  callId: `${GUEST}--call1`,
   reportId: 7,
-  guestUsername: 'fingerprint0001_suffix000001',
+  guestUsername: GUEST,
   guestJabberUsername: 'g12-visitor-abc',
   categoryId: 40,
   callType: 'video',
   room: {
-    room: 'fingerprint0001_suffix000001--call00000001',
+    room: `${GUEST}--call1`,
     pin: 'pin',
     token: `agent.${'t'.repeat(43)}`,
     recorded: true,
@@ -51,9 +52,27 @@ function liveConnections() {
     setPresence: (_room: string, status: PresenceStatus) => presences.push(status),
   } as unknown as ChatSession;
   const setOnHold = vi.fn(async () => undefined);
-  connections.media = { setOnHold } as unknown as MediaSession;
-  return { connections, presences, setOnHold };
+  const close = vi.fn(async () => undefined);
+  const qualityReport = vi.fn(async () => figures);
+  connections.media = { setOnHold, close, qualityReport } as unknown as MediaSession;
+  return { connections, presences, setOnHold, close, qualityReport };
 }
+
+/** What the agent's media measured of the call. */
+const figures: CallQualityBody = {
+  setupMs: 920,
+  localCandidateType: 'srflx',
+  remoteCandidateType: 'host',
+  relayProtocol: null,
+  packetsReceived: 30_112,
+  packetsLost: 4,
+  jitterMs: 3.1,
+  roundTripMs: 41.5,
+  sendKbps: 1210.7,
+  receiveKbps: 980.2,
+  reconnects: 0,
+  iceFailed: false,
+};
 
 describe('call screen', () => {
   it('takes the focus and shows that the company records', () => {
@@ -65,7 +84,9 @@ describe('call screen', () => {
 
   it('holds: the guest is told by presence, the media stops, the button resumes', async () => {
     const { connections, presences, setOnHold } = liveConnections();
-    renderWithState(<CallScreen />, inCall(), { connections });
+    const HOLD = `POST /calls/${call.callId}/hold`;
+    const { api, requests } = fakeApi({ [HOLD]: { body: undefined } });
+    renderWithState(<CallScreen />, inCall(), { connections, api });
     fireEvent.click(screen.getByRole('button', { name: 'Hold' }));
     await screen.findByRole('button', { name: 'Resume' });
     expect(screen.getByText('The guest is on hold.')).toBeTruthy();
@@ -80,6 +101,61 @@ describe('call screen', () => {
       peer: call.guestJabberUsername,
       callId: call.callId,
     });
+    // The API records both, for the reports' holds and hold time.
+    expect(requests).toEqual([
+      { route: HOLD, body: { onHold: true } },
+      { route: HOLD, body: { onHold: false } },
+    ]);
+  });
+
+  it('holds the call when the API cannot record the hold', async () => {
+    const { connections, presences, setOnHold } = liveConnections();
+    const { api } = fakeApi({
+      [`POST /calls/${call.callId}/hold`]: refusal(503, 'unavailable'),
+    });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    renderWithState(<CallScreen />, inCall(), { connections, api });
+    fireEvent.click(screen.getByRole('button', { name: 'Hold' }));
+    await screen.findByRole('button', { name: 'Resume' });
+    expect(presences.map((p) => p.state)).toEqual(['CallOnHold']);
+    expect(setOnHold).toHaveBeenCalledWith(true);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await vi.waitFor(() =>
+      expect(warn).toHaveBeenCalledWith('could not record the hold', expect.anything()),
+    );
+    warn.mockRestore();
+  });
+
+  it("ends the call with the media's quality report, sent once and measured before the end", async () => {
+    const { connections, close, qualityReport } = liveConnections();
+    const QUALITY = `PUT /calls/${call.callId}/quality`;
+    const END = `POST /calls/${call.callId}/end`;
+    const { api, requests } = fakeApi({
+      [QUALITY]: { body: undefined },
+      [END]: answer({
+        callId: call.callId,
+        status: 'ended',
+        queue: null,
+        agentJabberUsername: 'staff-1',
+        transfer: null,
+      }),
+    });
+    connections.chat = {
+      ...connections.chat,
+      leaveRoom: async () => undefined,
+    } as unknown as ChatSession;
+    const { store } = renderWithState(<CallScreen />, inCall(), { connections, api });
+    fireEvent.click(screen.getByRole('button', { name: 'End call' }));
+    await vi.waitFor(() => expect(close).toHaveBeenCalled());
+    expect(store.getState().call.phase).toBe('ended');
+    expect(requests).toEqual([
+      { route: QUALITY, body: figures },
+      { route: END, body: { reason: 'completed' } },
+    ]);
+    expect(qualityReport).toHaveBeenCalledTimes(1);
+    expect(qualityReport.mock.invocationCallOrder[0]).toBeLessThan(
+      close.mock.invocationCallOrder[0] ?? 0,
+    );
   });
 
   it('saves the notes on the call', async () => {

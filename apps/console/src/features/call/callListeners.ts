@@ -1,6 +1,7 @@
 import { isAnyOf } from '@reduxjs/toolkit';
 import { ApiRequestError, callRoomJid, routes, type PresenceStatus } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
+import type { ConsoleServices } from '../../app/services.ts';
 import { describeError } from '../../app/errors.ts';
 import { LOCAL_STREAM } from '@frontdesk/media/streams';
 import type { Connections } from '../../app/connections.ts';
@@ -57,6 +58,29 @@ function announce(
   // Joined already when the guest was taken from the queue; else it enters with the presence.
   if (chat.room(roomJid)) chat.setPresence(roomJid, status);
   else void chat.joinRoom(roomJid, { nick: chat.username, status }).catch(() => undefined);
+}
+
+/**
+ * Sends what the media measured of the call (issue 17's quality reports), read before the
+ * media is torn down. The sending is not waited for: a refused or lost report is logged and
+ * never holds up the call's end.
+ */
+async function reportQuality(
+  connections: Connections,
+  api: ConsoleServices['api'],
+  callId: string,
+  token: string,
+) {
+  const media = connections.media;
+  if (!media) return;
+  try {
+    const body = await media.qualityReport();
+    void api(routes.callQuality, { params: { callId }, token, body }).catch((error: unknown) =>
+      console.warn('could not send the call quality report', error),
+    );
+  } catch (error) {
+    console.warn('could not measure the call quality', error);
+  }
 }
 
 /** Done with a call: its room is left (the API removes it when the call ends). */
@@ -134,6 +158,11 @@ export function callListeners(startListening: AppStartListening): void {
         media.on('state', (mediaState) => dispatch(mediaStateChanged(mediaState)));
         media.on('localStream', (stream) => connections.streams.set(LOCAL_STREAM, stream));
         media.on('remoteStream', ({ janusId, stream }) => connections.streams.set(janusId, stream));
+        media.on('iceFailed', () => {
+          if (connections.media === media) {
+            void reportQuality(connections, extra.api, call.callId, currentToken());
+          }
+        });
         await media.connect();
       } catch (error) {
         dispatch(mediaFailed(t('mediaFailed', { reason: describeError(error) })));
@@ -157,6 +186,14 @@ export function callListeners(startListening: AppStartListening): void {
           live.call.guestJabberUsername,
           live.call.callId,
         );
+        // For the reports' hold time and holds; the hold itself does not wait for it.
+        void extra
+          .api(routes.holdEvent, {
+            params: { callId: live.call.callId },
+            token: live.token,
+            body: { onHold },
+          })
+          .catch((error: unknown) => console.warn('could not record the hold', error));
         await extra.connections.media?.setOnHold(onHold);
         dispatch(holdChanged(onHold));
       } catch (error) {
@@ -185,6 +222,7 @@ export function callListeners(startListening: AppStartListening): void {
           live.call.callId,
         );
         dispatch(callEnded('transferred'));
+        await reportQuality(extra.connections, extra.api, live.call.callId, live.token);
         await extra.connections.closeMedia();
       } catch (error) {
         dispatch(callActionFailed(t('actionFailed', { reason: describeError(error) })));
@@ -198,6 +236,8 @@ export function callListeners(startListening: AppStartListening): void {
     effect: async (_action, { dispatch, getState, extra }) => {
       const live = current(getState());
       if (!live) return;
+      // Measured before the API ends the call: that destroys the media room.
+      await reportQuality(extra.connections, extra.api, live.call.callId, live.token);
       try {
         await extra.api(routes.endCall, {
           params: { callId: live.call.callId },
@@ -246,6 +286,7 @@ export function callListeners(startListening: AppStartListening): void {
         if (!(await endedAtApi())) await delay(GUEST_GONE_GRACE_MS);
       }
       dispatch(callEnded('guestLeft'));
+      await reportQuality(extra.connections, extra.api, live.call.callId, live.token);
       await finish(extra.connections, dispatch, live.roomJid);
     },
   });
