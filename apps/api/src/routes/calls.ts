@@ -16,6 +16,7 @@ import {
 } from '../calls/call-coordination.ts';
 import { endReport, requireCall, requireReport } from '../calls/call-reports.ts';
 import { recordHold } from '../calls/call-events.ts';
+import { saveCallQuality } from '../calls/call-quality.ts';
 import { authenticate, authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { fromTable } from './from-table.ts';
@@ -185,6 +186,22 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       const call = await requireCall(db, request.params.callId);
       assertParticipant(principal, call);
       await recordHold(db, call, principal.staffId, request.body.onHold);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.route({
+    ...fromTable(routes.callQuality, [400, 401, 403, 404, 409], {
+      tags: ['calls'],
+      summary:
+        "One side's media quality of the call (the guest's or its agent's), at its end or on ICE failure; replaces that side's earlier report",
+      security: bearerSecurity,
+    }),
+    handler: async (request, reply) => {
+      const principal = await authenticate(request);
+      const call = await requireCall(db, request.params.callId);
+      assertParticipant(principal, call);
+      await saveCallQuality(db, call, sideOf(principal), request.body, new Date());
       return reply.code(204).send(null);
     },
   });
