@@ -64,6 +64,12 @@ export function toCallState(call: CallReportRow, queue: Queue | null = null): Ca
   };
 }
 
+/** A call begun before this cannot still be live: its guest's tokens have expired. */
+export const liveCallsSince = (now = Date.now()): Date => new Date(now - SESSION_TTL_MS);
+
+/** A waiting guest that has not asked for its place since this has left (closed its page). */
+export const guestsAskingSince = (now = Date.now()): Date => new Date(now - 3 * QUEUE_POLL_MS);
+
 /**
  * Where a waiting call stands among the calls waiting in its category, oldest first, counting the
  * calls whose guest still asks (`guestSeen`); `null` once it waits no more. The guest learns it
@@ -71,8 +77,8 @@ export function toCallState(call: CallReportRow, queue: Queue | null = null): Ca
  */
 export async function queueOf(db: Kysely<Database>, call: CallReportRow): Promise<Queue | null> {
   if (statusOf(call) !== 'waiting') return null;
-  // A guest that stopped asking has left (closed its page): its call no longer holds a place.
-  const since = new Date(Date.now() - 3 * QUEUE_POLL_MS);
+  // A guest that stopped asking has left: its call no longer holds a place.
+  const since = guestsAskingSince();
   const counts = await db
     .selectFrom('call_reports')
     .select([
@@ -145,7 +151,7 @@ export async function liveCallOf(
     .where('guest_id', '=', guestId)
     .where('status', '=', 'ok')
     .where('ended_at', 'is', null)
-    .where('created_at', '>', new Date(Date.now() - SESSION_TTL_MS))
+    .where('created_at', '>', liveCallsSince())
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -367,7 +373,7 @@ export async function listCalls(
     .where('r.status', '=', 'ok')
     .where('r.ended_at', 'is', null)
     .where('r.agent_id', status === 'waiting' ? 'is' : 'is not', null)
-    .where('r.created_at', '>', new Date(Date.now() - SESSION_TTL_MS))
+    .where('r.created_at', '>', liveCallsSince())
     // Each category's place in its own line, oldest first.
     .select(
       sql<number>`row_number() over (partition by r.category_id order by r.created_at, r.id)`.as(

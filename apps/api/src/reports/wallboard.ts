@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { QUEUE_POLL_MS, type AgentState, type Wallboard } from '@frontdesk/protocol';
-import { SESSION_TTL_MS } from '../auth/sessions.ts';
+import type { AgentState, Wallboard } from '@frontdesk/protocol';
+import { guestsAskingSince, liveCallsSince } from '../calls/call-coordination.ts';
 import type { Database } from '../db/schema.ts';
 import { hasFreshReport, hasLiveSignIn } from '../staff/staff-repository.ts';
 
@@ -148,9 +148,8 @@ export async function wallboard(
 ): Promise<Wallboard> {
   const clock: Clock = {
     now,
-    liveSince: new Date(now.getTime() - SESSION_TTL_MS),
-    // A guest that stopped asking for its place has left (closed its page).
-    presentSince: new Date(now.getTime() - 3 * QUEUE_POLL_MS),
+    liveSince: liveCallsSince(now.getTime()),
+    presentSince: guestsAskingSince(now.getTime()),
   };
   const [categories, waiting, agents, today] = await Promise.all([
     db
