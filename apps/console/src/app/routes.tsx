@@ -4,6 +4,7 @@ import { editorRoutes } from '../features/admin/editorRoutes.tsx';
 import { listPageRoutes } from '../features/admin/listPage/listRoutes.tsx';
 import { SETTINGS_GROUPS } from '../features/admin/settingsGroups.ts';
 import { operatorRoute } from '../features/operator/operatorRoute.tsx';
+import { reportPageRoutes } from '../features/reports/reportRoutes.tsx';
 import { t } from '../i18n/messages.ts';
 import { App } from './App.tsx';
 import { Workspace } from './Workspace.tsx';
@@ -11,6 +12,12 @@ import { Workspace } from './Workspace.tsx';
 // The admin area loads when first opened: agents never download it.
 const AdminArea = lazy(() =>
   import('../features/admin/AdminArea.tsx').then((module) => ({ default: module.AdminArea })),
+);
+// The reports area too (issue 17): admins only.
+const ReportsArea = lazy(() =>
+  import('../features/reports/ReportsArea.tsx').then((module) => ({
+    default: module.ReportsArea,
+  })),
 );
 const SettingsEditor = lazy(() =>
   import('../features/admin/SettingsEditor.tsx').then((module) => ({
@@ -37,8 +44,9 @@ function NotFound() {
 
 /**
  * The console's pages (decision 0018): the agent's workspace at `/console/`, the company's
- * settings at `/console/admin/<group>`. Every one of them needs a signed-in member of staff, but
- * the platform operator's page, `/console/operator`, which has its own sign-in (decision 0017).
+ * settings at `/console/admin/<group>`, its reports at `/console/reports/…`. Every one of them
+ * needs a signed-in member of staff, but the platform operator's page, `/console/operator`,
+ * which has its own sign-in (decision 0017).
  */
 export const consoleRoutes: RouteObject[] = [
   operatorRoute,
@@ -63,6 +71,7 @@ export const consoleRoutes: RouteObject[] = [
           ...listPageRoutes,
         ],
       },
+      { path: 'reports', element: <ReportsArea />, children: reportPageRoutes },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -1,0 +1,270 @@
+import { useCallback, useId, type ReactNode } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { reportRoutes, type ReportCallDetail } from '@frontdesk/protocol';
+import { t } from '../../../i18n/messages.ts';
+import { LoadStatus } from '../../admin/LoadGate.tsx';
+import { formatDateTime } from '../../admin/listPage/formatTime.ts';
+import { OutcomeBadge, QualityFlags } from '../calls/CallBadges.tsx';
+import { formatBytes, formatClock, formatDuration, formatMs, NONE } from '../format.ts';
+import { useReport, useReportTimeZone, type ReportRequest } from '../useReport.ts';
+import { QualityTable } from './QualityTable.tsx';
+import { Recordings } from './Recordings.tsx';
+
+async function loadCall({ api, token }: ReportRequest, callId: string) {
+  const { data } = await api(reportRoutes.reportCall, {
+    params: { callId },
+    ...(token ? { token } : {}),
+  });
+  return data;
+}
+
+/**
+ * One conversation whole (`/console/reports/calls/:callId`): what it was, its recording, what
+ * happened when and by whom, what the guest filled in, notes, files, rating, bug reports and how
+ * each side's media fared.
+ */
+export function CallPage() {
+  const { callId = '' } = useParams();
+  const location = useLocation();
+  const timeZone = useReportTimeZone();
+  const { view, retry } = useReport(
+    useCallback((request: ReportRequest) => loadCall(request, callId), [callId]),
+  );
+  // Back to the list as it was filtered, when the admin came from it.
+  const search = (location.state as { search?: string } | null)?.search;
+
+  return (
+    <main
+      className="reports-page call-page"
+      aria-labelledby="reports-page-title"
+      data-testid="call-page"
+    >
+      <p>
+        <Link to={search ? `/reports/calls?${search}` : '/reports/calls'}>
+          {t('reportBackToCalls')}
+        </Link>
+      </p>
+      <h2 id="reports-page-title">{t('reportCallTitle', { callId })}</h2>
+      {view.state === 'ready' ? (
+        <CallDetail detail={view.data} timeZone={timeZone} onReload={retry} />
+      ) : (
+        <LoadStatus
+          className="reports-status"
+          loading={t('reportCallLoading')}
+          failure={view.state === 'failed' ? t('reportCallFailed', { reason: view.message }) : null}
+          onRetry={retry}
+        />
+      )}
+    </main>
+  );
+}
+
+function Section(props: { title: string; children: ReactNode; testId?: string; wide?: boolean }) {
+  const id = useId();
+  return (
+    <section
+      className={props.wide ? 'card call-section wide' : 'card call-section'}
+      aria-labelledby={id}
+      data-testid={props.testId}
+    >
+      <h3 id={id}>{props.title}</h3>
+      {props.children}
+    </section>
+  );
+}
+
+/** Names and values as a description list; a missing value is a dash. */
+function Facts(props: { facts: [string, ReactNode][] }) {
+  return (
+    <dl className="facts">
+      {props.facts.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{value ?? NONE}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReload: () => void }) {
+  const { detail, timeZone } = props;
+  const { call } = detail;
+  const when = (iso: string | null) => (iso === null ? NONE : formatDateTime(iso, timeZone));
+  const legs = detail.legs.length > 1;
+
+  return (
+    <div className="call-detail">
+      <Section title={t('reportCallSummary')} testId="call-summary">
+        <p className="call-outcome">
+          <OutcomeBadge outcome={call.outcome} /> <QualityFlags call={call} />
+        </p>
+        <Facts
+          facts={[
+            [t('reportStarted'), when(call.startedAt)],
+            [t('reportAnsweredAt'), when(call.answeredAt)],
+            [t('reportEndedAt'), when(call.endedAt)],
+            [t('reportWait'), formatDuration(call.waitMs)],
+            [t('reportHandle'), formatDuration(call.handleMs)],
+            [t('reportCallType'), call.callType ? t(`callType_${call.callType}`) : NONE],
+            [t('reportAgent'), call.agent?.name ?? NONE],
+            [t('reportCategory'), call.category?.name ?? NONE],
+            [t('reportHolds'), String(call.holds)],
+            [t('reportTransfers'), String(call.transfers)],
+            [
+              t('reportGuest'),
+              t('reportGuestValue', {
+                name: detail.guest.username,
+                count: String(detail.guest.previousCalls),
+              }),
+            ],
+            [t('reportSetup'), formatMs(call.setupMs)],
+            [t('reportRoundTrip'), formatMs(call.roundTripMs)],
+          ]}
+        />
+      </Section>
+
+      <Section title={t('reportRecordings')} testId="call-recordings">
+        <Recordings
+          recordings={detail.recordings}
+          recorded={call.recorded}
+          legs={legs}
+          onReload={props.onReload}
+        />
+      </Section>
+
+      <Section title={t('reportTimeline')} testId="call-timeline">
+        {detail.timeline.length === 0 ? (
+          <p className="report-empty">{t('reportNoTimeline')}</p>
+        ) : (
+          <ol className="timeline">
+            {detail.timeline.map((entry, index) => (
+              <li key={`${entry.at}-${entry.kind}-${index}`} data-kind={entry.kind}>
+                <time dateTime={entry.at}>{formatClock(entry.at, timeZone)}</time>
+                <span className="timeline-what">
+                  {t(`timeline_${entry.kind}`)}
+                  {entry.staff && ` · ${entry.staff.name}`}
+                  {entry.detail && ` · ${entry.detail}`}
+                  {legs && entry.callId !== call.callId && (
+                    <span className="help"> {t('reportInLeg', { callId: entry.callId })}</span>
+                  )}
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+
+      <Section title={t('reportWelcomeAnswers')} testId="call-welcome">
+        {detail.welcomeAnswers.length === 0 ? (
+          <p className="report-empty">{t('reportNoWelcomeAnswers')}</p>
+        ) : (
+          <Facts facts={detail.welcomeAnswers.map((answer) => [answer.label, answer.value])} />
+        )}
+      </Section>
+
+      <Section title={t('reportNotes')} testId="call-notes">
+        {detail.legs.every((leg) => !leg.notes) ? (
+          <p className="report-empty">{t('reportNoNotes')}</p>
+        ) : (
+          <ul className="notes-list">
+            {detail.legs
+              .filter((leg) => leg.notes)
+              .map((leg) => (
+                <li key={leg.callId}>
+                  <p className="help">
+                    {t('reportNoteBy', {
+                      name: leg.agent?.name ?? t('reportNobody'),
+                      category: leg.category?.name ?? NONE,
+                      at: when(leg.createdAt),
+                    })}
+                  </p>
+                  <p className="note-text">{leg.notes}</p>
+                </li>
+              ))}
+          </ul>
+        )}
+      </Section>
+
+      <Section title={t('reportRating')} testId="call-rating">
+        {detail.rating === null && detail.ratingForm === null ? (
+          <p className="report-empty">{t('reportNotRated')}</p>
+        ) : (
+          <>
+            {detail.rating !== null && (
+              <p className="rating-value">
+                {t('reportRatingValue', { rating: String(detail.rating) })}
+              </p>
+            )}
+            {detail.ratingForm && (
+              <>
+                <h4>{detail.ratingForm.title}</h4>
+                <Facts
+                  facts={detail.ratingForm.answers.map((answer) => [answer.label, answer.value])}
+                />
+              </>
+            )}
+          </>
+        )}
+      </Section>
+
+      <Section title={t('reportFiles')} testId="call-files">
+        {detail.files.length === 0 ? (
+          <p className="report-empty">{t('reportNoFiles')}</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="report-table compact">
+              <thead>
+                <tr>
+                  <th scope="col">{t('reportFileName')}</th>
+                  <th scope="col">{t('reportFileSize')}</th>
+                  <th scope="col">{t('reportFileFrom')}</th>
+                  <th scope="col">{t('reportFileAt')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {detail.files.map((file) => (
+                  <tr key={file.id}>
+                    <th scope="row">{file.name}</th>
+                    <td>{formatBytes(file.sizeBytes)}</td>
+                    <td>{file.from === 'guest' ? t('reportFromGuest') : t('reportFromStaff')}</td>
+                    <td>{formatClock(file.at, timeZone)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+
+      <Section title={t('reportBugs')} testId="call-bugs">
+        {detail.bugs.length === 0 ? (
+          <p className="report-empty">{t('reportNoBugs')}</p>
+        ) : (
+          <ul className="bug-list">
+            {detail.bugs.map((bug) => (
+              <li key={bug.id}>
+                <p>
+                  {t('reportBugAt', {
+                    at: when(bug.at),
+                    entries: String(bug.logEntries),
+                  })}
+                </p>
+                <Facts
+                  facts={Object.entries(bug.clientInfo).map(([name, value]) => [
+                    name,
+                    typeof value === 'string' ? value : JSON.stringify(value),
+                  ])}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <Section title={t('reportSectionQuality')} testId="call-quality" wide>
+        <QualityTable reports={detail.quality} legs={legs} />
+      </Section>
+    </div>
+  );
+}

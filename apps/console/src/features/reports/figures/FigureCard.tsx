@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+
+/**
+ * One figure: its name and value, a link to the calls behind it when there is a filter for
+ * them, and a line of detail (which may hold links of its own). `tone` marks a target met or
+ * missed, in words as well as colour.
+ */
+export function FigureCard(props: {
+  label: string;
+  value: string;
+  to?: string;
+  detail?: ReactNode;
+  tone?: 'good' | 'bad';
+  testId?: string;
+}) {
+  const body = (
+    <>
+      <span className="figure-label">{props.label}</span>
+      <span className="figure-value">{props.value}</span>
+    </>
+  );
+  return (
+    <li className="figure" data-tone={props.tone} data-testid={props.testId}>
+      {props.to ? (
+        <Link className="figure-main" to={props.to}>
+          {body}
+        </Link>
+      ) : (
+        <div className="figure-main">{body}</div>
+      )}
+      {props.detail && <p className="figure-detail">{props.detail}</p>}
+    </li>
+  );
+}
+
+/** A section of figures under its heading. */
+export function FigureSection(props: { title: string; children: ReactNode; testId?: string }) {
+  return (
+    <section className="figure-section" aria-label={props.title} data-testid={props.testId}>
+      <h3>{props.title}</h3>
+      {props.children}
+    </section>
+  );
+}

@@ -1,0 +1,199 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  adaLogin,
+  answer,
+  fakeApi,
+  refusal,
+  type FakeAnswer,
+  renderRoute,
+  signedIn,
+  zoeLogin,
+} from '../../../test/render.tsx';
+import { listedCall, weekSummary } from '../reportFixtures.ts';
+
+afterEach(cleanup);
+
+const WEEK = 'range=custom&from=2026-03-01&to=2026-03-07';
+const SUMMARY =
+  'GET /reports/summary?from=2026-03-01&to=2026-03-07&shortAbandonSeconds=5&serviceLevelSeconds=20&serviceLevelTarget=0.8';
+const STAFF = 'GET /company/12/staff';
+const staffList = answer([
+  {
+    id: 1,
+    email: 'ada@frontdesk.demo',
+    name: 'Ada Agent',
+    role: 'agent',
+    active: true,
+    oneTimePasswordExpiresAt: null,
+    categoryIds: [40],
+    assignmentGroupIds: [],
+    createdAt: '2026-01-05T10:00:00.000Z',
+  },
+]);
+
+const figure = (testId: string) => screen.getByTestId(testId);
+
+describe('the figures page', () => {
+  it('shows each figure of the summary in words', async () => {
+    const server = fakeApi({ [SUMMARY]: answer(weekSummary), [STAFF]: staffList });
+    renderRoute(`/console/reports?${WEEK}`, signedIn(zoeLogin), { api: server.api });
+
+    // The first page to open loads the charting library too.
+    const calls = await screen.findByTestId('figure-calls', {}, { timeout: 5000 });
+    expect(calls.textContent).toContain('12');
+    expect(figure('figure-calls').textContent).toContain('1 still waiting or in a call');
+    expect(figure('figure-answered').textContent).toContain('8');
+    expect(figure('figure-abandoned').textContent).toContain('2');
+    // Short abandons are told apart, not counted.
+    expect(figure('figure-abandoned').textContent).toContain('1 more gave up within 5 s');
+    expect(figure('figure-abandonment-rate').textContent).toContain('20%');
+    expect(figure('figure-asa').textContent).toContain('18 s');
+    expect(figure('figure-service-level').textContent).toContain('70%');
+    expect(figure('figure-service-level').textContent).toContain('Below the target of 80%');
+    expect(figure('figure-service-level').getAttribute('data-tone')).toBe('bad');
+    expect(figure('figure-handle-time').textContent).toContain('4 min 05 s');
+    expect(figure('figure-holds').textContent).toContain('On 2 calls · 30 s on average');
+    expect(figure('figure-csat').textContent).toContain('60%');
+    expect(figure('figure-csat-responses').textContent).toContain('62.5% of answered calls');
+    expect(figure('figure-csat-average').textContent).toContain('3.8');
+    expect(figure('figure-poor').textContent).toContain('1');
+    expect(figure('figure-recordings').textContent).toContain('1 being merged, 1 failed');
+    expect(screen.getByText('1 blocked')).toBeTruthy();
+
+    // Each chart says the same in a table: the ratings given, one row per rating.
+    const ratings = within(screen.getByTestId('csat-chart')).getByRole('table');
+    const fiveStars = within(ratings).getByRole('row', { name: /5 of 5/ });
+    expect(
+      within(fiveStars)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['2', '40%']);
+    const heatmap = screen.getByTestId('heatmap');
+    expect(within(heatmap).getByTitle('Monday 09:00–10:00: 5 calls').textContent).toBe('5');
+    const agents = within(screen.getByTestId('agent-table')).getAllByRole('row');
+    expect(agents[1]?.textContent).toContain('Ada Agent');
+    expect(agents[1]?.textContent).toContain('3 min 20 s');
+    expect(agents[1]?.textContent).toContain('67% of 3');
+    const form = screen.getByTestId('rating-form');
+    expect(form.textContent).toContain('Yes3 (75%)');
+    expect(form.textContent).toContain('Average 4.25 (4 answers)');
+    // The admin's agent filter lists the company's members.
+    expect(await screen.findByRole('option', { name: 'Ada Agent' })).toBeTruthy();
+  });
+
+  it('leads from a figure, a chart, a heatmap cell and an agent to the calls behind them', async () => {
+    const server = fakeApi({
+      [SUMMARY]: answer(weekSummary),
+      [STAFF]: staffList,
+      'GET /reports/calls?from=2026-03-01&to=2026-03-07&agentId=1&shortAbandonSeconds=5': answer({
+        calls: [listedCall('c-ada')],
+        nextCursor: null,
+      }),
+    });
+    const { router } = renderRoute(`/console/reports?${WEEK}`, signedIn(zoeLogin), {
+      api: server.api,
+    });
+    await screen.findByTestId('figure-calls');
+    const link = (name: string | RegExp, within_: HTMLElement = document.body) =>
+      within(within_).getByRole('link', { name }).getAttribute('href');
+
+    expect(link(/^Abandoned/)).toBe(`/console/reports/calls?${WEEK}&outcome=abandoned`);
+    expect(link('1 more gave up within 5 s (not counted)')).toBe(
+      `/console/reports/calls?${WEEK}&outcome=shortAbandoned`,
+    );
+    expect(link(/^Relayed/)).toBe(`/console/reports/calls?${WEEK}&relayed=true`);
+    expect(
+      link('1', within(screen.getByTestId('csat-chart')).getByRole('row', { name: /1 of 5/ })),
+    ).toBe(`/console/reports/calls?${WEEK}&rating=1`);
+    expect(screen.getByTitle('Wednesday 14:00–15:00: 2 calls').getAttribute('href')).toBe(
+      `/console/reports/calls?${WEEK}&weekday=3&hour=14`,
+    );
+
+    fireEvent.click(screen.getByRole('link', { name: 'Ada Agent' }));
+    expect(await screen.findByTestId('call-table', {}, { timeout: 5000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/console/reports/calls');
+    expect(router.state.location.search).toBe(`?${WEEK}&agentId=1`);
+    expect(server.requests.at(-1)?.route).toBe(
+      'GET /reports/calls?from=2026-03-01&to=2026-03-07&agentId=1&shortAbandonSeconds=5',
+    );
+  });
+
+  it('keeps the chosen range, filters and cut-offs in the address, and loads the figures for them', async () => {
+    const narrowed =
+      'GET /reports/summary?from=2026-03-01&to=2026-03-07&categoryId=41&businessHours=true&shortAbandonSeconds=10&serviceLevelSeconds=30&serviceLevelTarget=0.9';
+    const server = fakeApi({
+      [SUMMARY]: answer(weekSummary),
+      [STAFF]: staffList,
+      [narrowed]: answer({ ...weekSummary, calls: 4 }),
+    });
+    const { router } = renderRoute(`/console/reports?${WEEK}`, signedIn(zoeLogin), {
+      api: server.api,
+    });
+    await screen.findByTestId('figure-calls');
+    fireEvent.change(screen.getByLabelText('Category'), { target: { value: '41' } });
+    fireEvent.click(screen.getByLabelText('Opening hours only'));
+    fireEvent.change(screen.getByLabelText('Short abandon (seconds)'), { target: { value: '10' } });
+    fireEvent.change(screen.getByLabelText('Answered within (seconds)'), {
+      target: { value: '30' },
+    });
+    fireEvent.change(screen.getByLabelText('Service level target (%)'), {
+      target: { value: '90' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+
+    await screen.findByText(/short abandons under 10 s · service level 90 % within 30 s/);
+    expect(router.state.location.search).toBe(
+      `?${WEEK}&categoryId=41&businessHours=true&shortAbandonSeconds=10&serviceLevelSeconds=30&serviceLevelTarget=0.9`,
+    );
+    await waitFor(() =>
+      expect(figure('figure-calls').querySelector('.figure-value')?.textContent).toBe('4'),
+    );
+    expect(server.requests.map((request) => request.route)).toContain(narrowed);
+  });
+
+  it('counts a preset range back from today in the company’s time zone', async () => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'UTC' }).format(new Date());
+    const server = fakeApi({
+      [`GET /reports/summary?from=${today}&to=${today}&shortAbandonSeconds=5&serviceLevelSeconds=20&serviceLevelTarget=0.8`]:
+        answer({
+          ...weekSummary,
+          calls: 0,
+          answered: 0,
+          abandoned: 0,
+          shortAbandoned: 0,
+          live: 0,
+          refused: { blocked: 0, outOfQuota: 0 },
+        }),
+      [STAFF]: staffList,
+    });
+    renderRoute('/console/reports?range=today', signedIn(zoeLogin), { api: server.api });
+    expect((await screen.findByTestId('figures-empty')).textContent).toContain(
+      'No calls in these dates',
+    );
+  });
+
+  it('tells why the figures did not load, and loads them again on Retry', async () => {
+    const answers: Record<string, FakeAnswer> = {
+      [SUMMARY]: refusal(500, 'internal', 'The server failed.'),
+      [STAFF]: staffList,
+    };
+    const server = fakeApi(answers);
+    renderRoute(`/console/reports?${WEEK}`, signedIn(zoeLogin), { api: server.api });
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The figures could not be loaded: The server failed.',
+    );
+    answers[SUMMARY] = answer(weekSummary);
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect((await screen.findByTestId('figure-calls')).textContent).toContain('12');
+  });
+
+  it('turns an agent away without asking the API for anything', async () => {
+    const server = fakeApi({});
+    renderRoute(`/console/reports?${WEEK}`, signedIn(adaLogin), { api: server.api });
+    expect((await screen.findByTestId('admins-only')).textContent).toContain(
+      'Reports are for admins',
+    );
+    expect(server.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { useId, type CSSProperties } from 'react';
+import { Link } from 'react-router';
+import type { ReportSummary } from '@frontdesk/protocol';
+import { t } from '../../../i18n/messages.ts';
+import { formatCount, hourSpan, weekdayName } from '../format.ts';
+
+const WEEKDAYS_FROM_MONDAY = [1, 2, 3, 4, 5, 6, 0];
+const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
+
+/**
+ * Calls by weekday and hour, in the company's time zone: a table (so a screen reader names each
+ * cell's day and hour) shaded by how busy the hour is; each busy cell is a link to its calls.
+ */
+export function Heatmap(props: {
+  cells: ReportSummary['heatmap'];
+  timeZone: string;
+  drill: (cell: { weekday: number; hour: number }) => string;
+}) {
+  const id = useId();
+  const counts = new Map(props.cells.map((cell) => [`${cell.weekday}-${cell.hour}`, cell.calls]));
+  const busiest = Math.max(1, ...props.cells.map((cell) => cell.calls));
+  return (
+    <figure className="heatmap" aria-labelledby={`${id}-title`} data-testid="heatmap">
+      <figcaption id={`${id}-title`}>
+        {t('reportHeatmapTitle', { zone: props.timeZone })}
+      </figcaption>
+      {props.cells.length === 0 ? (
+        <p className="report-empty">{t('reportNoCalls')}</p>
+      ) : (
+        // Scrolls sideways on a phone; focusable so a keyboard can scroll it too.
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+        <div className="heatmap-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
+          <table>
+            <thead>
+              <tr>
+                <td />
+                {HOURS.map((hour) => (
+                  <th key={hour} scope="col" abbr={hourSpan(hour)}>
+                    <span aria-hidden="true">{String(hour).padStart(2, '0')}</span>
+                    <span className="visually-hidden">{hourSpan(hour)}</span>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {WEEKDAYS_FROM_MONDAY.map((weekday) => (
+                <tr key={weekday}>
+                  <th scope="row">{weekdayName(weekday)}</th>
+                  {HOURS.map((hour) => {
+                    const calls = counts.get(`${weekday}-${hour}`) ?? 0;
+                    const level = calls / busiest;
+                    return (
+                      <td
+                        key={hour}
+                        style={{ '--level': `${Math.round(level * 100)}%` } as CSSProperties}
+                        data-dark={level > 0.55 || undefined}
+                      >
+                        {calls > 0 && (
+                          <Link
+                            to={props.drill({ weekday, hour })}
+                            title={t('reportHeatmapCell', {
+                              day: weekdayName(weekday),
+                              hours: hourSpan(hour),
+                              count: formatCount(calls),
+                            })}
+                          >
+                            {formatCount(calls)}
+                          </Link>
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </figure>
+  );
+}
