@@ -104,6 +104,8 @@ export class RecordingJobs {
       application_name: `frontdesk-jobs-${schema}`,
       // Workers fetch one job at a time: two connections are plenty beside the API's pool.
       max: 2,
+      // No cron jobs: without the scheduler pg-boss polls for nothing it does not need.
+      schedule: false,
     });
     boss.on('error', (error) => this.log.error({ err: error }, 'recording jobs: queue error'));
     await boss.start();
