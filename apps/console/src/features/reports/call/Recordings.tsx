@@ -33,7 +33,12 @@ export function Recordings(props: {
       {props.recordings.map((recording) => (
         <li key={recording.callId} data-testid="recording" data-status={recording.status}>
           {props.legs && <p className="help">{t('reportInLeg', { callId: recording.callId })}</p>}
-          <RecordingItem recording={recording} onReload={props.onReload} />
+          {/* A fresh link is a fresh player: what the old one failed at is gone with it. */}
+          <RecordingItem
+            key={recording.url ?? recording.status}
+            recording={recording}
+            onReload={props.onReload}
+          />
         </li>
       ))}
     </ul>

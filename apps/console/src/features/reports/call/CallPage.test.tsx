@@ -1,0 +1,146 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ReportCallDetail } from '@frontdesk/protocol';
+import {
+  answer,
+  fakeApi,
+  refusal,
+  renderRoute,
+  signedIn,
+  zoeLogin,
+  type FakeAnswer,
+} from '../../../test/render.tsx';
+import { callDetail } from '../reportFixtures.ts';
+
+afterEach(cleanup);
+
+const CALL_ID = callDetail.call.callId;
+const DETAIL = `GET /reports/calls/${CALL_ID}`;
+
+function openCall(answers: Record<string, FakeAnswer>) {
+  const server = fakeApi(answers);
+  renderRoute(`/console/reports/calls/${CALL_ID}`, signedIn(zoeLogin), { api: server.api });
+  return server;
+}
+
+const section = (testId: string) => screen.getByTestId(testId);
+
+describe('a call’s page', () => {
+  it('shows the call whole: summary, recording player, timeline, answers, notes, files, rating and quality', async () => {
+    openCall({ [DETAIL]: answer(callDetail) });
+    await screen.findByTestId('call-summary', {}, { timeout: 5000 });
+
+    const summary = section('call-summary');
+    expect(within(summary).getByText('Wait').nextSibling?.textContent).toBe('12 s');
+    expect(within(summary).getByText('Guest').nextSibling?.textContent).toBe(
+      'guest-8f2a (2 calls before)',
+    );
+    expect(summary.textContent).toContain('Poor');
+
+    const video = within(section('call-recordings')).getByTestId('recording-video');
+    expect(video.tagName).toBe('VIDEO');
+    expect(video.hasAttribute('controls')).toBe(true);
+    expect(video.getAttribute('src')).toBe(callDetail.recordings[0]?.url);
+    expect(
+      within(section('call-recordings')).getByTestId('recording-download').getAttribute('href'),
+    ).toBe(
+      `/api/reports/recordings/${CALL_ID}?company=12&admin=9&expires=1900000000&signature=abc&download=true`,
+    );
+    expect(section('call-recordings').textContent).toContain('5 min 48 s · 7 MB');
+
+    const steps = within(section('call-timeline')).getAllByRole('listitem');
+    expect(steps.map((step) => step.textContent)).toEqual([
+      '09:14:00Guest started the call',
+      '09:14:03Offered · Ada Agent',
+      '09:14:12Answered · Ada Agent',
+      '09:16:00Put on hold · Ada Agent',
+      '09:20:00Ended · by the guest',
+    ]);
+    expect(section('call-welcome').textContent).toContain('Your nameGrace');
+    expect(section('call-notes').textContent).toContain('Asked about the invoice of February.');
+    expect(section('call-files').textContent).toContain('invoice.pdf');
+    expect(section('call-rating').textContent).toContain('5 of 5');
+    expect(section('call-rating').textContent).toContain('Was your problem solved?Yes');
+    expect(section('call-bugs').textContent).toContain('The guest reported no problem.');
+
+    // The guest's side lost 9 % of its packets over a 520 ms round trip: flagged, with why.
+    const quality = within(section('call-quality')).getByRole('table');
+    const [guest, agent] = within(quality).getAllByTestId('poor-reasons');
+    expect(guest?.textContent).toBe('loss over 5 %, round trip over 400 ms');
+    expect(agent?.textContent).toBe('—');
+    expect(within(quality).getByRole('columnheader', { name: /Guest/ }).textContent).toContain(
+      'Poor',
+    );
+    expect(within(quality).getByRole('columnheader', { name: /Agent/ }).textContent).toContain(
+      'Good',
+    );
+  });
+
+  it('tells a merge that is pending, failed or empty, and a call not recorded', async () => {
+    const leg = (callId: string, changes: Partial<ReportCallDetail['recordings'][number]>) => ({
+      callId,
+      status: 'pending' as const,
+      sizeBytes: null,
+      durationMs: null,
+      attempts: 1,
+      error: null,
+      url: null,
+      ...changes,
+    });
+    openCall({
+      [DETAIL]: answer({
+        ...callDetail,
+        recordings: [
+          leg(CALL_ID, { status: 'pending' }),
+          leg('leg-2', { status: 'failed', attempts: 3, error: 'ffmpeg exited with 1' }),
+          leg('leg-3', { status: 'empty' }),
+        ],
+      }),
+    });
+    const recordings = await screen.findAllByTestId('recording', {}, { timeout: 5000 });
+    expect(recordings.map((recording) => recording.textContent)).toEqual([
+      'The recording is being merged (attempt 1). Reload the page in a minute.',
+      'The recording could not be merged after 3 attempts: ffmpeg exited with 1',
+      'Nothing was recorded in this call.',
+    ]);
+    expect(screen.queryByTestId('recording-video')).toBeNull();
+
+    cleanup();
+    openCall({
+      [DETAIL]: answer({
+        ...callDetail,
+        call: { ...callDetail.call, recorded: false },
+        recordings: [],
+      }),
+    });
+    expect(
+      (await screen.findByTestId('call-recordings', {}, { timeout: 5000 })).textContent,
+    ).toContain('This call was not recorded.');
+  });
+
+  it('offers a fresh link when the player cannot play its signed one', async () => {
+    const answers: Record<string, FakeAnswer> = { [DETAIL]: answer(callDetail) };
+    const server = openCall(answers);
+    const video = await screen.findByTestId('recording-video', {}, { timeout: 5000 });
+    fireEvent.error(video);
+    expect(screen.getByRole('alert').textContent).toContain('its link may have run out');
+
+    const fresh = `/api/reports/recordings/${CALL_ID}?company=12&admin=9&expires=1900000600&signature=new`;
+    const [recording] = callDetail.recordings;
+    if (!recording) throw new Error('a recording expected');
+    answers[DETAIL] = answer({ ...callDetail, recordings: [{ ...recording, url: fresh }] });
+    fireEvent.click(screen.getByRole('button', { name: 'Get a new link' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('recording-video').getAttribute('src')).toBe(fresh),
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(server.requests.filter((request) => request.route === DETAIL)).toHaveLength(2);
+  });
+
+  it('tells why a call could not be loaded', async () => {
+    openCall({ [DETAIL]: refusal(404, 'not_found', 'No such call.') });
+    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toContain(
+      'The call could not be loaded: No such call.',
+    );
+  });
+});
