@@ -35,7 +35,9 @@ const featureLayers = {
     ['availability'],
     ['chat'],
     ['queue'],
-    ['call', 'admin', 'wallboard'],
+    ['call', 'admin'],
+    // The wallboard tells loading and failure as the admin pages do (admin's LoadStatus).
+    ['wallboard'],
     // The reports area mounts the wallboard among its pages.
     ['reports'],
   ],

@@ -1,0 +1,213 @@
+import type { AgentState, Wallboard } from '@frontdesk/protocol';
+import { t } from '../../i18n/messages.ts';
+import { LoadStatus } from '../admin/LoadGate.tsx';
+import { elapsed, useNow } from '../queue/useNow.ts';
+import { useWallboard } from './useWallboard.ts';
+import './wallboard.css';
+
+/** The service level's target the reports use by default (80 % within the threshold). */
+const SERVICE_LEVEL_TARGET = 0.8;
+
+const STATES: readonly AgentState[] = ['available', 'inCall', 'away', 'offline'];
+
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
+
+/** The oldest of the waiting calls' starts: the board's longest wait counts up from it. */
+function oldestWait(board: Wallboard): string | null {
+  return board.categories.reduce<string | null>(
+    (oldest, row) =>
+      row.oldestSince !== null && (oldest === null || row.oldestSince < oldest)
+        ? row.oldestSince
+        : oldest,
+    null,
+  );
+}
+
+/**
+ * A wait counting up every second from `since` on this browser's clock set to the API's; each
+ * clock renders alone, so the rest of the board does not re-render every second.
+ */
+function WaitClock({ since, clockOffsetMs }: { since: string | null; clockOffsetMs: number }) {
+  const now = useNow() + clockOffsetMs;
+  if (since === null) {
+    return (
+      <span>
+        <span aria-hidden="true">–</span>
+        <span className="visually-hidden">{t('wallboardNobodyWaiting')}</span>
+      </span>
+    );
+  }
+  return <time dateTime={since}>{elapsed(since, now)}</time>;
+}
+
+function ServiceLevel({ today }: { today: Wallboard['today'] }) {
+  const { ratio, thresholdSeconds } = today.serviceLevel;
+  const rule = t('wallboardServiceLevelRule', {
+    seconds: String(thresholdSeconds),
+    target: percent.format(SERVICE_LEVEL_TARGET),
+  });
+  if (ratio === null) {
+    return (
+      <div className="wallboard-figure">
+        <dt>{t('wallboardServiceLevel')}</dt>
+        <dd className="wallboard-number" data-testid="wallboard-service-level">
+          –
+        </dd>
+        <dd className="wallboard-note">{t('wallboardServiceLevelNone')}</dd>
+      </div>
+    );
+  }
+  const onTarget = ratio >= SERVICE_LEVEL_TARGET;
+  return (
+    <div className="wallboard-figure" data-on-target={onTarget}>
+      <dt id="wallboard-service-level-label">{t('wallboardServiceLevel')}</dt>
+      <dd className="wallboard-number" data-testid="wallboard-service-level">
+        {percent.format(ratio)}
+      </dd>
+      <dd className="wallboard-note">
+        <meter
+          min={0}
+          max={1}
+          low={SERVICE_LEVEL_TARGET}
+          optimum={1}
+          value={ratio}
+          aria-labelledby="wallboard-service-level-label"
+        />
+        {rule} · <strong>{t(onTarget ? 'wallboardOnTarget' : 'wallboardBelowTarget')}</strong>
+      </dd>
+    </div>
+  );
+}
+
+function Board({ board, clockOffsetMs }: { board: Wallboard; clockOffsetMs: number }) {
+  const byState = new Map(
+    STATES.map((state) => [state, board.agents.filter((a) => a.state === state)]),
+  );
+  return (
+    <>
+      <section className="wallboard-now" aria-label={t('wallboardNow')}>
+        <div className="wallboard-tile">
+          <h3>{t('wallboardWaiting')}</h3>
+          <p className="wallboard-big" data-testid="wallboard-waiting">
+            {board.waiting}
+          </p>
+        </div>
+        <div className="wallboard-tile">
+          <h3>{t('wallboardLongestWait')}</h3>
+          <p className="wallboard-big" data-testid="wallboard-longest-wait">
+            <WaitClock since={oldestWait(board)} clockOffsetMs={clockOffsetMs} />
+          </p>
+        </div>
+      </section>
+
+      <section className="wallboard-card" aria-labelledby="wallboard-categories">
+        <h3 id="wallboard-categories">{t('wallboardCategories')}</h3>
+        <table className="wallboard-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('wallboardCategory')}</th>
+              <th scope="col">{t('wallboardWaiting')}</th>
+              <th scope="col">{t('wallboardLongestWait')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {board.categories.map((row) => (
+              <tr key={row.id ?? 'none'} data-waiting={row.waiting > 0}>
+                <th scope="row">{row.name ?? t('wallboardNoCategory')}</th>
+                <td>{row.waiting}</td>
+                <td>
+                  <WaitClock since={row.oldestSince} clockOffsetMs={clockOffsetMs} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section className="wallboard-card" aria-labelledby="wallboard-team">
+        <h3 id="wallboard-team">{t('wallboardTeam')}</h3>
+        <ul className="wallboard-states">
+          {STATES.map((state) => {
+            const members = byState.get(state) ?? [];
+            return (
+              <li key={state} data-state={state} data-testid={`wallboard-state-${state}`}>
+                <h4>
+                  <span className="wallboard-state-count">{members.length}</span>{' '}
+                  {t(`agentState_${state}`)}
+                </h4>
+                <p>{members.map((member) => member.name).join(', ') || t('wallboardNobody')}</p>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+
+      <section className="wallboard-card" aria-labelledby="wallboard-today">
+        <h3 id="wallboard-today">{t('wallboardToday')}</h3>
+        <dl className="wallboard-today">
+          <div className="wallboard-figure">
+            <dt>{t('wallboardAnswered')}</dt>
+            <dd className="wallboard-number" data-testid="wallboard-answered">
+              {board.today.answered}
+            </dd>
+          </div>
+          <div className="wallboard-figure">
+            <dt>{t('wallboardAbandoned')}</dt>
+            <dd className="wallboard-number" data-testid="wallboard-abandoned">
+              {board.today.abandoned}
+            </dd>
+          </div>
+          <ServiceLevel today={board.today} />
+        </dl>
+      </section>
+    </>
+  );
+}
+
+const clockTime = (iso: string) => new Date(iso).toLocaleTimeString();
+
+/**
+ * The live wallboard (`/console/reports/wallboard`, issue 17): guests waiting now and the longest
+ * wait, by category; the team by state; today's answered, abandoned and service level. It follows
+ * the API's pushed notices, not a timer (useWallboard.ts); waits count up here every second.
+ * Screen readers hear only the counts when they change, never the ticking clocks.
+ */
+export function WallboardPage() {
+  const { view, retry } = useWallboard();
+  const ready = view.state === 'ready' ? view : null;
+  const available = ready?.board.agents.filter((agent) => agent.state === 'available').length;
+
+  return (
+    <main className="wallboard" aria-labelledby="wallboard-title" data-testid="wallboard">
+      <header className="wallboard-header">
+        <h2 id="wallboard-title">{t('wallboardTitle')}</h2>
+        {ready && (
+          <p className="wallboard-note">
+            {t('wallboardUpdated', { time: clockTime(ready.board.at) })}
+          </p>
+        )}
+      </header>
+      <p role="status" className="visually-hidden" data-testid="wallboard-announcement">
+        {ready &&
+          t('wallboardAnnouncement', {
+            waiting: String(ready.board.waiting),
+            available: String(available),
+          })}
+      </p>
+      {ready?.failure && (
+        <p role="alert" className="banner">
+          {t('wallboardStale', { time: clockTime(ready.board.at), reason: ready.failure })}
+        </p>
+      )}
+      {ready ? (
+        <Board board={ready.board} clockOffsetMs={ready.clockOffsetMs} />
+      ) : (
+        <LoadStatus
+          loading={t('wallboardLoading')}
+          failure={view.state === 'failed' ? view.message : null}
+          onRetry={retry}
+        />
+      )}
+    </main>
+  );
+}
