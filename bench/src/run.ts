@@ -8,6 +8,7 @@ import { measureCallSetup, measureRecovery } from './call/call-flow.ts';
 import { measureJanusCapacity } from './janus/capacity.ts';
 import { resultsDir } from './paths.ts';
 import { rssBytes } from './proc.ts';
+import { measureReports } from './reports/report-speed.ts';
 import { formatTable, mb, type Memory, type Row, type Section } from './report.ts';
 import { startBenchStack } from './stack.ts';
 import { measureBrandedPaint } from './web/branded-paint.ts';
@@ -26,6 +27,9 @@ type Plan = {
   janusSeconds: number;
   xmppSteps: readonly number[];
   xmppSeconds: number;
+  /** Timed requests of each report (after warm-up), and CSV exports of the whole range. */
+  reportRequests: number;
+  reportExports: number;
 };
 
 const QUICK: Plan = {
@@ -37,6 +41,8 @@ const QUICK: Plan = {
   janusSeconds: 6,
   xmppSteps: [200, 500],
   xmppSeconds: 6,
+  reportRequests: 10,
+  reportExports: 1,
 };
 const FULL: Plan = {
   paintRuns: 20,
@@ -47,6 +53,8 @@ const FULL: Plan = {
   janusSeconds: 15,
   xmppSteps: [500, 1000, 2000, 3000, 5000, 7500, 10_000],
   xmppSeconds: 15,
+  reportRequests: 30,
+  reportExports: 3,
 };
 
 const quick = process.argv.includes('--quick');
@@ -86,7 +94,7 @@ const browserBenchmarks = [
   'networkRecovery',
 ];
 let apiIdleRss = 0;
-if ([...browserBenchmarks, 'apiThroughput'].some(wanted)) {
+if ([...browserBenchmarks, 'apiThroughput', 'reports'].some(wanted)) {
   const stack = await startBenchStack(log);
   apiIdleRss = rssBytes(stack.apiPid);
   try {
@@ -106,6 +114,10 @@ if ([...browserBenchmarks, 'apiThroughput'].some(wanted)) {
     }
     await run('apiThroughput', () =>
       measureApiThroughput(stack.url, stack.apiPid, plan.apiSeconds),
+    );
+    // Last on this stack: its 100,000 seeded conversations would weigh on the figures above.
+    await run('reports', () =>
+      measureReports(stack, { requests: plan.reportRequests, exports: plan.reportExports }, log),
     );
   } finally {
     await stack.stop();

@@ -4,6 +4,9 @@ import { startDisposableStack } from '@frontdesk/infra';
 export type BenchStack = {
   url: string;
   apiPid: number;
+  /** The machine's PostgreSQL and the run's schema in it, for benchmarks that seed rows. */
+  databaseUrl: string;
+  schema: string;
   /** Stops one server and starts it again in place (the recovery figure's Janus session loss). */
   restart: (server: 'xmpp' | 'janus') => Promise<void>;
   stop: () => Promise<void>;
@@ -12,5 +15,12 @@ export type BenchStack = {
 export async function startBenchStack(log: (line: string) => void): Promise<BenchStack> {
   // Per-request logging would be part of what the throughput figures measure.
   const stack = await startDisposableStack({ name: 'bench', logLevel: 'warn', log });
-  return { url: stack.url, apiPid: stack.pids.api, restart: stack.restart, stop: stack.stop };
+  return {
+    url: stack.url,
+    apiPid: stack.pids.api,
+    databaseUrl: stack.databaseUrl,
+    schema: stack.schema,
+    restart: stack.restart,
+    stop: stack.stop,
+  };
 }
