@@ -34,9 +34,14 @@ export function formatDuration(ms: number | null): string {
   });
 }
 
-/** Milliseconds as measured (a round trip), without rounding them into seconds. */
-export const formatMs = (ms: number | null) =>
-  ms === null ? NONE : t('durationMs', { ms: integer.format(Math.round(ms)) });
+const tenths = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
+
+/** A measured time (a round trip, a set-up): milliseconds under a second, tenths of seconds above. */
+export const formatMs = (ms: number | null) => {
+  if (ms === null) return NONE;
+  if (ms < 1000) return t('durationMs', { ms: String(Math.round(ms)) });
+  return t('durationSeconds', { s: tenths.format(ms / 1000) });
+};
 
 export function formatBytes(bytes: number | null): string {
   if (bytes === null) return NONE;

@@ -39,7 +39,7 @@ export function CallPage() {
       aria-labelledby="reports-page-title"
       data-testid="call-page"
     >
-      <p>
+      <p className="call-back">
         <Link to={search ? `/reports/calls?${search}` : '/reports/calls'}>
           {t('reportBackToCalls')}
         </Link>
@@ -59,11 +59,19 @@ export function CallPage() {
   );
 }
 
-function Section(props: { title: string; children: ReactNode; testId?: string; wide?: boolean }) {
+function Section(props: {
+  title: string;
+  children: ReactNode;
+  testId?: string;
+  /** The whole width (a table of many columns), or two columns' (the player) where there is room. */
+  wide?: boolean;
+  player?: boolean;
+}) {
   const id = useId();
+  const classes = ['card', 'call-section', props.wide && 'wide', props.player && 'player'];
   return (
     <section
-      className={props.wide ? 'card call-section wide' : 'card call-section'}
+      className={classes.filter(Boolean).join(' ')}
       aria-labelledby={id}
       data-testid={props.testId}
     >
@@ -124,7 +132,7 @@ function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReloa
         />
       </Section>
 
-      <Section title={t('reportRecordings')} testId="call-recordings">
+      <Section title={t('reportRecordings')} testId="call-recordings" player>
         <Recordings
           recordings={detail.recordings}
           recorded={call.recorded}

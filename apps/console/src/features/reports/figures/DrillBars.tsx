@@ -4,7 +4,15 @@ import { Bar, BarChart, Cell, LabelList, XAxis, YAxis } from 'recharts';
 import { t } from '../../../i18n/messages.ts';
 import { formatCount, formatRatio } from '../format.ts';
 
-export type DrillBar = { key: string; label: string; count: number; to: string; colour: string };
+export type DrillBar = {
+  key: string;
+  label: string;
+  /** The chart's axis, where the label is too long for a phone (ratings: "5" for "5 of 5"). */
+  axisLabel?: string;
+  count: number;
+  to: string;
+  colour: string;
+};
 
 /**
  * Counts as bars, each bar a way to the calls behind it. The chart is for the eye; the table
@@ -29,11 +37,11 @@ export function DrillBars(props: {
       {total === 0 ? (
         <p className="report-empty">{props.empty}</p>
       ) : (
-        <>
+        <div className="drill-bars-body">
           <div className="drill-bars-chart" aria-hidden="true">
             <BarChart
               responsive
-              data={props.bars}
+              data={props.bars.map((bar) => ({ ...bar, axisLabel: bar.axisLabel ?? bar.label }))}
               layout={vertical ? 'vertical' : 'horizontal'}
               margin={{ top: 16, right: 24, bottom: 0, left: 0 }}
               style={{ width: '100%', height: vertical ? props.bars.length * 36 + 24 : 200 }}
@@ -42,11 +50,17 @@ export function DrillBars(props: {
               {vertical ? (
                 <>
                   <XAxis type="number" hide />
-                  <YAxis type="category" dataKey="label" width={120} tickLine={false} />
+                  <YAxis
+                    type="category"
+                    dataKey="axisLabel"
+                    width={112}
+                    tickLine={false}
+                    tick={{ fontSize: 13 }}
+                  />
                 </>
               ) : (
                 <>
-                  <XAxis dataKey="label" tickLine={false} />
+                  <XAxis dataKey="axisLabel" tickLine={false} />
                   <YAxis allowDecimals={false} width={36} />
                 </>
               )}
@@ -93,7 +107,7 @@ export function DrillBars(props: {
               ))}
             </tbody>
           </table>
-        </>
+        </div>
       )}
     </figure>
   );

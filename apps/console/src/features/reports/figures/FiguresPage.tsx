@@ -256,6 +256,7 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
           bars={csat.distribution.map((count, index) => ({
             key: String(index + 1),
             label: t('reportRatingValue', { rating: String(index + 1) }),
+            axisLabel: String(index + 1),
             count,
             to: drill({ rating: index + 1 }),
             colour: RATING_COLOURS[index] ?? '#1d4ed8',

@@ -5,7 +5,13 @@ import { t } from '../../../i18n/messages.ts';
 import { formatCount, hourSpan, weekdayName } from '../format.ts';
 
 const WEEKDAYS_FROM_MONDAY = [1, 2, 3, 4, 5, 6, 0];
-const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
+
+/** The hours from the first with calls to the last: a day's quiet night takes no room. */
+function busyHours(cells: ReportSummary['heatmap']): number[] {
+  const hours = cells.map((cell) => cell.hour);
+  const first = Math.min(...hours);
+  return Array.from({ length: Math.max(...hours) - first + 1 }, (_, index) => first + index);
+}
 
 /**
  * Calls by weekday and hour, in the company's time zone: a table (so a screen reader names each
@@ -19,6 +25,7 @@ export function Heatmap(props: {
   const id = useId();
   const counts = new Map(props.cells.map((cell) => [`${cell.weekday}-${cell.hour}`, cell.calls]));
   const busiest = Math.max(1, ...props.cells.map((cell) => cell.calls));
+  const hours = props.cells.length === 0 ? [] : busyHours(props.cells);
   return (
     <figure className="heatmap" aria-labelledby={`${id}-title`} data-testid="heatmap">
       <figcaption id={`${id}-title`}>
@@ -33,8 +40,8 @@ export function Heatmap(props: {
           <table>
             <thead>
               <tr>
-                <td />
-                {HOURS.map((hour) => (
+                <td className="heatmap-corner" />
+                {hours.map((hour) => (
                   <th key={hour} scope="col" abbr={hourSpan(hour)}>
                     <span aria-hidden="true">{String(hour).padStart(2, '0')}</span>
                     <span className="visually-hidden">{hourSpan(hour)}</span>
@@ -46,7 +53,7 @@ export function Heatmap(props: {
               {WEEKDAYS_FROM_MONDAY.map((weekday) => (
                 <tr key={weekday}>
                   <th scope="row">{weekdayName(weekday)}</th>
-                  {HOURS.map((hour) => {
+                  {hours.map((hour) => {
                     const calls = counts.get(`${weekday}-${hour}`) ?? 0;
                     const level = calls / busiest;
                     return (
@@ -74,6 +81,9 @@ export function Heatmap(props: {
               ))}
             </tbody>
           </table>
+          <p className="heatmap-legend help">
+            {t('reportHeatmapLegend', { busiest: formatCount(busiest) })}
+          </p>
         </div>
       )}
     </figure>
