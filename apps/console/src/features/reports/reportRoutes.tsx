@@ -10,12 +10,16 @@ const FiguresPage = lazy(() =>
 const CallsPage = lazy(() =>
   import('./calls/CallsPage.tsx').then((m) => ({ default: m.CallsPage })),
 );
+const WallboardPage = lazy(() =>
+  import('../wallboard/WallboardPage.tsx').then((m) => ({ default: m.WallboardPage })),
+);
 const CallPage = lazy(() => import('./call/CallPage.tsx').then((m) => ({ default: m.CallPage })));
 
 /** The pages of the reports nav, in its order (paths under `/console/reports`). */
 export const REPORT_PAGES: readonly { path: string; label: MessageKey; end: boolean }[] = [
   { path: '/reports', label: 'reportsFigures', end: true },
   { path: '/reports/calls', label: 'reportsCalls', end: false },
+  { path: '/reports/wallboard', label: 'wallboardTitle', end: false },
 ];
 
 /** The reports area's routes, children of its route (apps/console/src/app/routes.tsx). */
@@ -23,4 +27,5 @@ export const reportPageRoutes: RouteObject[] = [
   { index: true, element: <FiguresPage /> },
   { path: 'calls', element: <CallsPage /> },
   { path: 'calls/:callId', element: <CallPage /> },
+  { path: 'wallboard', element: <WallboardPage /> },
 ];

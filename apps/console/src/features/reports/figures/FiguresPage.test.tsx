@@ -78,6 +78,17 @@ describe('the figures page', () => {
     const form = screen.getByTestId('rating-form');
     expect(form.textContent).toContain('Yes3 (75%)');
     expect(form.textContent).toContain('Average 4.25 (4 answers)');
+    // The area's nav leads to its other pages.
+    const nav = screen.getByRole('navigation', { name: 'Reports' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
+      ['Figures', '/console/reports'],
+      ['Calls', '/console/reports/calls'],
+      ['Live wallboard', '/console/reports/wallboard'],
+    ]);
     // The admin's agent filter lists the company's members.
     expect(await screen.findByRole('option', { name: 'Ada Agent' })).toBeTruthy();
   });
