@@ -1002,7 +1002,7 @@ const en = {
   reportNotRecorded: 'This call was not recorded.',
   reportRecordingMissing: 'The recording is not listed yet.',
   reportRecordingPending:
-    'The recording is being merged (attempt {attempts}). Reload the page in a minute.',
+    'The recording is being merged (attempt {attempts}); this page shows it when it is ready.',
   reportRecordingFailed: 'The recording could not be merged after {attempts} attempts: {reason}',
   reportNoReason: 'no reason given',
   reportRecordingEmpty: 'Nothing was recorded in this call.',

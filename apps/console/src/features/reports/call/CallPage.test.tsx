@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReportCallDetail } from '@frontdesk/protocol';
 import {
   answer,
@@ -99,7 +99,7 @@ describe('a call’s page', () => {
     });
     const recordings = await screen.findAllByTestId('recording', {}, { timeout: 5000 });
     expect(recordings.map((recording) => recording.textContent)).toEqual([
-      'The recording is being merged (attempt 1). Reload the page in a minute.',
+      'The recording is being merged (attempt 1); this page shows it when it is ready.',
       'The recording could not be merged after 3 attempts: ffmpeg exited with 1',
       'Nothing was recorded in this call.',
     ]);
@@ -116,6 +116,28 @@ describe('a call’s page', () => {
     expect(
       (await screen.findByTestId('call-recordings', {}, { timeout: 5000 })).textContent,
     ).toContain('This call was not recorded.');
+  });
+
+  it('follows a merge that is running until its film is ready', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const [ready] = callDetail.recordings;
+      if (!ready) throw new Error('a recording expected');
+      const pending = { ...ready, status: 'pending' as const, url: null, sizeBytes: null };
+      const answers: Record<string, FakeAnswer> = {
+        [DETAIL]: answer({ ...callDetail, recordings: [pending] }),
+      };
+      const server = openCall(answers);
+      await screen.findByText(/is being merged/, {}, { timeout: 5000 });
+      answers[DETAIL] = answer(callDetail);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect((await screen.findByTestId('recording-video')).getAttribute('src')).toBe(ready.url);
+      // Once it is ready the page stops asking.
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect(server.requests.filter((request) => request.route === DETAIL)).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('offers a fresh link when the player cannot play its signed one', async () => {

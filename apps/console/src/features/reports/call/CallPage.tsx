@@ -1,4 +1,4 @@
-import { useCallback, useId, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { reportRoutes, type ReportCallDetail } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
@@ -9,6 +9,9 @@ import { formatBytes, formatClock, formatDuration, formatMs, NONE } from '../for
 import { useReport, useReportTimeZone, type ReportRequest } from '../useReport.ts';
 import { QualityTable } from './QualityTable.tsx';
 import { Recordings } from './Recordings.tsx';
+
+/** How often a call whose recording is being merged is asked for again. */
+const PENDING_REFRESH_MS = 5_000;
 
 async function loadCall({ api, token }: ReportRequest, callId: string) {
   const { data } = await api(reportRoutes.reportCall, {
@@ -30,6 +33,14 @@ export function CallPage() {
   const { view, retry } = useReport(
     useCallback((request: ReportRequest) => loadCall(request, callId), [callId]),
   );
+  // A merge runs for a minute or so after the call: the page follows it until it is done.
+  const shown = view.state === 'ready' ? view.data : null;
+  const merging = shown?.recordings.some((recording) => recording.status === 'pending') ?? false;
+  useEffect(() => {
+    if (!merging) return;
+    const timer = setTimeout(retry, PENDING_REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [merging, shown, retry]);
   // Back to the list as it was filtered, when the admin came from it.
   const search = (location.state as { search?: string } | null)?.search;
 
