@@ -43,6 +43,7 @@ import { monitoringRoutes } from './routes/monitoring.ts';
 import { staffAuthRoutes } from './routes/staff-auth.ts';
 import { staffRoutes } from './routes/staff.ts';
 import { systemRoutes } from './routes/system.ts';
+import { reportsRoutes } from './routes/reports.ts';
 import { wallboardRoutes } from './routes/wallboard.ts';
 import { CompanyChangeFeed } from './companies/company-change-feed.ts';
 import { Drain } from './lifecycle/drain.ts';
@@ -175,6 +176,7 @@ export async function buildApp({
     companyAdminRoutes,
     scheduleAdminRoutes,
     staffAdminRoutes,
+    reportsRoutes,
     wallboardRoutes,
   ]) {
     await app.register(routes, { prefix: '/api' });

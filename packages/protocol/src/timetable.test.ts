@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { OpeningHours, ScheduleException } from './company.ts';
-import { addDays, isOpenAt, localDate, nextOpening, type Timetable } from './timetable.ts';
+import {
+  addDays,
+  isOpenAt,
+  localDate,
+  nextOpening,
+  openingsBetween,
+  type Timetable,
+} from './timetable.ts';
 
 const weekdays: OpeningHours[] = [1, 2, 3, 4, 5].map((weekday) => ({
   weekday,
@@ -273,5 +280,37 @@ describe('nextOpening', () => {
     expect(next(timetable('UTC', []), '2026-01-07T12:00:00Z')).toBeNull();
     const holidaysOnly = timetable('UTC', [], [{ date: '2026-01-08', label: null, hours: [] }]);
     expect(next(holidaysOnly, '2026-01-07T12:00:00Z')).toBeNull();
+  });
+});
+
+describe('openingsBetween', () => {
+  const spans = (t: Timetable, from: string, to: string) =>
+    openingsBetween(t, new Date(from), new Date(to)).map(
+      ({ opens, closes }) => `${opens.toISOString()}–${closes.toISOString()}`,
+    );
+
+  it('gives the openings that overlap the range, in the zone’s summer time', () => {
+    // London keeps BST (UTC+1) in June: 08:00–20:00 is 07:00–19:00 UTC. Friday 5 June to
+    // Monday 8 June noon: Friday's and Monday's, not the weekend.
+    expect(
+      spans(timetable('Europe/London', weekdays), '2026-06-05T12:00:00Z', '2026-06-08T12:00:00Z'),
+    ).toEqual([
+      '2026-06-05T07:00:00.000Z–2026-06-05T19:00:00.000Z',
+      '2026-06-08T07:00:00.000Z–2026-06-08T19:00:00.000Z',
+    ]);
+  });
+
+  it('takes in the night that began the day before, and follows a holiday', () => {
+    const nights = timetable(
+      'UTC',
+      [1, 2, 3].map((weekday) => ({ weekday, opens: '22:00', closes: '02:00' })),
+      [{ date: '2026-01-06', label: 'Holiday', hours: [] }],
+    );
+    // Monday's night runs into Tuesday; Tuesday is a holiday (closed), so Monday's night ends at
+    // its midnight, and Tuesday opens not at all.
+    expect(spans(nights, '2026-01-05T23:00:00Z', '2026-01-07T23:00:00Z')).toEqual([
+      '2026-01-05T22:00:00.000Z–2026-01-06T00:00:00.000Z',
+      '2026-01-07T22:00:00.000Z–2026-01-08T02:00:00.000Z',
+    ]);
   });
 });

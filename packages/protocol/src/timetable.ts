@@ -146,6 +146,17 @@ function* openingsFrom(timetable: Timetable, from: Date, days: number): Generato
   }
 }
 
+/**
+ * The openings that overlap `from`–`to` (exclusive), in order: the reports count only what began
+ * within them, by the same rules that opened the door to guests.
+ */
+export function openingsBetween(timetable: Timetable, from: Date, to: Date): Opening[] {
+  const days = Math.ceil((to.getTime() - from.getTime()) / DAY_MS) + 1;
+  return [...openingsFrom(timetable, from, days)].filter(
+    ({ opens, closes }) => opens < to && closes > from,
+  );
+}
+
 /** Whether the timetable is open at `instant` (spec §2 stage "schedule"). */
 export function isOpenAt(timetable: Timetable, instant: Date): boolean {
   for (const { opens, closes } of openingsFrom(timetable, instant, 0)) {

@@ -17,6 +17,7 @@ import * as scheduleExceptions from './migrations/0015-schedule-exceptions.ts';
 import * as staffInvites from './migrations/0016-staff-invites.ts';
 import * as assignmentGroups from './migrations/0017-assignment-groups.ts';
 import * as callReporting from './migrations/0018-call-reporting.ts';
+import * as reportIndexes from './migrations/0019-report-indexes.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0016-staff-invites': staffInvites,
   '0017-assignment-groups': assignmentGroups,
   '0018-call-reporting': callReporting,
+  '0019-report-indexes': reportIndexes,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

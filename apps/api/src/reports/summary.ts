@@ -1,0 +1,299 @@
+import { sql, type Kysely } from 'kysely';
+import type { FormField, ReportSummary, ReportSummaryQuery } from '@frontdesk/protocol';
+import type { Database } from '../db/schema.ts';
+import { conversationsWith } from './conversations.ts';
+import type { ReportScope } from './report-range.ts';
+
+type CutOffs = Pick<
+  ReportSummaryQuery,
+  'shortAbandonSeconds' | 'serviceLevelSeconds' | 'serviceLevelTarget'
+>;
+
+/** What the one summary query answers, as PostgreSQL's JSON has it. */
+type SummaryRow = {
+  totals: {
+    calls: number;
+    answered: number;
+    abandoned: number;
+    short_abandoned: number;
+    live: number;
+    blocked: number;
+    out_of_quota: number;
+    average_speed_of_answer_ms: number | null;
+    answered_within: number;
+    average_handle_time_ms: number | null;
+    holds: number;
+    held_calls: number;
+    hold_ms: number;
+    transfers: number;
+    responses: number;
+    satisfied: number;
+    rating_average: number | null;
+    distribution: number[];
+    measured: number;
+    relayed: number;
+    poor: number;
+    setup_median: number | null;
+    setup_p95: number | null;
+    round_trip_median: number | null;
+    round_trip_p95: number | null;
+    loss_median: number | null;
+    loss_p95: number | null;
+    recordings_ready: number;
+    recordings_pending: number;
+    recordings_failed: number;
+  };
+  heatmap: { weekday: number; hour: number; calls: number }[];
+  agents: {
+    agent_id: number;
+    name: string;
+    answered: number;
+    average_handle_time_ms: number | null;
+    responses: number;
+    satisfied: number;
+    missed_offers: number;
+  }[];
+  forms: { form_id: number; title: string; fields: FormField[]; responses: number }[];
+  answers: {
+    form_id: number;
+    name: string;
+    value: string;
+    count: number;
+  }[];
+  numbers: { form_id: number; name: string; responses: number; average: number | null }[];
+};
+
+const ratioOf = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));
+
+/**
+ * The figures of `GET /api/reports/summary` for the scope, each defined in docs/reports.md, all
+ * worked out by PostgreSQL in one query over the conversations of the range.
+ */
+export async function reportSummary(
+  db: Kysely<Database>,
+  scope: ReportScope,
+  cutOffs: CutOffs,
+): Promise<ReportSummary> {
+  const company = scope.companyId;
+  const serviceLevelMs = cutOffs.serviceLevelSeconds * 1000;
+  const { rows } = await sql<{ summary: SummaryRow }>`
+  with ${conversationsWith({ scope, bulk: true }, cutOffs.shortAbandonSeconds)},
+  chosen as materialized (select * from classified c where c.with_agent),
+  totals as (
+    select
+      count(*) filter (where status = 'ok')::int as calls,
+      count(*) filter (where outcome = 'answered')::int as answered,
+      count(*) filter (where outcome = 'abandoned')::int as abandoned,
+      count(*) filter (where outcome = 'shortAbandoned')::int as short_abandoned,
+      count(*) filter (where outcome = 'live')::int as live,
+      count(*) filter (where status = 'blocked')::int as blocked,
+      count(*) filter (where status = 'outOfQuota')::int as out_of_quota,
+      avg(wait_ms) filter (where outcome = 'answered')::float8 as average_speed_of_answer_ms,
+      count(*) filter (where outcome = 'answered' and wait_ms <= ${serviceLevelMs})::int
+        as answered_within,
+      avg(handle_ms) filter (where outcome = 'answered')::float8 as average_handle_time_ms,
+      coalesce(sum(holds), 0)::int as holds,
+      count(*) filter (where holds > 0)::int as held_calls,
+      coalesce(sum(hold_ms), 0)::float8 as hold_ms,
+      coalesce(sum(transfers), 0)::int as transfers,
+      count(rating) filter (where outcome = 'answered')::int as responses,
+      count(*) filter (where outcome = 'answered' and rating >= 4)::int as satisfied,
+      avg(rating) filter (where outcome = 'answered')::float8 as rating_average,
+      array[${sql.join(
+        [1, 2, 3, 4, 5].map(
+          (score) =>
+            sql`count(*) filter (where outcome = 'answered' and rating = ${sql.lit(score)})::int`,
+        ),
+      )}] as distribution,
+      count(*) filter (where measured and status = 'ok')::int as measured,
+      count(*) filter (where relayed and status = 'ok')::int as relayed,
+      count(*) filter (where poor_quality and status = 'ok')::int as poor,
+      percentile_cont(0.5) within group (order by setup_ms) as setup_median,
+      percentile_cont(0.95) within group (order by setup_ms) as setup_p95,
+      percentile_cont(0.5) within group (order by round_trip_ms) as round_trip_median,
+      percentile_cont(0.95) within group (order by round_trip_ms) as round_trip_p95,
+      percentile_cont(0.5) within group (order by loss_ratio) as loss_median,
+      percentile_cont(0.95) within group (order by loss_ratio) as loss_p95,
+      coalesce(sum(recordings_ready), 0)::int as recordings_ready,
+      coalesce(sum(recordings_pending), 0)::int as recordings_pending,
+      coalesce(sum(recordings_failed), 0)::int as recordings_failed
+    from chosen
+  ),
+  agent_legs as (
+    select l.agent_id, count(*)::int as answered,
+      avg(extract(epoch from l.ended_at - l.answered_at) * 1000)::float8 as average_handle_time_ms,
+      count(l.rating)::int as responses,
+      count(*) filter (where l.rating >= 4)::int as satisfied
+    from legs l
+    where l.answered_at is not null
+    group by l.agent_id
+  ),
+  missed_offers as (
+    -- An offer ran out when its turn ended before anyone answered the leg and before it ended.
+    select e.staff_id as agent_id, count(*)::int as missed_offers
+    from call_events e join legs l on l.id = e.call_report_id
+    where e.company_id = ${company} and e.kind = 'offered' and e.at >= ${scope.from}
+      and e.until <= coalesce(l.answered_at, l.ended_at, now())
+    group by e.staff_id
+  ),
+  agents as (
+    select s.id as agent_id, s.name,
+      coalesce(a.answered, 0) as answered, a.average_handle_time_ms,
+      coalesce(a.responses, 0) as responses, coalesce(a.satisfied, 0) as satisfied,
+      coalesce(m.missed_offers, 0) as missed_offers
+    from agent_legs a
+    full join missed_offers m on m.agent_id = a.agent_id
+    join staff s on s.id = coalesce(a.agent_id, m.agent_id) and s.company_id = ${company}
+    where ${scope.agentId === undefined ? sql`true` : sql`s.id = ${scope.agentId}`}
+  ),
+  form_answers as (
+    select rs.form_id, rs.answers from rating_submissions rs
+    join legs l on l.id = rs.call_report_id
+    join chosen c on c.call_id = l.origin_call_id
+  ),
+  forms_used as (
+    select f.id as form_id, f.title, f.fields, count(*)::int as responses
+    from form_answers fa join forms f on f.id = fa.form_id and f.company_id = ${company}
+    group by f.id
+  ),
+  form_fields as (
+    select fa.form_id, fa.answers, field->>'name' as name, field->>'type' as type
+    from form_answers fa
+    join forms_used u on u.form_id = fa.form_id
+    cross join jsonb_array_elements(u.fields) field
+  )
+  select json_build_object(
+    'totals', (select row_to_json(t) from totals t),
+    'heatmap', coalesce((
+      select json_agg(cell order by cell.weekday, cell.hour) from (
+        select weekday, hour, count(*)::int as calls from chosen group by weekday, hour) cell
+      ), '[]'),
+    'agents', coalesce((select json_agg(a order by a.name, a.agent_id) from agents a), '[]'),
+    'forms', coalesce((select json_agg(u order by u.form_id) from forms_used u), '[]'),
+    'answers', coalesce((
+      select json_agg(c) from (
+        select form_id, name, answers->>name as value, count(*)::int as count
+        from form_fields where type in ('select', 'checkbox') and answers ? name
+        group by form_id, name, answers->>name) c
+      ), '[]'),
+    'numbers', coalesce((
+      select json_agg(n) from (
+        select form_id, name, count(answers->name)::int as responses,
+          avg(case when jsonb_typeof(answers->name) = 'number' then (answers->>name)::float8 end)
+            filter (where type = 'rating') as average
+        from form_fields group by form_id, name) n
+      ), '[]')
+  ) as summary`.execute(db);
+  const summary = rows[0]?.summary;
+  if (!summary) throw new Error('the summary query answered no row');
+  return toReportSummary(summary, scope, cutOffs);
+}
+
+const yesNo: Record<string, string> = { true: 'Yes', false: 'No' };
+
+/** The rating forms' figures, each field labelled as the form labels it. */
+function ratingForms(summary: SummaryRow): ReportSummary['ratingForms'] {
+  return summary.forms.map((form) => ({
+    formId: form.form_id,
+    title: form.title,
+    responses: form.responses,
+    fields: form.fields.map((field) => {
+      const numbers = summary.numbers.find(
+        (n) => n.form_id === form.form_id && n.name === field.name,
+      );
+      const counted = summary.answers.filter(
+        (a) => a.form_id === form.form_id && a.name === field.name,
+      );
+      const base = {
+        name: field.name,
+        label: field.label,
+        type: field.type,
+        responses: numbers?.responses ?? 0,
+      };
+      switch (field.type) {
+        case 'select':
+          return {
+            ...base,
+            counts: field.options.map((option) => ({
+              value: option.value,
+              label: option.label,
+              count: counted.find((c) => c.value === option.value)?.count ?? 0,
+            })),
+          };
+        case 'checkbox':
+          return {
+            ...base,
+            counts: ['true', 'false'].map((value) => ({
+              value,
+              label: yesNo[value] ?? value,
+              count: counted.find((c) => c.value === value)?.count ?? 0,
+            })),
+          };
+        case 'rating':
+          return { ...base, average: numbers?.average ?? null };
+        default:
+          return base;
+      }
+    }),
+  }));
+}
+
+function toReportSummary(summary: SummaryRow, scope: ReportScope, cutOffs: CutOffs): ReportSummary {
+  const t = summary.totals;
+  const handled = t.answered + t.abandoned;
+  return {
+    range: { from: scope.from.toISOString(), to: scope.to.toISOString(), timeZone: scope.timeZone },
+    calls: t.calls,
+    answered: t.answered,
+    abandoned: t.abandoned,
+    shortAbandoned: t.short_abandoned,
+    live: t.live,
+    refused: { blocked: t.blocked, outOfQuota: t.out_of_quota },
+    abandonmentRate: ratioOf(t.abandoned, handled),
+    averageSpeedOfAnswerMs: roundOrNull(t.average_speed_of_answer_ms),
+    serviceLevel: {
+      thresholdSeconds: cutOffs.serviceLevelSeconds,
+      target: cutOffs.serviceLevelTarget,
+      ratio: ratioOf(t.answered_within, handled),
+    },
+    averageHandleTimeMs: roundOrNull(t.average_handle_time_ms),
+    holds: {
+      count: t.holds,
+      calls: t.held_calls,
+      totalMs: Math.round(t.hold_ms),
+      averageMs: t.holds === 0 ? null : Math.round(t.hold_ms / t.holds),
+    },
+    transfers: t.transfers,
+    csat: {
+      responses: t.responses,
+      responseRate: ratioOf(t.responses, t.answered),
+      score: ratioOf(t.satisfied, t.responses),
+      average: t.rating_average,
+      distribution: t.distribution,
+    },
+    ratingForms: ratingForms(summary),
+    heatmap: summary.heatmap,
+    agents: summary.agents.map((a) => ({
+      agentId: a.agent_id,
+      name: a.name,
+      answered: a.answered,
+      averageHandleTimeMs: roundOrNull(a.average_handle_time_ms),
+      csat: { responses: a.responses, score: ratioOf(a.satisfied, a.responses) },
+      missedOffers: a.missed_offers,
+    })),
+    quality: {
+      measured: t.measured,
+      relayed: t.relayed,
+      poor: t.poor,
+      setupMs: { median: roundOrNull(t.setup_median), p95: roundOrNull(t.setup_p95) },
+      roundTripMs: { median: roundOrNull(t.round_trip_median), p95: roundOrNull(t.round_trip_p95) },
+      lossRatio: { median: t.loss_median, p95: t.loss_p95 },
+    },
+    recordings: {
+      ready: t.recordings_ready,
+      pending: t.recordings_pending,
+      failed: t.recordings_failed,
+    },
+  };
+}
