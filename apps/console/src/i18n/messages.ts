@@ -875,6 +875,7 @@ const en = {
   reportTableWhat: 'What',
   reportTableCalls: 'Calls',
   reportTableShare: 'Share',
+  reportTableOf: '{name}, table',
   callOutcome_answered: 'Answered',
   callOutcome_abandoned: 'Abandoned',
   callOutcome_shortAbandoned: 'Short abandon',

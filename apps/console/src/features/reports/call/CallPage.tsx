@@ -9,6 +9,7 @@ import { formatBytes, formatClock, formatDuration, formatMs, NONE } from '../for
 import { useReport, useReportTimeZone, type ReportRequest } from '../useReport.ts';
 import { QualityTable } from './QualityTable.tsx';
 import { Recordings } from './Recordings.tsx';
+import { TableScroll } from '../TableScroll.tsx';
 
 /** How often a call whose recording is being merged is asked for again. */
 const PENDING_REFRESH_MS = 5_000;
@@ -231,7 +232,7 @@ function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReloa
         {detail.files.length === 0 ? (
           <p className="report-empty">{t('reportNoFiles')}</p>
         ) : (
-          <div className="table-scroll">
+          <TableScroll label={t('reportFiles')}>
             <table className="report-table compact">
               <thead>
                 <tr>
@@ -252,7 +253,7 @@ function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReloa
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </Section>
 

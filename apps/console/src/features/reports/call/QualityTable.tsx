@@ -1,6 +1,7 @@
 import type { CallQualityReport } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
 import { formatCount, formatDecimal, formatMs, formatRatio, NONE } from '../format.ts';
+import { TableScroll } from '../TableScroll.tsx';
 
 /**
  * Why a side's report is poor, by the reports' rule (docs/reports.md, reportSummarySchema's
@@ -55,7 +56,7 @@ export function QualityTable(props: { reports: CallQualityReport[]; legs: boolea
     [t('reportReconnects'), ({ report }) => formatCount(report.reconnects)],
   ];
   return (
-    <div className="table-scroll">
+    <TableScroll label={t('reportSectionQuality')}>
       <table className="report-table quality-table" data-testid="quality-table">
         <thead>
           <tr>
@@ -92,6 +93,6 @@ export function QualityTable(props: { reports: CallQualityReport[]; legs: boolea
           </tr>
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

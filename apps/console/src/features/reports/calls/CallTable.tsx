@@ -4,6 +4,7 @@ import { t } from '../../../i18n/messages.ts';
 import { formatDateTime } from '../../admin/listPage/formatTime.ts';
 import { formatDuration, NONE } from '../format.ts';
 import { OutcomeBadge, QualityFlags } from './CallBadges.tsx';
+import { TableScroll } from '../TableScroll.tsx';
 
 /** Where a call's page is; `search` is the list's filters, for its way back. */
 export const callPageLink = (callId: string) => `/reports/calls/${encodeURIComponent(callId)}`;
@@ -28,7 +29,7 @@ export function CallTable(props: { calls: ReportCall[]; timeZone: string; search
   const [started, outcome, wait, handle, agent, category, rating, holds, recording, quality] =
     columns;
   return (
-    <div className="table-scroll">
+    <TableScroll label={t('reportsCalls')}>
       <table className="report-table call-table" data-testid="call-table">
         <caption className="visually-hidden">
           {t('reportCallTableCaption', { zone: props.timeZone })}
@@ -76,6 +77,6 @@ export function CallTable(props: { calls: ReportCall[]; timeZone: string; search
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { AgentFigures } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
 import { formatCount, formatDuration, formatRatio } from '../format.ts';
+import { TableScroll } from '../TableScroll.tsx';
 
 /** Each agent's figures; the name leads to the agent's calls, the count to those answered. */
 export function AgentTable(props: {
@@ -10,7 +11,7 @@ export function AgentTable(props: {
 }) {
   if (props.agents.length === 0) return <p className="report-empty">{t('reportNoAgents')}</p>;
   return (
-    <div className="table-scroll">
+    <TableScroll label={t('reportSectionAgents')}>
       <table className="report-table" data-testid="agent-table">
         <thead>
           <tr>
@@ -50,6 +51,6 @@ export function AgentTable(props: {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

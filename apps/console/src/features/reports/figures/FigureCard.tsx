@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 /**
@@ -36,9 +36,10 @@ export function FigureCard(props: {
 
 /** A section of figures under its heading. */
 export function FigureSection(props: { title: string; children: ReactNode; testId?: string }) {
+  const id = useId();
   return (
-    <section className="figure-section" aria-label={props.title} data-testid={props.testId}>
-      <h3>{props.title}</h3>
+    <section className="figure-section" aria-labelledby={id} data-testid={props.testId}>
+      <h3 id={id}>{props.title}</h3>
       {props.children}
     </section>
   );

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { ReportSummary } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
 import { formatCount, hourSpan, weekdayName } from '../format.ts';
+import { TableScroll } from '../TableScroll.tsx';
 
 const WEEKDAYS_FROM_MONDAY = [1, 2, 3, 4, 5, 6, 0];
 
@@ -34,9 +35,7 @@ export function Heatmap(props: {
       {props.cells.length === 0 ? (
         <p className="report-empty">{t('reportNoCalls')}</p>
       ) : (
-        // Scrolls sideways on a phone; focusable so a keyboard can scroll it too.
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-        <div className="heatmap-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
+        <TableScroll label={t('reportHeatmapTitle', { zone: props.timeZone })}>
           <table>
             <thead>
               <tr>
@@ -81,10 +80,12 @@ export function Heatmap(props: {
               ))}
             </tbody>
           </table>
-          <p className="heatmap-legend help">
-            {t('reportHeatmapLegend', { busiest: formatCount(busiest) })}
-          </p>
-        </div>
+        </TableScroll>
+      )}
+      {props.cells.length > 0 && (
+        <p className="heatmap-legend help">
+          {t('reportHeatmapLegend', { busiest: formatCount(busiest) })}
+        </p>
       )}
     </figure>
   );
