@@ -33,7 +33,7 @@ const DEMO_PASSWORD = 'frontdesk-demo';
 const CATEGORIES = ['Sales', 'Support', 'Billing', 'Returns'];
 /** Three agents serve each category; the first of the next category helps out in the one before. */
 const AGENTS_PER_CATEGORY = 3;
-/** Returning guests: about ten calls in seven are from a guest who called before. */
+/** Returning guests: 1.4 conversations a guest, so two guests in five call twice. */
 const CONVERSATIONS_PER_GUEST = 1.4;
 
 /**
