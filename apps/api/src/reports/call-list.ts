@@ -29,7 +29,7 @@ const BATCH_ORIGINS = 1000;
 
 /** The filters on what happened to a conversation, which only its facts can answer. */
 function factConditions(filters: CallFilters): RawBuilder<unknown>[] {
-  const where: RawBuilder<unknown>[] = [sql`c.with_agent`];
+  const where: RawBuilder<unknown>[] = [];
   if (filters.outcome !== undefined) where.push(sql`c.outcome = ${filters.outcome}`);
   if (filters.rating !== undefined) where.push(sql`c.rating = ${filters.rating}`);
   if (filters.recorded !== undefined) where.push(sql`c.recorded = ${filters.recorded}`);
@@ -52,7 +52,7 @@ export async function listedConversations(
   from classified c
   left join staff s on s.id = c.first_agent_id
   left join categories k on k.id = c.category_id
-  where ${sql.join(factConditions(filters), sql` and `)}
+  where ${sql.join([sql`c.with_agent`, ...factConditions(filters)], sql` and `)}
   order by c.started_at desc, c.id desc`.execute(db);
   return rows;
 }
@@ -151,8 +151,12 @@ export async function reportCallPage(
 ): Promise<{ calls: ReportCall[]; nextCursor: string | null }> {
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const page: ListedRow[] = [];
+  // Without a filter on the conversations' facts, every origin read is a row of the page; with
+  // one, a page may need many, read a full batch at a time.
+  const narrowed = scope.agentId !== undefined || factConditions(query).length > 0;
+  const batch = narrowed ? BATCH_ORIGINS : query.limit + 1;
   // One more than the page tells whether another page follows.
-  for await (const row of conversationsOf(db, scope, query, after, Math.max(query.limit + 1, 50))) {
+  for await (const row of conversationsOf(db, scope, query, after, batch)) {
     page.push(row);
     if (page.length > query.limit) break;
   }
