@@ -33,7 +33,7 @@ describe('a call’s page', () => {
     const summary = section('call-summary');
     expect(within(summary).getByText('Wait').nextSibling?.textContent).toBe('12 s');
     expect(within(summary).getByText('Guest').nextSibling?.textContent).toBe(
-      'guest-8f2a (2 calls before)',
+      'guest-8f2a (calls before: 2)',
     );
     expect(summary.textContent).toContain('Poor');
 
@@ -100,7 +100,7 @@ describe('a call’s page', () => {
     const recordings = await screen.findAllByTestId('recording', {}, { timeout: 5000 });
     expect(recordings.map((recording) => recording.textContent)).toEqual([
       'The recording is being merged (attempt 1); this page shows it when it is ready.',
-      'The recording could not be merged after 3 attempts: ffmpeg exited with 1',
+      'The recording could not be merged (attempts: 3): ffmpeg exited with 1',
       'Nothing was recorded in this call.',
     ]);
     expect(screen.queryByTestId('recording-video')).toBeNull();

@@ -82,12 +82,12 @@ describe('the calls page', () => {
     expect(within(newest).getByRole('link').getAttribute('href')).toBe(
       '/console/reports/calls/call-3',
     );
-    expect(screen.getByTestId('calls-count').textContent).toBe('2 calls shown');
+    expect(screen.getByTestId('calls-count').textContent).toBe('Calls shown: 2');
     // The filters show what the address says.
     expect((screen.getByLabelText('Outcome') as HTMLSelectElement).value).toBe('answered');
 
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(await screen.findByText('All 3 calls shown')).toBeTruthy();
+    expect(await screen.findByText('Every call shown: 3')).toBeTruthy();
     expect(
       screen.getAllByTestId('call-row').map((row) => row.querySelector('a')?.getAttribute('href')),
     ).toEqual([

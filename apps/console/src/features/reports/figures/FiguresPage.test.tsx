@@ -53,7 +53,7 @@ describe('the figures page', () => {
     expect(figure('figure-service-level').textContent).toContain('Below the target of 80%');
     expect(figure('figure-service-level').getAttribute('data-tone')).toBe('bad');
     expect(figure('figure-handle-time').textContent).toContain('4 min 05 s');
-    expect(figure('figure-holds').textContent).toContain('On 2 calls · 30 s on average');
+    expect(figure('figure-holds').textContent).toContain('Calls held: 2 · 30 s on average');
     expect(figure('figure-csat').textContent).toContain('60%');
     expect(figure('figure-csat-responses').textContent).toContain('62.5% of answered calls');
     expect(figure('figure-csat-average').textContent).toContain('3.8');
@@ -70,14 +70,14 @@ describe('the figures page', () => {
         .map((cell) => cell.textContent),
     ).toEqual(['2', '40%']);
     const heatmap = screen.getByTestId('heatmap');
-    expect(within(heatmap).getByTitle('Monday 09:00–10:00: 5 calls').textContent).toBe('5');
+    expect(within(heatmap).getByTitle('Monday 09:00–10:00, calls: 5').textContent).toBe('5');
     const agents = within(screen.getByTestId('agent-table')).getAllByRole('row');
     expect(agents[1]?.textContent).toContain('Ada Agent');
     expect(agents[1]?.textContent).toContain('3 min 20 s');
     expect(agents[1]?.textContent).toContain('67% of 3');
     const form = screen.getByTestId('rating-form');
     expect(form.textContent).toContain('Yes3 (75%)');
-    expect(form.textContent).toContain('Average 4.25 (4 answers)');
+    expect(form.textContent).toContain('Average 4.25 (answers: 4)');
     // The area's nav leads to its other pages.
     const nav = screen.getByRole('navigation', { name: 'Reports' });
     expect(
@@ -117,7 +117,7 @@ describe('the figures page', () => {
     expect(
       link('1', within(screen.getByTestId('csat-chart')).getByRole('row', { name: /1 of 5/ })),
     ).toBe(`/console/reports/calls?${WEEK}&rating=1`);
-    expect(screen.getByTitle('Wednesday 14:00–15:00: 2 calls').getAttribute('href')).toBe(
+    expect(screen.getByTitle('Wednesday 14:00–15:00, calls: 2').getAttribute('href')).toBe(
       `/console/reports/calls?${WEEK}&weekday=3&hour=14`,
     );
 

@@ -140,12 +140,16 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
             value={formatCount(summary.abandoned)}
             to={drill({ outcome: 'abandoned' })}
             detail={
-              <Link to={drill({ outcome: 'shortAbandoned' })}>
-                {t('reportShortAbandonedApart', {
-                  count: formatCount(summary.shortAbandoned),
-                  seconds: String(view.shortAbandonSeconds),
-                })}
-              </Link>
+              summary.shortAbandoned === 0 ? (
+                t('reportNoShortAbandons', { seconds: String(view.shortAbandonSeconds) })
+              ) : (
+                <Link to={drill({ outcome: 'shortAbandoned' })}>
+                  {t('reportShortAbandonedApart', {
+                    count: formatCount(summary.shortAbandoned),
+                    seconds: String(view.shortAbandonSeconds),
+                  })}
+                </Link>
+              )
             }
             testId="figure-abandoned"
           />
@@ -184,11 +188,15 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
           <FigureCard
             label={t('reportHolds')}
             value={formatCount(summary.holds.count)}
-            detail={t('reportHoldsDetail', {
-              calls: formatCount(summary.holds.calls),
-              average: formatDuration(summary.holds.averageMs),
-              total: formatDuration(summary.holds.totalMs),
-            })}
+            detail={
+              summary.holds.count === 0
+                ? t('reportNoHolds')
+                : t('reportHoldsDetail', {
+                    calls: formatCount(summary.holds.calls),
+                    average: formatDuration(summary.holds.averageMs),
+                    total: formatDuration(summary.holds.totalMs),
+                  })
+            }
             testId="figure-holds"
           />
           <FigureCard

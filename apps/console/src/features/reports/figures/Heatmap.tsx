@@ -7,11 +7,18 @@ import { TableScroll } from '../TableScroll.tsx';
 
 const WEEKDAYS_FROM_MONDAY = [1, 2, 3, 4, 5, 6, 0];
 
-/** The hours from the first with calls to the last: a day's quiet night takes no room. */
-function busyHours(cells: ReportSummary['heatmap']): number[] {
+/** The working day the heatmap always shows, so a few calls still read as a day's shape. */
+const DAY_HOURS = { first: 8, last: 17 };
+
+/**
+ * The working day and any hour outside it that had calls (and those between): a quiet night
+ * takes no room.
+ */
+function shownHours(cells: ReportSummary['heatmap']): number[] {
   const hours = cells.map((cell) => cell.hour);
-  const first = Math.min(...hours);
-  return Array.from({ length: Math.max(...hours) - first + 1 }, (_, index) => first + index);
+  const first = Math.min(DAY_HOURS.first, ...hours);
+  const last = Math.max(DAY_HOURS.last, ...hours);
+  return Array.from({ length: last - first + 1 }, (_, index) => first + index);
 }
 
 /**
@@ -26,7 +33,7 @@ export function Heatmap(props: {
   const id = useId();
   const counts = new Map(props.cells.map((cell) => [`${cell.weekday}-${cell.hour}`, cell.calls]));
   const busiest = Math.max(1, ...props.cells.map((cell) => cell.calls));
-  const hours = props.cells.length === 0 ? [] : busyHours(props.cells);
+  const hours = shownHours(props.cells);
   return (
     <figure className="heatmap" aria-labelledby={`${id}-title`} data-testid="heatmap">
       <figcaption id={`${id}-title`}>
