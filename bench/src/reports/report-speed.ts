@@ -250,7 +250,10 @@ export async function measureReports(
   for (let i = 0; i < plan.exports; i += 1) {
     const run = await exportCsv(stack.url, token, stack.apiPid, range);
     exports.push(run);
-    log(`  CSV export ${i + 1}: ${Math.round(run.rowsPerSecond)} rows/s (${EXPORT_GOAL})`);
+    log(
+      `  CSV export ${i + 1}: ${Math.round(run.rowsPerSecond)} rows/s (${EXPORT_GOAL}); ` +
+        `API RSS ${mb(run.apiRssBefore)} → ${mb(run.apiRssPeak)}`,
+    );
   }
   // The slowest export is the figure: a user's one export may be that one.
   const slowest = exports.reduce((a, b) => (b.rowsPerSecond < a.rowsPerSecond ? b : a));
