@@ -1,6 +1,5 @@
 import type { CallOutcome, ReportCall } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
-import { NONE } from '../format.ts';
 
 /** What happened to a call, in words, coloured by kind (the colour only repeats the words). */
 export function OutcomeBadge(props: { outcome: CallOutcome }) {
@@ -11,10 +10,16 @@ export function OutcomeBadge(props: { outcome: CallOutcome }) {
   );
 }
 
-/** Whether the call's media went through a relay and whether it was flagged poor. */
-export function QualityFlags(props: { call: Pick<ReportCall, 'relayed' | 'poorQuality'> }) {
+/**
+ * Whether the call's media went through a relay and whether it was flagged poor; `empty` where
+ * neither side reported (the list's dash, nothing on the call's page).
+ */
+export function QualityFlags(props: {
+  call: Pick<ReportCall, 'relayed' | 'poorQuality'>;
+  empty?: string;
+}) {
   const { relayed, poorQuality } = props.call;
-  if (relayed === null && !poorQuality) return <>{NONE}</>;
+  if (relayed === null && !poorQuality) return props.empty ?? null;
   return (
     <span className="quality-flags">
       {poorQuality && <span className="flag bad">{t('reportPoor')}</span>}

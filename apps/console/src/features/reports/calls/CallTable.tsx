@@ -71,7 +71,7 @@ export function CallTable(props: { calls: ReportCall[]; timeZone: string; search
               </td>
               <td data-label={recording}>{call.recorded ? t('reportYes') : t('reportNo')}</td>
               <td data-label={quality}>
-                <QualityFlags call={call} />
+                <QualityFlags call={call} empty={NONE} />
               </td>
             </tr>
           ))}

@@ -43,7 +43,7 @@ export function DrillBars(props: {
               responsive
               data={props.bars.map((bar) => ({ ...bar, axisLabel: bar.axisLabel ?? bar.label }))}
               layout={vertical ? 'vertical' : 'horizontal'}
-              margin={{ top: 16, right: 24, bottom: 0, left: 0 }}
+              margin={{ top: 16, right: 48, bottom: 0, left: 0 }}
               style={{ width: '100%', height: vertical ? props.bars.length * 36 + 24 : 200 }}
               accessibilityLayer={false}
             >

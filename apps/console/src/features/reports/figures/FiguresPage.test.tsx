@@ -71,10 +71,24 @@ describe('the figures page', () => {
     ).toEqual(['2', '40%']);
     const heatmap = screen.getByTestId('heatmap');
     expect(within(heatmap).getByTitle('Monday 09:00–10:00, calls: 5').textContent).toBe('5');
-    const agents = within(screen.getByTestId('agent-table')).getAllByRole('row');
+    const agentTable = screen.getByTestId('agent-table');
+    const agents = within(agentTable).getAllByRole('row');
     expect(agents[1]?.textContent).toContain('Ada Agent');
     expect(agents[1]?.textContent).toContain('3 min 20 s');
     expect(agents[1]?.textContent).toContain('67% of 3');
+    // Busiest first; another column sorts by it, highest first, and again the other way.
+    const agentOrder = () =>
+      within(agentTable)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent);
+    expect(agentOrder()).toEqual(['Ada Agent', 'Zoe Admin']);
+    fireEvent.click(within(agentTable).getByRole('button', { name: 'Average handle time' }));
+    expect(agentOrder()).toEqual(['Zoe Admin', 'Ada Agent']);
+    expect(
+      within(agentTable).getByRole('columnheader', { name: /Average handle time/ }).ariaSort,
+    ).toBe('descending');
+    fireEvent.click(within(agentTable).getByRole('button', { name: 'Average handle time' }));
+    expect(agentOrder()).toEqual(['Ada Agent', 'Zoe Admin']);
     const form = screen.getByTestId('rating-form');
     expect(form.textContent).toContain('Yes3 (75%)');
     expect(form.textContent).toContain('Average 4.25 (answers: 4)');
