@@ -481,6 +481,7 @@ export async function seedReportsCompany(
     // Every reference points at a row this transaction made by the same joins, so the foreign
     // keys' triggers (a locking look-up per row and reference, most of the time otherwise) are
     // off, as pg_restore's --disable-triggers does; the check constraints still hold each row.
+    // (A superuser's setting: the stack's machine database is reached as `postgres`.)
     await client.query('set local session_replication_role = replica');
     // Compiling these one-off statements costs more than it saves; their sorts fit in memory.
     await client.query('set local jit = off');
