@@ -18,6 +18,7 @@ import * as staffInvites from './migrations/0016-staff-invites.ts';
 import * as assignmentGroups from './migrations/0017-assignment-groups.ts';
 import * as callReporting from './migrations/0018-call-reporting.ts';
 import * as reportIndexes from './migrations/0019-report-indexes.ts';
+import * as reportConversations from './migrations/0020-report-conversations.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0017-assignment-groups': assignmentGroups,
   '0018-call-reporting': callReporting,
   '0019-report-indexes': reportIndexes,
+  '0020-report-conversations': reportConversations,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

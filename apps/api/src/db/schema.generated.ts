@@ -25,6 +25,11 @@ import type {
 } from '@frontdesk/protocol';
 import type { ColumnType, JSONColumnType } from 'kysely';
 
+export type ArrayType<T> = ArrayTypeImpl<T> extends (infer U)[] ? U[] : ArrayTypeImpl<T>;
+
+export type ArrayTypeImpl<T> =
+  T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S[], I[], U[]> : T[];
+
 export type Generated<T> =
   T extends ColumnType<infer S, infer I, infer U>
     ? ColumnType<S, I | undefined, U>
@@ -43,6 +48,8 @@ export type JsonObject = {
 export type JsonPrimitive = boolean | number | string | null;
 
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+
+export type Numeric = ColumnType<string, number | string, number | string>;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -398,6 +405,37 @@ export interface RatingSubmissions {
   id: Generated<number>;
 }
 
+export interface ReportConversations {
+  answered_at: Date | null;
+  answering_agent_ids: number[];
+  call_id: string;
+  call_type: string | null;
+  category_id: number | null;
+  company_id: number;
+  ended_at: Date | null;
+  ended_hold_ms: Numeric;
+  first_agent_id: number | null;
+  guest_id: number;
+  holds: number;
+  leg_handle_ms: Numeric | null;
+  loss_ratio: number | null;
+  measured: boolean;
+  open_holds_since: ArrayType<Date>;
+  origin_id: number;
+  poor_quality: boolean;
+  rating: number | null;
+  recorded: boolean;
+  recordings_failed: number;
+  recordings_pending: number;
+  recordings_ready: number;
+  relayed: boolean | null;
+  round_trip_ms: number | null;
+  setup_ms: number | null;
+  started_at: Date;
+  status: string;
+  transfers: number;
+}
+
 export interface ScheduleExceptionHours {
   /**
    * Read as `HH:MM:SS`. At or before `opens`: the opening runs into the next day.
@@ -558,6 +596,7 @@ export interface DB {
   operator_sessions: OperatorSessions;
   operators: Operators;
   rating_submissions: RatingSubmissions;
+  report_conversations: ReportConversations;
   schedule_exception_hours: ScheduleExceptionHours;
   schedule_exceptions: ScheduleExceptions;
   schedule_hours: ScheduleHours;

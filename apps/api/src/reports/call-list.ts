@@ -68,10 +68,11 @@ async function batchEnd(
   count: number,
 ): Promise<ConversationKey | undefined> {
   const { rows } = await sql<{ key_at: string; id: number }>`
-    select to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_at, o.id
-    from call_reports o
+    select to_char(o.started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_at,
+      o.origin_id as id
+    from report_conversations o
     where ${originConditions(scope, before)}
-    order by o.created_at desc, o.id desc
+    order by o.started_at desc, o.origin_id desc
     offset ${count - 1} limit 1`.execute(db);
   const row = rows[0];
   return row && { startedAt: row.key_at, id: row.id };

@@ -78,8 +78,19 @@ export async function reportSummary(
   const company = scope.companyId;
   const serviceLevelMs = cutOffs.serviceLevelSeconds * 1000;
   const query = sql<{ summary: SummaryRow }>`
-  with ${conversationsWith({ scope, bulk: true }, cutOffs.shortAbandonSeconds)},
+  with ${conversationsWith({ scope }, cutOffs.shortAbandonSeconds)},
   chosen as materialized (select * from classified c where c.with_agent),
+  legs as materialized (
+    -- Every leg of the conversations of the scope: each origin (most are alone), and the few
+    -- later legs a hold or transfer added, found by their origin's call id.
+    select l.id, l.origin_call_id, l.answered_at, l.ended_at, l.agent_id, l.rating
+    from call_reports l join classified c on c.id = l.id
+    union all
+    select l.id, l.origin_call_id, l.answered_at, l.ended_at, l.agent_id, l.rating
+    from call_reports l join classified c on c.call_id = l.origin_call_id
+    where l.company_id = ${company} and l.previous_call_id is not null
+      and l.created_at >= ${scope.from}
+  ),
   totals as (
     select
       count(*) filter (where status = 'ok')::int as calls,
