@@ -541,6 +541,17 @@ describe('reports', () => {
       ['rating=4', ['c5']],
       ['recorded=true', ['c10', 'c5', 'c2']],
       ['relayed=false', ['c1']],
+      // c5's two holds are one held conversation.
+      ['held=true', ['c5']],
+      ['held=false&outcome=answered', ['c10', 'c9', 'c6', 'c2', 'c1', 'c13']],
+      ['transferred=true', ['c6']],
+      ['transferred=false&outcome=answered', ['c10', 'c9', 'c5', 'c2', 'c1', 'c13']],
+      // c6's round trip of 500 ms; c1, the other one measured, was fine.
+      ['poorQuality=true', ['c6']],
+      ['poorQuality=false&relayed=false', ['c1']],
+      // The guests who rated: 3 (c6's second leg), 4, 2 and 5.
+      ['rated=true', ['c6', 'c5', 'c2', 'c1']],
+      ['rated=false&outcome=answered', ['c10', 'c9', 'c13']],
       ['agentId=BO', ['c9', 'c6', 'c2']],
       ['categoryId=FORMULA', ['c9']],
       ['weekday=1&hour=10', ['c4', 'c3', 'c2', 'c1']],
@@ -627,6 +638,17 @@ describe('reports', () => {
         '',
       ]);
       expect(byId.get(callIdOf('c3'))?.slice(4, 7)).toEqual(['3', '', 'shortAbandoned']);
+    });
+
+    it('narrows the file by the same filters as the list', async () => {
+      const response = await get(`calls?from=${DAY}&to=${DAY}&format=csv&rated=true&held=false`);
+      expect(response.statusCode).toBe(200);
+      // Rated: c6, c5, c2, c1; c5 was held.
+      expect(
+        parseCsv(response.body)
+          .slice(1)
+          .map((row) => row[0]),
+      ).toEqual([callIdOf('c6'), callIdOf('c2'), callIdOf('c1')]);
     });
 
     it('streams a large export in chunks, every row once', async () => {

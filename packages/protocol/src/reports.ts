@@ -207,6 +207,14 @@ export const reportCallsQuerySchema = reportFilterSchema
     rating: z.coerce.number().int().min(1).max(5).optional(),
     recorded: flagSchema.optional(),
     relayed: flagSchema.optional(),
+    /** Put on hold at least once. */
+    held: flagSchema.optional(),
+    /** Transferred at least once. */
+    transferred: flagSchema.optional(),
+    /** Flagged poor, as the summary's `quality.poor` counts. */
+    poorQuality: flagSchema.optional(),
+    /** The guest gave a rating (of any value; `rating` names one). */
+    rated: flagSchema.optional(),
     /** A heatmap cell: weekday (0 Sunday) and hour, in the company's time zone. */
     weekday: z.coerce.number().int().min(0).max(6).optional(),
     hour: z.coerce.number().int().min(0).max(23).optional(),

@@ -14,7 +14,17 @@ import type { ReportScope } from './report-range.ts';
 /** What the list keeps beyond the scope: the conversations' own facts. */
 export type CallFilters = Pick<
   ReportCallsQuery,
-  'outcome' | 'rating' | 'recorded' | 'relayed' | 'weekday' | 'hour' | 'shortAbandonSeconds'
+  | 'outcome'
+  | 'rating'
+  | 'recorded'
+  | 'relayed'
+  | 'held'
+  | 'transferred'
+  | 'poorQuality'
+  | 'rated'
+  | 'weekday'
+  | 'hour'
+  | 'shortAbandonSeconds'
 >;
 
 type ListedRow = ConversationRow & {
@@ -28,12 +38,18 @@ type ListedRow = ConversationRow & {
 const BATCH_ORIGINS = 1000;
 
 /** The filters on what happened to a conversation, which only its facts can answer. */
-function factConditions(filters: CallFilters): RawBuilder<unknown>[] {
+export function factConditions(filters: CallFilters): RawBuilder<unknown>[] {
   const where: RawBuilder<unknown>[] = [];
   if (filters.outcome !== undefined) where.push(sql`c.outcome = ${filters.outcome}`);
   if (filters.rating !== undefined) where.push(sql`c.rating = ${filters.rating}`);
   if (filters.recorded !== undefined) where.push(sql`c.recorded = ${filters.recorded}`);
   if (filters.relayed !== undefined) where.push(sql`c.relayed = ${filters.relayed}`);
+  if (filters.held !== undefined) where.push(sql`(c.holds > 0) = ${filters.held}`);
+  if (filters.transferred !== undefined) {
+    where.push(sql`(c.transfers > 0) = ${filters.transferred}`);
+  }
+  if (filters.poorQuality !== undefined) where.push(sql`c.poor_quality = ${filters.poorQuality}`);
+  if (filters.rated !== undefined) where.push(sql`(c.rating is not null) = ${filters.rated}`);
   if (filters.weekday !== undefined) where.push(sql`c.weekday = ${filters.weekday}`);
   if (filters.hour !== undefined) where.push(sql`c.hour = ${filters.hour}`);
   return where;
@@ -61,7 +77,7 @@ export async function listedConversations(
  * The key of the `count`th origin of the scope older than `before` (newest first): where a
  * batch of that many ends; `undefined` when fewer are left.
  */
-async function batchEnd(
+export async function batchEnd(
   db: Kysely<Database>,
   scope: ReportScope,
   before: ConversationKey | undefined,

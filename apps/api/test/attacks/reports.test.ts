@@ -139,6 +139,8 @@ describe('attack: reports by anyone but the company’s own admins', () => {
     [`from=${DAY}&to=${DAY}&limit=0`, 'limit'],
     [`from=${DAY}&to=${DAY}&limit=201`, 'limit'],
     [`from=${DAY}&to=${DAY}&outcome=stolen`, 'outcome'],
+    [`from=${DAY}&to=${DAY}&held=1`, 'held'],
+    [`from=${DAY}&to=${DAY}&poorQuality=yes`, 'poorQuality'],
     [`from=${DAY}&to=${DAY}&cursor=bm90LWEtY3Vyc29y`, 'cursor'],
     [`from=${DAY}&to=${DAY}&format=xlsx`, 'format'],
     // No report names a company: the caller's own is the only one.
