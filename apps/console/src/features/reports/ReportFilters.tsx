@@ -1,9 +1,15 @@
 import { useId, useState, type ReactNode } from 'react';
 import { callOutcomeSchema, routes, type CallOutcome } from '@frontdesk/protocol';
 import { useAppSelector } from '../../app/hooks.ts';
-import { t } from '../../i18n/messages.ts';
+import { t, type MessageKey } from '../../i18n/messages.ts';
 import { formatDay, hourSpan, weekdayName } from './format.ts';
-import { RANGE_PRESETS, type CallsView, type RangePreset } from './reportView.ts';
+import {
+  FLAG_FILTERS,
+  RANGE_PRESETS,
+  type CallsView,
+  type FlagFilter,
+  type RangePreset,
+} from './reportView.ts';
 import { useReport, type ReportRequest } from './useReport.ts';
 
 /** The company's members, for the agent filter (admins may list them). */
@@ -18,6 +24,14 @@ async function loadStaff({ api, token }: ReportRequest, companyId: number) {
 const WEEKDAYS_FROM_MONDAY = [1, 2, 3, 4, 5, 6, 0];
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const RATINGS = [5, 4, 3, 2, 1];
+const FLAG_LABELS: Record<FlagFilter, MessageKey> = {
+  recorded: 'reportRecorded',
+  relayed: 'reportRelayed',
+  held: 'reportHeld',
+  transferred: 'reportTransferred',
+  poorQuality: 'reportPoorQualityFilter',
+  rated: 'reportRated',
+};
 
 /** A yes/no filter's select value: '' for either. */
 const flagValue = (value: boolean | undefined) => (value === undefined ? '' : String(value));
@@ -209,7 +223,10 @@ function useStaffLoader(companyId: number | undefined) {
   return loader;
 }
 
-/** The call list's own filters: what happened, the rating, recording and relay, day and hour. */
+/**
+ * The call list's own filters: what happened, the rating, yes-or-no facts (recorded, relayed,
+ * held, transferred, poor quality, rated), day and hour.
+ */
 function CallFilterFields(props: {
   draft: CallsView;
   setFilter: (name: keyof CallsView, value: number | boolean | string | undefined) => void;
@@ -250,16 +267,14 @@ function CallFilterFields(props: {
           ))}
         </select>
       </label>
-      <FlagSelect
-        label={t('reportRecorded')}
-        value={draft.recorded}
-        onChange={(value) => setFilter('recorded', value)}
-      />
-      <FlagSelect
-        label={t('reportRelayed')}
-        value={draft.relayed}
-        onChange={(value) => setFilter('relayed', value)}
-      />
+      {FLAG_FILTERS.map((name) => (
+        <FlagSelect
+          key={name}
+          label={t(FLAG_LABELS[name])}
+          value={draft[name]}
+          onChange={(value) => setFilter(name, value)}
+        />
+      ))}
       <label>
         {t('reportWeekday')}
         <select

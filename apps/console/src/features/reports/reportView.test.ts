@@ -30,7 +30,7 @@ describe('a report view as its address says', () => {
     expect(read('range=custom&from=2026-02-30&to=2026-03-02').range).toBe('7d');
     const view = readCallsView(
       new URLSearchParams(
-        'range=yesterday&categoryId=abc&agentId=7&serviceLevelTarget=2&shortAbandonSeconds=9&outcome=lost&rating=6&hour=23&weekday=0&recorded=false',
+        'range=yesterday&categoryId=abc&agentId=7&serviceLevelTarget=2&shortAbandonSeconds=9&outcome=lost&rating=6&hour=23&weekday=0&recorded=false&held=no&transferred=true',
       ),
       'UTC',
       now,
@@ -47,19 +47,20 @@ describe('a report view as its address says', () => {
       hour: 23,
       weekday: 0,
       recorded: false,
+      transferred: true,
     });
   });
 
   it('writes a view back as a short address, and asks the API only what it takes', () => {
     const view = readCallsView(
       new URLSearchParams(
-        'range=custom&from=2026-03-01&to=2026-03-07&serviceLevelSeconds=20&relayed=true&rating=2',
+        'range=custom&from=2026-03-01&to=2026-03-07&serviceLevelSeconds=20&poorQuality=false&relayed=true&rating=2',
       ),
       'UTC',
       now,
     );
     expect(viewParams(view).toString()).toBe(
-      'range=custom&from=2026-03-01&to=2026-03-07&rating=2&relayed=true',
+      'range=custom&from=2026-03-01&to=2026-03-07&rating=2&relayed=true&poorQuality=false',
     );
     // The calls list takes no service-level cut-offs: its query is strict.
     expect(callsQuery(view)).toEqual({
@@ -67,6 +68,7 @@ describe('a report view as its address says', () => {
       to: '2026-03-07',
       rating: 2,
       relayed: 'true',
+      poorQuality: 'false',
       shortAbandonSeconds: 5,
     });
   });

@@ -34,12 +34,22 @@ export type ReportView = {
   serviceLevelTarget: number;
 };
 
-/** The calls list's filters beyond the figures'. */
+/** The calls list's yes/no filters. */
+export const FLAG_FILTERS = [
+  'recorded',
+  'relayed',
+  'held',
+  'transferred',
+  'poorQuality',
+  'rated',
+] as const satisfies readonly (keyof ReportCallsQuery)[];
+export type FlagFilter = (typeof FLAG_FILTERS)[number];
+
+/** The calls list's filters beyond the figures', in the order an address lists them. */
 export const CALL_FILTERS = [
   'outcome',
   'rating',
-  'recorded',
-  'relayed',
+  ...FLAG_FILTERS,
   'weekday',
   'hour',
 ] as const satisfies readonly (keyof ReportCallsQuery)[];
@@ -48,11 +58,9 @@ export type CallFilter = (typeof CALL_FILTERS)[number];
 export type CallsView = ReportView & {
   outcome?: CallOutcome;
   rating?: number;
-  recorded?: boolean;
-  relayed?: boolean;
   weekday?: number;
   hour?: number;
-};
+} & Partial<Record<FlagFilter, boolean>>;
 
 /** Today's date (`YYYY-MM-DD`) on the company's calendar. */
 export function dayIn(timeZone: string, now: Date): string {
@@ -142,16 +150,17 @@ export function readCallsView(params: URLSearchParams, timeZone: string, now: Da
   const view: CallsView = readReportView(params, timeZone, now);
   const outcome = read(callFields.outcome, params.get('outcome'));
   const rating = read(callFields.rating, params.get('rating'));
-  const recorded = read(callFields.recorded, params.get('recorded'));
-  const relayed = read(callFields.relayed, params.get('relayed'));
+  const flags = FLAG_FILTERS.flatMap((name) => {
+    const value = read(callFields[name], params.get(name));
+    return value === undefined ? [] : [[name, value] as const];
+  });
   const weekday = read(callFields.weekday, params.get('weekday'));
   const hour = read(callFields.hour, params.get('hour'));
   return {
     ...view,
     ...(outcome === undefined ? {} : { outcome }),
     ...(rating === undefined ? {} : { rating }),
-    ...(recorded === undefined ? {} : { recorded }),
-    ...(relayed === undefined ? {} : { relayed }),
+    ...(Object.fromEntries(flags) as Partial<Record<FlagFilter, boolean>>),
     ...(weekday === undefined ? {} : { weekday }),
     ...(hour === undefined ? {} : { hour }),
   };
@@ -184,14 +193,15 @@ export function callsQuery(
   view: CallsView,
   page: { cursor?: string; format?: 'csv' } = {},
 ): z.input<typeof reportCallsQuerySchema> {
-  const recorded = flagText(view.recorded);
-  const relayed = flagText(view.relayed);
+  const flags = FLAG_FILTERS.flatMap((name) => {
+    const text = flagText(view[name]);
+    return text ? [[name, text] as const] : [];
+  });
   return {
     ...filterQuery(view),
     ...(view.outcome ? { outcome: view.outcome } : {}),
     ...(view.rating === undefined ? {} : { rating: view.rating }),
-    ...(recorded ? { recorded } : {}),
-    ...(relayed ? { relayed } : {}),
+    ...(Object.fromEntries(flags) as Partial<Record<FlagFilter, 'true' | 'false'>>),
     ...(view.weekday === undefined ? {} : { weekday: view.weekday }),
     ...(view.hour === undefined ? {} : { hour: view.hour }),
     shortAbandonSeconds: view.shortAbandonSeconds,

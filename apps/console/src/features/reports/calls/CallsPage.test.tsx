@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   answer,
@@ -96,6 +96,45 @@ describe('the calls page', () => {
       '/console/reports/calls/call-1',
     ]);
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('takes the holds, transfers, quality and ratings filters from a figure’s link and its form', async () => {
+    const held =
+      'GET /reports/calls?from=2026-03-01&to=2026-03-07&outcome=answered&held=true&rated=false&shortAbandonSeconds=5';
+    const heldAndTransferred =
+      'GET /reports/calls?from=2026-03-01&to=2026-03-07&outcome=answered&held=true&transferred=true&rated=false&shortAbandonSeconds=5';
+    const server = fakeApi({
+      [STAFF]: answer([]),
+      [held]: answer({ calls: [listedCall('call-held')], nextCursor: null }),
+      [heldAndTransferred]: answer({ calls: [listedCall('call-moved')], nextCursor: null }),
+    });
+    const { router } = renderRoute(
+      `/console/reports/calls?${ANSWERED}&held=true&rated=false`,
+      signedIn(zoeLogin),
+      { api: server.api },
+    );
+
+    const [row] = await screen.findAllByTestId('call-row', {}, { timeout: 5000 });
+    expect(row?.querySelector('a')?.getAttribute('href')).toBe('/console/reports/calls/call-held');
+    expect(server.requests.map((request) => request.route)).toContain(held);
+    // The form shows the link's filters, and offers the others.
+    const choice = (label: string) => (screen.getByLabelText(label) as HTMLSelectElement).value;
+    expect(choice('Put on hold')).toBe('true');
+    expect(choice('Rated by the guest')).toBe('false');
+    expect(choice('Transferred')).toBe('');
+    expect(choice('Poor quality')).toBe('');
+
+    fireEvent.change(screen.getByLabelText('Transferred'), { target: { value: 'true' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('call-row').querySelector('a')?.getAttribute('href')).toBe(
+        '/console/reports/calls/call-moved',
+      ),
+    );
+    expect(router.state.location.search).toBe(
+      `?${ANSWERED}&held=true&transferred=true&rated=false`,
+    );
+    expect(server.requests.at(-1)?.route).toBe(heldAndTransferred);
   });
 
   it('says so when no call matches', async () => {

@@ -128,6 +128,13 @@ describe('the figures page', () => {
       `/console/reports/calls?${WEEK}&outcome=shortAbandoned`,
     );
     expect(link(/^Relayed/)).toBe(`/console/reports/calls?${WEEK}&relayed=true`);
+    expect(link(/^Holds/)).toBe(`/console/reports/calls?${WEEK}&held=true`);
+    expect(link(/^Transfers/)).toBe(`/console/reports/calls?${WEEK}&transferred=true`);
+    expect(link(/^Poor calls/)).toBe(`/console/reports/calls?${WEEK}&poorQuality=true`);
+    // The satisfaction figures are worked out from the answered calls the guests rated.
+    for (const name of [/^Satisfaction score/, /^Ratings \d/, /^Average rating/]) {
+      expect(link(name)).toBe(`/console/reports/calls?${WEEK}&outcome=answered&rated=true`);
+    }
     expect(
       link('1', within(screen.getByTestId('csat-chart')).getByRole('row', { name: /1 of 5/ })),
     ).toBe(`/console/reports/calls?${WEEK}&rating=1`);

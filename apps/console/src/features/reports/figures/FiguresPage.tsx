@@ -115,6 +115,8 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
     outOfQuota: summary.refused.outOfQuota,
   };
   const { quality, csat } = summary;
+  // The ratings the satisfaction figures are worked out from: answered calls the guest rated.
+  const rated = drill({ outcome: 'answered', rated: true });
 
   return (
     <div className="figures">
@@ -188,6 +190,7 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
           <FigureCard
             label={t('reportHolds')}
             value={formatCount(summary.holds.count)}
+            to={drill({ held: true })}
             detail={
               summary.holds.count === 0
                 ? t('reportNoHolds')
@@ -202,6 +205,7 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
           <FigureCard
             label={t('reportTransfers')}
             value={formatCount(summary.transfers)}
+            to={drill({ transferred: true })}
             testId="figure-transfers"
           />
           <FigureCard
@@ -241,18 +245,21 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
           <FigureCard
             label={t('reportCsatScore')}
             value={formatRatio(csat.score)}
+            to={rated}
             detail={t('reportCsatScoreHelp')}
             testId="figure-csat"
           />
           <FigureCard
             label={t('reportCsatResponses')}
             value={formatCount(csat.responses)}
+            to={rated}
             detail={t('reportResponseRate', { rate: formatRatio(csat.responseRate) })}
             testId="figure-csat-responses"
           />
           <FigureCard
             label={t('reportCsatAverage')}
             value={formatDecimal(csat.average)}
+            to={rated}
             detail={t('reportCsatAverageHelp')}
             testId="figure-csat-average"
           />
@@ -304,6 +311,7 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
           <FigureCard
             label={t('reportPoorQuality')}
             value={formatCount(quality.poor)}
+            to={drill({ poorQuality: true })}
             tone={quality.poor > 0 ? 'bad' : undefined}
             detail={t('reportPoorHelp')}
             testId="figure-poor"
