@@ -407,7 +407,9 @@ export interface RatingSubmissions {
 
 export interface ReportConversations {
   answered_at: Date | null;
-  answering_agent_ids: number[];
+  answered_leg_agent_ids: number[];
+  answered_leg_handle_ms: ArrayType<Numeric>;
+  answered_leg_ratings: number[];
   call_id: string;
   call_type: string | null;
   category_id: number | null;
@@ -416,11 +418,15 @@ export interface ReportConversations {
   ended_hold_ms: Numeric;
   first_agent_id: number | null;
   guest_id: number;
+  hold_ms: Int8;
   holds: number;
   leg_handle_ms: Numeric | null;
   loss_ratio: number | null;
   measured: boolean;
+  missed_offer_agent_ids: number[];
   open_holds_since: ArrayType<Date>;
+  open_offer_agent_ids: number[];
+  open_offer_untils: ArrayType<Date>;
   origin_id: number;
   poor_quality: boolean;
   rating: number | null;

@@ -107,16 +107,18 @@ export function conversationsWith(
   }
   if (originId !== undefined) where.push(sql`o.origin_id = ${originId}`);
   const withAgent =
-    scope.agentId === undefined ? sql`true` : sql`${scope.agentId} = any (o.answering_agent_ids)`;
+    scope.agentId === undefined
+      ? sql`true`
+      : sql`${scope.agentId} = any (o.answered_leg_agent_ids)`;
   return sql`
   conversations as (
     select o.origin_id as id, o.call_id, o.started_at, o.status, o.category_id, o.guest_id,
       o.call_type, o.answered_at, o.ended_at, o.first_agent_id, ${withAgent} as with_agent,
       o.leg_handle_ms, o.rating, o.transfers, o.holds,
       -- A hold still running counts until now.
-      (o.ended_hold_ms + case when cardinality(o.open_holds_since) > 0 then (
+      case when cardinality(o.open_holds_since) = 0 then o.hold_ms else (o.ended_hold_ms + (
         select sum(greatest(0, extract(epoch from now() - since) * 1000))
-        from unnest(o.open_holds_since) since) else 0 end)::bigint as hold_ms,
+        from unnest(o.open_holds_since) since))::bigint end as hold_ms,
       o.recorded, o.recordings_ready, o.recordings_pending, o.recordings_failed, o.measured,
       o.relayed, o.setup_ms, o.round_trip_ms, o.loss_ratio, o.poor_quality,
       extract(dow from o.started_at at time zone ${scope.timeZone})::int as weekday,

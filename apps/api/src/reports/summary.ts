@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { FormField, ReportSummary, ReportSummaryQuery } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
-import { conversationsWith } from './conversations.ts';
+import { conversationsWith, originConditions } from './conversations.ts';
 import type { ReportScope } from './report-range.ts';
 
 type CutOffs = Pick<
@@ -80,17 +80,6 @@ export async function reportSummary(
   const query = sql<{ summary: SummaryRow }>`
   with ${conversationsWith({ scope }, cutOffs.shortAbandonSeconds)},
   chosen as materialized (select * from classified c where c.with_agent),
-  legs as materialized (
-    -- Every leg of the conversations of the scope: each origin (most are alone), and the few
-    -- later legs a hold or transfer added, found by their origin's call id.
-    select l.id, l.origin_call_id, l.answered_at, l.ended_at, l.agent_id, l.rating
-    from call_reports l join classified c on c.id = l.id
-    union all
-    select l.id, l.origin_call_id, l.answered_at, l.ended_at, l.agent_id, l.rating
-    from call_reports l join classified c on c.call_id = l.origin_call_id
-    where l.company_id = ${company} and l.previous_call_id is not null
-      and l.created_at >= ${scope.from}
-  ),
   totals as (
     select
       count(*) filter (where status = 'ok')::int as calls,
@@ -132,21 +121,34 @@ export async function reportSummary(
     from chosen
   ),
   agent_legs as (
-    select l.agent_id, count(*)::int as answered,
-      avg(extract(epoch from l.ended_at - l.answered_at) * 1000)::float8 as average_handle_time_ms,
-      count(l.rating)::int as responses,
-      count(*) filter (where l.rating >= 4)::int as satisfied
-    from legs l
-    where l.answered_at is not null
-    group by l.agent_id
+    -- Every answered leg of the scope's conversations, whoever the report narrows to.
+    select a.agent_id, count(*)::int as answered,
+      avg(a.handle_ms)::float8 as average_handle_time_ms,
+      count(a.rating)::int as responses,
+      count(*) filter (where a.rating >= 4)::int as satisfied
+    from report_conversations o
+    -- The three arrays side by side (by subscript: cheaper than unnest's row function).
+    cross join lateral (
+      select o.answered_leg_agent_ids[i] as agent_id, o.answered_leg_handle_ms[i] as handle_ms,
+        o.answered_leg_ratings[i] as rating
+      from generate_subscripts(o.answered_leg_agent_ids, 1) as i
+    ) a
+    where ${originConditions(scope, undefined)}
+    group by a.agent_id
   ),
   missed_offers as (
-    -- An offer ran out when its turn ended before anyone answered the leg and before it ended.
-    select e.staff_id as agent_id, count(*)::int as missed_offers
-    from call_events e join legs l on l.id = e.call_report_id
-    where e.company_id = ${company} and e.kind = 'offered' and e.at >= ${scope.from}
-      and e.until <= coalesce(l.answered_at, l.ended_at, now())
-    group by e.staff_id
+    -- Offers that ran out (a waiting leg's, once its turn has ended).
+    select m.agent_id, count(*)::int as missed_offers
+    from (
+      select unnest(o.missed_offer_agent_ids) as agent_id
+      from report_conversations o where ${originConditions(scope, undefined)}
+      union all
+      select w.agent_id
+      from report_conversations o
+      cross join unnest(o.open_offer_agent_ids, o.open_offer_untils) as w(agent_id, until)
+      where ${originConditions(scope, undefined)} and w.until <= now()
+    ) m
+    group by m.agent_id
   ),
   agents as (
     select s.id as agent_id, s.name,
@@ -160,8 +162,9 @@ export async function reportSummary(
   ),
   form_answers as (
     select rs.form_id, rs.answers from rating_submissions rs
-    join legs l on l.id = rs.call_report_id
+    join call_reports l on l.id = rs.call_report_id
     join chosen c on c.call_id = l.origin_call_id
+    where l.company_id = ${company} and l.created_at >= ${scope.from}
   ),
   forms_used as (
     select f.id as form_id, f.title, f.fields, count(*)::int as responses
@@ -200,6 +203,8 @@ export async function reportSummary(
   // than it saves here (seconds on a busy server): this one query runs without it.
   const { rows } = await db.transaction().execute(async (trx) => {
     await sql`set local jit = off`.execute(trx);
+    // The rating forms' answers are sorted by form: in memory, not in temporary files.
+    await sql`set local work_mem = '32MB'`.execute(trx);
     return query.execute(trx);
   });
   const summary = rows[0]?.summary;

@@ -25,12 +25,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       answered_at timestamptz,
       ended_at timestamptz,
       first_agent_id integer,
-      answering_agent_ids integer[] not null,
+      answered_leg_agent_ids integer[] not null,
+      answered_leg_handle_ms numeric[] not null,
+      answered_leg_ratings smallint[] not null,
+      missed_offer_agent_ids integer[] not null,
+      open_offer_agent_ids integer[] not null,
+      open_offer_untils timestamptz[] not null,
       leg_handle_ms numeric,
       rating smallint,
       transfers integer not null,
       holds integer not null,
       ended_hold_ms numeric not null,
+      -- ended_hold_ms as a whole number: the holds' time when none is running (most).
+      hold_ms bigint not null,
       open_holds_since timestamptz[] not null,
       recorded boolean not null,
       recordings_ready integer not null,
@@ -70,9 +77,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         min(l.answered_at) as answered_at,
         (min(array[extract(epoch from l.answered_at), l.agent_id])
           filter (where l.answered_at is not null))[2]::int as first_agent_id,
-        coalesce(array_agg(distinct l.agent_id)
+        -- The answered legs, side by side: who answered, how long they kept the guest, the
+        -- guest's rating (the per-agent figures).
+        coalesce(array_agg(l.agent_id order by l.id)
           filter (where l.answered_at is not null and l.agent_id is not null), '{}')
-          as answering_agent_ids,
+          as answered_leg_agent_ids,
+        coalesce(array_agg(extract(epoch from l.ended_at - l.answered_at) * 1000 order by l.id)
+          filter (where l.answered_at is not null and l.agent_id is not null), '{}')
+          as answered_leg_handle_ms,
+        coalesce(array_agg(l.rating order by l.id)
+          filter (where l.answered_at is not null and l.agent_id is not null), '{}')
+          as answered_leg_ratings,
         -- A leg ends when the next begins: the conversation has ended when all its legs have.
         case when bool_and(l.ended_at is not null) then max(l.ended_at) end as ended_at,
         sum(extract(epoch from l.ended_at - l.answered_at) * 1000)
@@ -108,6 +123,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       where h.kind = 'held' and h.previous_kind is distinct from 'held'
       group by h.origin_id
     ),
+    offer_facts as (
+      -- An offer ran out when its turn ended before anyone answered the leg and before it
+      -- ended; while the leg waits, its offers' ends are kept to be told against the clock.
+      select l.origin_id,
+        coalesce(array_agg(e.staff_id) filter (where e.until <= coalesce(l.answered_at, l.ended_at)),
+          '{}') as missed_offer_agent_ids,
+        coalesce(array_agg(e.staff_id order by e.id) filter (where l.answered_at is null
+          and l.ended_at is null and e.until is not null), '{}') as open_offer_agent_ids,
+        coalesce(array_agg(e.until order by e.id) filter (where l.answered_at is null
+          and l.ended_at is null and e.until is not null), '{}') as open_offer_untils
+      from legs l
+      join call_events e on e.call_report_id = l.id and e.kind = 'offered'
+        and e.staff_id is not null
+      group by l.origin_id
+    ),
     quality_facts as (
       select l.origin_id,
         bool_or(q.local_candidate_type = 'relay' or q.remote_candidate_type = 'relay') as relayed,
@@ -130,13 +160,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     insert into report_conversations as c (origin_id, company_id, call_id, started_at, status,
       category_id, guest_id, call_type, answered_at, ended_at, first_agent_id,
-      answering_agent_ids, leg_handle_ms, rating, transfers, holds, ended_hold_ms,
-      open_holds_since, recorded, recordings_ready, recordings_pending, recordings_failed,
+      answered_leg_agent_ids, answered_leg_handle_ms, answered_leg_ratings, missed_offer_agent_ids,
+      open_offer_agent_ids, open_offer_untils, leg_handle_ms, rating, transfers, holds, ended_hold_ms,
+      hold_ms, open_holds_since, recorded, recordings_ready, recordings_pending, recordings_failed,
       measured, relayed, setup_ms, round_trip_ms, loss_ratio, poor_quality)
     select o.id, o.company_id, o.call_id, o.created_at, o.status, o.category_id, o.guest_id,
-      f.call_type, f.answered_at, f.ended_at, f.first_agent_id, f.answering_agent_ids,
+      f.call_type, f.answered_at, f.ended_at, f.first_agent_id, f.answered_leg_agent_ids,
+      f.answered_leg_handle_ms, f.answered_leg_ratings,
+      coalesce(m.missed_offer_agent_ids, '{}'), coalesce(m.open_offer_agent_ids, '{}'),
+      coalesce(m.open_offer_untils, '{}'),
       f.leg_handle_ms, f.rating, f.transfers, coalesce(h.holds, 0),
-      coalesce(h.ended_hold_ms, 0), coalesce(h.open_holds_since, '{}'),
+      coalesce(h.ended_hold_ms, 0), coalesce(h.ended_hold_ms, 0)::bigint,
+      coalesce(h.open_holds_since, '{}'),
       r.origin_id is not null, coalesce(r.ready, 0), coalesce(r.pending, 0),
       coalesce(r.failed, 0),
       q.origin_id is not null,
@@ -147,6 +182,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     from origins o
     join leg_facts f on f.origin_id = o.id
     left join hold_facts h on h.origin_id = o.id
+    left join offer_facts m on m.origin_id = o.id
     left join quality_facts q on q.origin_id = o.id
     left join recording_facts r on r.origin_id = o.id
     on conflict (origin_id) do update set
@@ -155,10 +191,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       category_id = excluded.category_id, guest_id = excluded.guest_id,
       call_type = excluded.call_type, answered_at = excluded.answered_at,
       ended_at = excluded.ended_at, first_agent_id = excluded.first_agent_id,
-      answering_agent_ids = excluded.answering_agent_ids,
+      answered_leg_agent_ids = excluded.answered_leg_agent_ids,
+      answered_leg_handle_ms = excluded.answered_leg_handle_ms,
+      answered_leg_ratings = excluded.answered_leg_ratings,
+      missed_offer_agent_ids = excluded.missed_offer_agent_ids,
+      open_offer_agent_ids = excluded.open_offer_agent_ids,
+      open_offer_untils = excluded.open_offer_untils,
       leg_handle_ms = excluded.leg_handle_ms, rating = excluded.rating,
       transfers = excluded.transfers, holds = excluded.holds,
-      ended_hold_ms = excluded.ended_hold_ms, open_holds_since = excluded.open_holds_since,
+      ended_hold_ms = excluded.ended_hold_ms, hold_ms = excluded.hold_ms,
+      open_holds_since = excluded.open_holds_since,
       recorded = excluded.recorded, recordings_ready = excluded.recordings_ready,
       recordings_pending = excluded.recordings_pending,
       recordings_failed = excluded.recordings_failed, measured = excluded.measured,
@@ -188,9 +230,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           where l.id in (select call_report_id from changed_rows))));
       return null;
     end $$`.execute(db);
-  // Offers and transfer requests change no fact: only holds wake the refresh.
+  // A transfer request changes no fact: only offers and holds wake the refresh.
   await sql`
-    create function report_conversations_of_holds() returns trigger
+    create function report_conversations_of_events() returns trigger
     language plpgsql as $$
     begin
       perform report_conversations_refresh(array(
@@ -198,13 +240,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         where o.call_id in (
           select l.origin_call_id from call_reports l
           where l.id in (
-            select call_report_id from changed_rows where kind in ('held', 'resumed')))));
+            select call_report_id from changed_rows
+            where kind in ('offered', 'held', 'resumed')))));
       return null;
     end $$`.execute(db);
 
   const watched: [table: string, refresh: string][] = [
     ['call_reports', 'report_conversations_of_reports'],
-    ['call_events', 'report_conversations_of_holds'],
+    ['call_events', 'report_conversations_of_events'],
     ['call_quality', 'report_conversations_of_legs'],
     ['call_recordings', 'report_conversations_of_legs'],
   ];
@@ -220,6 +263,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         after ${sql.raw(event)} on ${sql.table(table)}
         referencing ${sql.raw(transition)} table as changed_rows
         for each statement execute function ${sql.raw(refresh)}()`.execute(db);
+      // Always, even in a session that turns triggers off to load rows in bulk
+      // (session_replication_role = replica, as pg_restore --disable-triggers does): a fact
+      // left stale would be a wrong figure, not a skipped check.
+      await sql`
+        alter table ${sql.table(table)}
+        enable always trigger ${sql.raw(`${table}_report_conversations_${event}`)}`.execute(db);
     }
   }
 
@@ -235,7 +284,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     }
   }
   for (const name of [
-    'report_conversations_of_holds',
+    'report_conversations_of_events',
     'report_conversations_of_legs',
     'report_conversations_of_reports',
   ]) {
