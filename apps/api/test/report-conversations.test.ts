@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { envelope, reportCallPageSchema } from '@frontdesk/protocol';
+import { SEEDED_COMPANY } from '../src/db/seed.ts';
+import { bearer, buildTestApp, loginStaff, type TestApp } from './helper.ts';
+import {
+  addConversation,
+  addEvents,
+  addGuest,
+  addQuality,
+  addRecording,
+  after,
+} from './report-fixture.ts';
+
+const company = SEEDED_COMPANY.demo;
+const DAY = '2026-09-01';
+const START = `${DAY}T10:00:00.000Z`;
+
+/**
+ * The reports read each conversation's kept facts (report_conversations, migration 0020): every
+ * write to a table they come from must show in the next report, and deleting the calls must
+ * delete their facts.
+ */
+describe('report_conversations: the facts follow every write', () => {
+  let t: TestApp;
+  let admin: string;
+  let agentId: number;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    admin = await loginStaff(t.app, 'admin@frontdesk.demo');
+    const agent = await t.app.db
+      .selectFrom('staff')
+      .select('id')
+      .where('email', '=', 'ada@frontdesk.demo')
+      .executeTakeFirstOrThrow();
+    agentId = agent.id;
+  });
+  afterAll(() => t.close());
+
+  const listedCall = async (callId: string) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/reports/calls?from=${DAY}&to=${DAY}`,
+      headers: bearer(admin),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const page = envelope(reportCallPageSchema).parse(response.json()).data;
+    return page.calls.find((call) => call.callId === callId);
+  };
+
+  it('shows each later write to the call, its holds, quality and recording', async () => {
+    const { db } = t.app;
+    const guest = await addGuest(db, company);
+    const [leg] = await addConversation(db, company, guest, [
+      { at: new Date(START), answeredAt: after(START, 10), agentId },
+    ]);
+    if (!leg) throw new Error('no leg written');
+    expect(await listedCall(leg.callId)).toMatchObject({ outcome: 'live', holds: 0 });
+
+    await addEvents(db, company, leg.id, [
+      { kind: 'held', at: after(START, 20), staffId: agentId },
+      { kind: 'resumed', at: after(START, 50), staffId: agentId },
+    ]);
+    await db
+      .updateTable('call_reports')
+      .set({ ended_at: after(START, 70), end_reason: 'completed' })
+      .where('id', '=', leg.id)
+      .execute();
+    await addQuality(db, company, leg.id, after(START, 70), {
+      role: 'guest',
+      setupMs: 900,
+      candidate: 'relay',
+      received: 1000,
+      lost: 0,
+      roundTripMs: 80,
+    });
+    await addRecording(db, company, leg.id, 'pending');
+
+    expect(await listedCall(leg.callId)).toMatchObject({
+      outcome: 'answered',
+      waitMs: 10_000,
+      handleMs: 60_000,
+      holds: 1,
+      recorded: true,
+      relayed: true,
+      setupMs: 900,
+    });
+  });
+
+  it('keeps no facts of a deleted guest’s calls', async () => {
+    const { db } = t.app;
+    const guest = await addGuest(db, company);
+    const [leg] = await addConversation(db, company, guest, [
+      { at: new Date(START), answeredAt: after(START, 5), agentId, endedAt: after(START, 30) },
+    ]);
+    if (!leg) throw new Error('no leg written');
+    expect(await listedCall(leg.callId)).toMatchObject({ outcome: 'answered' });
+
+    await db.deleteFrom('guests').where('id', '=', guest.id).execute();
+
+    expect(await listedCall(leg.callId)).toBeUndefined();
+    const { rows } = await sql<{ kept: number }>`
+      select count(*)::int as kept from report_conversations where origin_id = ${leg.id}`.execute(
+      db,
+    );
+    expect(rows[0]?.kept).toBe(0);
+  });
+});
