@@ -430,6 +430,7 @@ export interface ReportConversations {
   origin_id: number;
   poor_quality: boolean;
   rating: number | null;
+  rating_submission_ids: number[];
   recorded: boolean;
   recordings_failed: number;
   recordings_pending: number;

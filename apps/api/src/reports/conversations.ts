@@ -119,7 +119,7 @@ export function conversationsWith(
       case when cardinality(o.open_holds_since) = 0 then o.hold_ms else (o.ended_hold_ms + (
         select sum(greatest(0, extract(epoch from now() - since) * 1000))
         from unnest(o.open_holds_since) since))::bigint end as hold_ms,
-      o.recorded, o.recordings_ready, o.recordings_pending, o.recordings_failed, o.measured,
+      o.rating_submission_ids, o.recorded, o.recordings_ready, o.recordings_pending, o.recordings_failed, o.measured,
       o.relayed, o.setup_ms, o.round_trip_ms, o.loss_ratio, o.poor_quality,
       extract(dow from o.started_at at time zone ${scope.timeZone})::int as weekday,
       extract(hour from o.started_at at time zone ${scope.timeZone})::int as hour

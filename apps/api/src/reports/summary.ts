@@ -162,9 +162,7 @@ export async function reportSummary(
   ),
   form_answers as (
     select rs.form_id, rs.answers from rating_submissions rs
-    join call_reports l on l.id = rs.call_report_id
-    join chosen c on c.call_id = l.origin_call_id
-    where l.company_id = ${company} and l.created_at >= ${scope.from}
+    where rs.id in (select unnest(c.rating_submission_ids) from chosen c)
   ),
   forms_used as (
     select f.id as form_id, f.title, f.fields, count(*)::int as responses

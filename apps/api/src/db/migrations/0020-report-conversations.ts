@@ -39,6 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       -- ended_hold_ms as a whole number: the holds' time when none is running (most).
       hold_ms bigint not null,
       open_holds_since timestamptz[] not null,
+      rating_submission_ids integer[] not null,
       recorded boolean not null,
       recordings_ready integer not null,
       recordings_pending integer not null,
@@ -138,6 +139,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         and e.staff_id is not null
       group by l.origin_id
     ),
+    submission_facts as (
+      -- The rating forms the guest sent on its legs (the summary counts their answers).
+      select l.origin_id, array_agg(rs.id order by rs.id) as rating_submission_ids
+      from legs l join rating_submissions rs on rs.call_report_id = l.id
+      group by l.origin_id
+    ),
     quality_facts as (
       select l.origin_id,
         bool_or(q.local_candidate_type = 'relay' or q.remote_candidate_type = 'relay') as relayed,
@@ -162,7 +169,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       category_id, guest_id, call_type, answered_at, ended_at, first_agent_id,
       answered_leg_agent_ids, answered_leg_handle_ms, answered_leg_ratings, missed_offer_agent_ids,
       open_offer_agent_ids, open_offer_untils, leg_handle_ms, rating, transfers, holds, ended_hold_ms,
-      hold_ms, open_holds_since, recorded, recordings_ready, recordings_pending, recordings_failed,
+      hold_ms, open_holds_since, rating_submission_ids, recorded, recordings_ready, recordings_pending, recordings_failed,
       measured, relayed, setup_ms, round_trip_ms, loss_ratio, poor_quality)
     select o.id, o.company_id, o.call_id, o.created_at, o.status, o.category_id, o.guest_id,
       f.call_type, f.answered_at, f.ended_at, f.first_agent_id, f.answered_leg_agent_ids,
@@ -171,7 +178,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       coalesce(m.open_offer_untils, '{}'),
       f.leg_handle_ms, f.rating, f.transfers, coalesce(h.holds, 0),
       coalesce(h.ended_hold_ms, 0), coalesce(h.ended_hold_ms, 0)::bigint,
-      coalesce(h.open_holds_since, '{}'),
+      coalesce(h.open_holds_since, '{}'), coalesce(s.rating_submission_ids, '{}'),
       r.origin_id is not null, coalesce(r.ready, 0), coalesce(r.pending, 0),
       coalesce(r.failed, 0),
       q.origin_id is not null,
@@ -183,6 +190,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     join leg_facts f on f.origin_id = o.id
     left join hold_facts h on h.origin_id = o.id
     left join offer_facts m on m.origin_id = o.id
+    left join submission_facts s on s.origin_id = o.id
     left join quality_facts q on q.origin_id = o.id
     left join recording_facts r on r.origin_id = o.id
     on conflict (origin_id) do update set
@@ -201,6 +209,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       transfers = excluded.transfers, holds = excluded.holds,
       ended_hold_ms = excluded.ended_hold_ms, hold_ms = excluded.hold_ms,
       open_holds_since = excluded.open_holds_since,
+      rating_submission_ids = excluded.rating_submission_ids,
       recorded = excluded.recorded, recordings_ready = excluded.recordings_ready,
       recordings_pending = excluded.recordings_pending,
       recordings_failed = excluded.recordings_failed, measured = excluded.measured,
@@ -250,6 +259,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ['call_events', 'report_conversations_of_events'],
     ['call_quality', 'report_conversations_of_legs'],
     ['call_recordings', 'report_conversations_of_legs'],
+    ['rating_submissions', 'report_conversations_of_legs'],
   ];
   for (const [table, refresh] of watched) {
     // A trigger with a transition table answers one kind of statement.
@@ -277,7 +287,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['call_reports', 'call_events', 'call_quality', 'call_recordings']) {
+  for (const table of [
+    'call_reports',
+    'call_events',
+    'call_quality',
+    'call_recordings',
+    'rating_submissions',
+  ]) {
     for (const event of ['insert', 'update', 'delete']) {
       await sql`drop trigger ${sql.raw(`${table}_report_conversations_${event}`)}
         on ${sql.table(table)}`.execute(db);
