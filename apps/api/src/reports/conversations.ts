@@ -4,9 +4,10 @@ import type { ReportScope } from './report-range.ts';
 
 /**
  * Every report reads conversations (docs/reports.md): a chain of call reports that share their
- * origin's call id, named by it. This module is the one place that says, in SQL, what happened
- * to a conversation — its outcome, wait, handle time, holds, transfers, rating and quality — so
- * the summary, the list, the CSV and a call's page all agree.
+ * origin's call id, named by it. Their facts are kept one row a conversation (report_conversations,
+ * migration 0020, "How the figures are kept"); this module is the one place that says, in SQL,
+ * how those facts answer a report's question — its outcome, wait, handle time, holds — so the
+ * summary, the list and the CSV agree.
  */
 
 /** Where a conversation's key (its origin's start and report id) stands, for keyset paging. */
