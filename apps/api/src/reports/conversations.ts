@@ -90,6 +90,16 @@ export function originConditions(
   return sql.join(where, sql` and `);
 }
 
+/** Whether the agent a report narrows to answered some leg of the facts `o` (true without one). */
+export const withAgent = (scope: ReportScope) =>
+  scope.agentId === undefined ? sql`true` : sql`${scope.agentId} = any (o.answered_leg_agent_ids)`;
+
+/** The weekday (0 = Sunday) and hour a conversation `o` began, by the company's clock. */
+export const weekdayOf = (scope: ReportScope) =>
+  sql`extract(dow from o.started_at at time zone ${scope.timeZone})::int`;
+export const hourOf = (scope: ReportScope) =>
+  sql`extract(hour from o.started_at at time zone ${scope.timeZone})::int`;
+
 /**
  * The `with` clauses that end in `classified`: one row a conversation of the selection, read
  * from its facts (report_conversations, kept by the database's triggers: migration 0020), with
@@ -107,14 +117,10 @@ export function conversationsWith(
     where.push(sql`(o.started_at, o.origin_id) >= (${keyTime(through)}, ${through.id})`);
   }
   if (originId !== undefined) where.push(sql`o.origin_id = ${originId}`);
-  const withAgent =
-    scope.agentId === undefined
-      ? sql`true`
-      : sql`${scope.agentId} = any (o.answered_leg_agent_ids)`;
   return sql`
   conversations as (
     select o.origin_id as id, o.call_id, o.started_at, o.status, o.category_id, o.guest_id,
-      o.call_type, o.answered_at, o.ended_at, o.first_agent_id, ${withAgent} as with_agent,
+      o.call_type, o.answered_at, o.ended_at, o.first_agent_id, ${withAgent(scope)} as with_agent,
       o.leg_handle_ms, o.rating, o.transfers, o.holds,
       -- A hold still running counts until now.
       case when cardinality(o.open_holds_since) = 0 then o.hold_ms else (o.ended_hold_ms + (
@@ -122,8 +128,7 @@ export function conversationsWith(
         from unnest(o.open_holds_since) since))::bigint end as hold_ms,
       o.rating_submission_ids, o.recorded, o.recordings_ready, o.recordings_pending, o.recordings_failed, o.measured,
       o.relayed, o.setup_ms, o.round_trip_ms, o.loss_ratio, o.poor_quality,
-      extract(dow from o.started_at at time zone ${scope.timeZone})::int as weekday,
-      extract(hour from o.started_at at time zone ${scope.timeZone})::int as hour
+      ${weekdayOf(scope)} as weekday, ${hourOf(scope)} as hour
     from report_conversations o
     where ${sql.join(where, sql` and `)}
   ),

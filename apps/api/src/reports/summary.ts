@@ -1,7 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { FormField, ReportSummary, ReportSummaryQuery } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
-import { conversationsWith, originConditions } from './conversations.ts';
+import {
+  conversationsWith,
+  hourOf,
+  originConditions,
+  weekdayOf,
+  withAgent,
+} from './conversations.ts';
 import type { ReportScope } from './report-range.ts';
 
 type CutOffs = Pick<
@@ -77,9 +83,12 @@ export async function reportSummary(
 ): Promise<ReportSummary> {
   const company = scope.companyId;
   const serviceLevelMs = cutOffs.serviceLevelSeconds * 1000;
+  // Figures that need no classification (the heatmap, the rating forms) read the facts of the
+  // chosen conversations themselves, so the classified rows are read once and never stored.
+  const chosenFacts = sql`${originConditions(scope, undefined)} and ${withAgent(scope)}`;
   const query = sql<{ summary: SummaryRow }>`
   with ${conversationsWith({ scope }, cutOffs.shortAbandonSeconds)},
-  chosen as materialized (select * from classified c where c.with_agent),
+  chosen as (select * from classified c where c.with_agent),
   totals as (
     select
       count(*) filter (where status = 'ok')::int as calls,
@@ -162,7 +171,10 @@ export async function reportSummary(
   ),
   form_answers as (
     select rs.form_id, rs.answers from rating_submissions rs
-    where rs.id in (select unnest(c.rating_submission_ids) from chosen c)
+    where rs.id in (
+      select unnest(o.rating_submission_ids) from report_conversations o
+      where ${chosenFacts}
+    )
   ),
   forms_used as (
     select f.id as form_id, f.title, f.fields, count(*)::int as responses
@@ -179,7 +191,9 @@ export async function reportSummary(
     'totals', (select row_to_json(t) from totals t),
     'heatmap', coalesce((
       select json_agg(cell order by cell.weekday, cell.hour) from (
-        select weekday, hour, count(*)::int as calls from chosen group by weekday, hour) cell
+        select ${weekdayOf(scope)} as weekday, ${hourOf(scope)} as hour, count(*)::int as calls
+        from report_conversations o where ${chosenFacts}
+        group by 1, 2) cell
       ), '[]'),
     'agents', coalesce((select json_agg(a order by a.name, a.agent_id) from agents a), '[]'),
     'forms', coalesce((select json_agg(u order by u.form_id) from forms_used u), '[]'),
