@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { FormField, ReportSummary, ReportSummaryQuery } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
 import {
@@ -15,7 +15,9 @@ type CutOffs = Pick<
   'shortAbandonSeconds' | 'serviceLevelSeconds' | 'serviceLevelTarget'
 >;
 
-/** What the one summary query answers, as PostgreSQL's JSON has it. */
+type Quantiles = [number | null, number | null] | null;
+
+/** What the summary's queries answer, as PostgreSQL's JSON has it. */
 type SummaryRow = {
   totals: {
     calls: number;
@@ -39,12 +41,10 @@ type SummaryRow = {
     measured: number;
     relayed: number;
     poor: number;
-    setup_median: number | null;
-    setup_p95: number | null;
-    round_trip_median: number | null;
-    round_trip_p95: number | null;
-    loss_median: number | null;
-    loss_p95: number | null;
+    /** Median and 95th percentile; `null` with nothing measured. */
+    setup_quantiles: Quantiles;
+    round_trip_quantiles: Quantiles;
+    loss_quantiles: Quantiles;
     recordings_ready: number;
     recordings_pending: number;
     recordings_failed: number;
@@ -71,10 +71,14 @@ type SummaryRow = {
 
 const ratioOf = (part: number, whole: number) => (whole === 0 ? null : part / whole);
 const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));
+const roundedQuantiles = (quantiles: Quantiles) => ({
+  median: roundOrNull(quantiles?.[0] ?? null),
+  p95: roundOrNull(quantiles?.[1] ?? null),
+});
 
 /**
  * The figures of `GET /api/reports/summary` for the scope, each defined in docs/reports.md, all
- * worked out by PostgreSQL in one query over the conversations of the range.
+ * worked out by PostgreSQL in three queries over the conversations of the range.
  */
 export async function reportSummary(
   db: Kysely<Database>,
@@ -86,7 +90,9 @@ export async function reportSummary(
   // Figures that need no classification (the heatmap, the rating forms) read the facts of the
   // chosen conversations themselves, so the classified rows are read once and never stored.
   const chosenFacts = sql`${originConditions(scope, undefined)} and ${withAgent(scope)}`;
-  const query = sql<{ summary: SummaryRow }>`
+  // Three queries on three connections, run side by side: the totals over every conversation,
+  // each agent's figures, and the heatmap with the rating forms' answers.
+  const totals = sql<{ totals: SummaryRow['totals'] }>`
   with ${conversationsWith({ scope }, cutOffs.shortAbandonSeconds)},
   chosen as (select * from classified c where c.with_agent),
   totals as (
@@ -118,17 +124,19 @@ export async function reportSummary(
       count(*) filter (where measured and status = 'ok')::int as measured,
       count(*) filter (where relayed and status = 'ok')::int as relayed,
       count(*) filter (where poor_quality and status = 'ok')::int as poor,
-      percentile_cont(0.5) within group (order by setup_ms) as setup_median,
-      percentile_cont(0.95) within group (order by setup_ms) as setup_p95,
-      percentile_cont(0.5) within group (order by round_trip_ms) as round_trip_median,
-      percentile_cont(0.95) within group (order by round_trip_ms) as round_trip_p95,
-      percentile_cont(0.5) within group (order by loss_ratio) as loss_median,
-      percentile_cont(0.95) within group (order by loss_ratio) as loss_p95,
+      -- Both quantiles of a measure from one sort of it.
+      percentile_cont(array[0.5, 0.95]) within group (order by setup_ms) as setup_quantiles,
+      percentile_cont(array[0.5, 0.95]) within group (order by round_trip_ms)
+        as round_trip_quantiles,
+      percentile_cont(array[0.5, 0.95]) within group (order by loss_ratio) as loss_quantiles,
       coalesce(sum(recordings_ready), 0)::int as recordings_ready,
       coalesce(sum(recordings_pending), 0)::int as recordings_pending,
       coalesce(sum(recordings_failed), 0)::int as recordings_failed
     from chosen
-  ),
+  )
+  select row_to_json(t) as totals from totals t`;
+  const agents = sql<{ agents: SummaryRow['agents'] }>`
+  with
   agent_legs as (
     -- Every answered leg of the scope's conversations, whoever the report narrows to.
     select a.agent_id, count(*)::int as answered,
@@ -168,7 +176,10 @@ export async function reportSummary(
     full join missed_offers m on m.agent_id = a.agent_id
     join staff s on s.id = coalesce(a.agent_id, m.agent_id) and s.company_id = ${company}
     where ${scope.agentId === undefined ? sql`true` : sql`s.id = ${scope.agentId}`}
-  ),
+  )
+  select coalesce(json_agg(a order by a.name, a.agent_id), '[]') as agents from agents a`;
+  const extras = sql<Omit<SummaryRow, 'totals' | 'agents'>>`
+  with
   form_answers as (
     select rs.form_id, rs.answers from rating_submissions rs
     where rs.id in (
@@ -187,41 +198,49 @@ export async function reportSummary(
     join forms_used u on u.form_id = fa.form_id
     cross join jsonb_array_elements(u.fields) field
   )
-  select json_build_object(
-    'totals', (select row_to_json(t) from totals t),
-    'heatmap', coalesce((
+  select
+    coalesce((
       select json_agg(cell order by cell.weekday, cell.hour) from (
         select ${weekdayOf(scope)} as weekday, ${hourOf(scope)} as hour, count(*)::int as calls
         from report_conversations o where ${chosenFacts}
         group by 1, 2) cell
-      ), '[]'),
-    'agents', coalesce((select json_agg(a order by a.name, a.agent_id) from agents a), '[]'),
-    'forms', coalesce((select json_agg(u order by u.form_id) from forms_used u), '[]'),
-    'answers', coalesce((
+      ), '[]') as heatmap,
+    coalesce((select json_agg(u order by u.form_id) from forms_used u), '[]') as forms,
+    coalesce((
       select json_agg(c) from (
         select form_id, name, answers->>name as value, count(*)::int as count
         from form_fields where type in ('select', 'checkbox') and answers ? name
         group by form_id, name, answers->>name) c
-      ), '[]'),
-    'numbers', coalesce((
+      ), '[]') as answers,
+    coalesce((
       select json_agg(n) from (
         select form_id, name, count(answers->name)::int as responses,
           avg(case when jsonb_typeof(answers->name) = 'number' then (answers->>name)::float8 end)
             filter (where type = 'rating') as average
         from form_fields group by form_id, name) n
-      ), '[]')
-  ) as summary`;
-  // The planner's estimate of a range's many rows calls for JIT compilation, which costs more
-  // than it saves here (seconds on a busy server): this one query runs without it.
-  const { rows } = await db.transaction().execute(async (trx) => {
-    await sql`set local jit = off`.execute(trx);
-    // The rating forms' answers are sorted by form: in memory, not in temporary files.
-    await sql`set local work_mem = '32MB'`.execute(trx);
-    return query.execute(trx);
-  });
-  const summary = rows[0]?.summary;
-  if (!summary) throw new Error('the summary query answered no row');
+      ), '[]') as numbers`;
+  const [totalsRow, agentsRow, extrasRow] = await Promise.all([
+    withoutJit(db, totals),
+    withoutJit(db, agents),
+    withoutJit(db, extras),
+  ]);
+  const summary: SummaryRow = { ...extrasRow, ...agentsRow, ...totalsRow };
   return toReportSummary(summary, scope, cutOffs);
+}
+
+/**
+ * Runs one of the summary's queries. The planner's estimate of a range's many rows calls for JIT
+ * compilation, which costs more than it saves here (seconds on a busy server): they run without
+ * it, and sort the rating forms' answers in memory rather than in temporary files.
+ */
+async function withoutJit<Row>(db: Kysely<Database>, query: RawBuilder<Row>): Promise<Row> {
+  return db.transaction().execute(async (trx) => {
+    await sql`set local jit = off`.execute(trx);
+    await sql`set local work_mem = '32MB'`.execute(trx);
+    const { rows } = await query.execute(trx);
+    if (!rows[0]) throw new Error('a summary query answered no row');
+    return rows[0];
+  });
 }
 
 const yesNo: Record<string, string> = { true: 'Yes', false: 'No' };
@@ -320,9 +339,9 @@ function toReportSummary(summary: SummaryRow, scope: ReportScope, cutOffs: CutOf
       measured: t.measured,
       relayed: t.relayed,
       poor: t.poor,
-      setupMs: { median: roundOrNull(t.setup_median), p95: roundOrNull(t.setup_p95) },
-      roundTripMs: { median: roundOrNull(t.round_trip_median), p95: roundOrNull(t.round_trip_p95) },
-      lossRatio: { median: t.loss_median, p95: t.loss_p95 },
+      setupMs: roundedQuantiles(t.setup_quantiles),
+      roundTripMs: roundedQuantiles(t.round_trip_quantiles),
+      lossRatio: { median: t.loss_quantiles?.[0] ?? null, p95: t.loss_quantiles?.[1] ?? null },
     },
     recordings: {
       ready: t.recordings_ready,
