@@ -94,11 +94,14 @@ export function originConditions(
 export const withAgent = (scope: ReportScope) =>
   scope.agentId === undefined ? sql`true` : sql`${scope.agentId} = any (o.answered_leg_agent_ids)`;
 
-/** The weekday (0 = Sunday) and hour a conversation `o` began, by the company's clock. */
-export const weekdayOf = (scope: ReportScope) =>
-  sql`extract(dow from o.started_at at time zone ${scope.timeZone})::int`;
-export const hourOf = (scope: ReportScope) =>
-  sql`extract(hour from o.started_at at time zone ${scope.timeZone})::int`;
+/**
+ * The weekday (0 = Sunday) and hour of an instant (by default when conversation `o` began), by
+ * the company's clock.
+ */
+export const weekdayOf = (scope: ReportScope, instant: RawBuilder<unknown> = sql`o.started_at`) =>
+  sql`extract(dow from ${instant} at time zone ${scope.timeZone})::int`;
+export const hourOf = (scope: ReportScope, instant: RawBuilder<unknown> = sql`o.started_at`) =>
+  sql`extract(hour from ${instant} at time zone ${scope.timeZone})::int`;
 
 /**
  * The `with` clauses that end in `classified`: one row a conversation of the selection, read

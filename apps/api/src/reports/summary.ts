@@ -188,9 +188,10 @@ export async function reportSummary(
     )
   ),
   forms_used as (
-    select f.id as form_id, f.title, f.fields, count(*)::int as responses
-    from form_answers fa join forms f on f.id = fa.form_id and f.company_id = ${company}
-    group by f.id
+    -- Counted before the form's fields join, so the sort carries no form definitions.
+    select f.id as form_id, f.title, f.fields, n.responses
+    from (select form_id, count(*)::int as responses from form_answers group by form_id) n
+    join forms f on f.id = n.form_id and f.company_id = ${company}
   ),
   form_fields as (
     select fa.form_id, fa.answers, field->>'name' as name, field->>'type' as type
@@ -201,8 +202,16 @@ export async function reportSummary(
   select
     coalesce((
       select json_agg(cell order by cell.weekday, cell.hour) from (
-        select ${weekdayOf(scope)} as weekday, ${hourOf(scope)} as hour, count(*)::int as calls
-        from report_conversations o where ${chosenFacts}
+        -- Counted by quarter hour first, so only the buckets meet the time zone, not each
+        -- conversation (a quarter hour keeps zones such as +05:45 right).
+        select ${weekdayOf(scope, sql`b.bucket`)} as weekday,
+          ${hourOf(scope, sql`b.bucket`)} as hour,
+          sum(b.calls)::int as calls
+        from (
+          select date_bin('15 minutes', o.started_at, timestamptz 'epoch') as bucket,
+            count(*) as calls
+          from report_conversations o where ${chosenFacts}
+          group by 1) b
         group by 1, 2) cell
       ), '[]') as heatmap,
     coalesce((select json_agg(u order by u.form_id) from forms_used u), '[]') as forms,
