@@ -92,7 +92,8 @@ describe('GET /api/reports/wallboard', () => {
     t = await buildTestApp();
     const now = new Date();
 
-    // The team: Ada (in a call, below) and Ann report available, Bo busy; Eve never signed in;
+    // The team: Ada (in a call, below) busy as her console says through a call, Ann available,
+    // Bo busy; Eve never signed in;
     // Gus is deactivated.
     const passwordHash = await hashPassword('not-used-here');
     const member = (name: string) => ({
@@ -114,7 +115,7 @@ describe('GET /api/reports/wallboard', () => {
     boToken = bo;
     for (const [token, status] of [
       [adminToken, 'available'],
-      [ada, 'available'],
+      [ada, 'busy'],
       [bo, 'busy'],
     ] as const) {
       expect((await report(token, status)).statusCode).toBe(204);
@@ -257,11 +258,17 @@ describe('GET /api/reports/wallboard', () => {
       .set({ agent_id: await staffId('bo@frontdesk.demo'), answered_at: new Date() })
       .where('call_id', '=', newestSalesCall)
       .execute();
+    // As the console does through a call, Bo says busy.
+    expect((await report(boToken, 'busy')).statusCode).toBe(204);
     data = await board(adminToken);
     expect(data.waiting).toBe(2);
     expect(data.categories[0]?.waiting).toBe(1);
     expect(boState(data)?.state).toBe('inCall');
     expect(data.today.answered).toBe(5);
+
+    // A call its pages left unended does not keep an agent who says available "in a call".
+    expect((await report(boToken, 'available')).statusCode).toBe(204);
+    expect(boState(await board(adminToken))?.state).toBe('available');
 
     // Signed out, Bo is offline, whatever the last report and the open call say.
     expect((await callApi(t.app, 'POST', 'auth/logout', {}, boToken)).statusCode).toBe(204);

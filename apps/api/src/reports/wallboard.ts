@@ -37,8 +37,10 @@ async function waitingByCategory(db: Kysely<Database>, companyId: number, clock:
 
 /**
  * Every active member and what they are doing: offline without a live sign-in or a report that
- * still counts, in a call while they hold an answered call that has not ended, else what they
- * last reported (busy shows as away: neither takes calls).
+ * still counts, in a call while they hold an answered call that has not ended and their console
+ * does not say available (it says busy through a call: a call left unended by a closed page must
+ * not keep an agent who is back at work "in a call"), else what they last reported (busy shows
+ * as away: neither takes calls).
  */
 async function agentStates(db: Kysely<Database>, companyId: number, clock: Clock) {
   const rows = await db
@@ -69,7 +71,7 @@ async function agentStates(db: Kysely<Database>, companyId: number, clock: Clock
   return rows.map(({ id, name, availability, signedIn, reported, inCall }) => {
     let state: AgentState;
     if (!signedIn) state = 'offline';
-    else if (inCall) state = 'inCall';
+    else if (inCall && availability !== 'available') state = 'inCall';
     else if (!reported) state = 'offline';
     else state = availability === 'available' ? 'available' : 'away';
     return { id, name, state };
