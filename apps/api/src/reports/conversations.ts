@@ -136,26 +136,23 @@ export function conversationsWith(
     where ${sql.join(where, sql` and `)}
   ),
   classified as (
-    select v.*,
-      -- Time agents spent with the guest: each answered leg from its answer to its end.
-      case when v.outcome = 'answered' then round(v.leg_handle_ms) end::bigint as handle_ms,
+    -- Each case reads the facts themselves, in float8 (date_part, not extract's numeric), rather
+    -- than the outcome's case: the summary classifies every conversation of its range.
+    select c.*,
       case
-        when v.status <> 'ok' then null
-        when v.outcome = 'answered' then round(extract(epoch from v.answered_at - v.started_at) * 1000)
-        when v.outcome in ('abandoned', 'shortAbandoned')
-          then round(extract(epoch from v.ended_at - v.started_at) * 1000)
+        when c.status <> 'ok' then c.status
+        when c.ended_at is null then 'live'
+        when c.answered_at is not null then 'answered'
+        when c.ended_at - c.started_at < make_interval(secs => ${shortAbandonSeconds})
+          then 'shortAbandoned'
+        else 'abandoned'
+      end as outcome,
+      -- Time agents spent with the guest: each answered leg from its answer to its end.
+      case when c.status = 'ok' and c.ended_at is not null and c.answered_at is not null
+        then round(c.leg_handle_ms) end::bigint as handle_ms,
+      case when c.status = 'ok' and c.ended_at is not null then round(
+        date_part('epoch', coalesce(c.answered_at, c.ended_at) - c.started_at) * 1000)
       end::bigint as wait_ms
-    from (
-      select c.*,
-        case
-          when c.status <> 'ok' then c.status
-          when c.ended_at is null then 'live'
-          when c.answered_at is not null then 'answered'
-          when c.ended_at - c.started_at < make_interval(secs => ${shortAbandonSeconds})
-            then 'shortAbandoned'
-          else 'abandoned'
-        end as outcome
-      from conversations c
-    ) v
+    from conversations c
   )`;
 }

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.ts';
 import {
   conversationsWith,
   hourOf,
+  type ConversationRow,
   originConditions,
   weekdayOf,
   withAgent,
@@ -19,35 +20,13 @@ type Quantiles = [number | null, number | null] | null;
 
 /** What the summary's queries answer, as PostgreSQL's JSON has it. */
 type SummaryRow = {
-  totals: {
-    calls: number;
-    answered: number;
-    abandoned: number;
-    short_abandoned: number;
-    live: number;
-    blocked: number;
-    out_of_quota: number;
-    average_speed_of_answer_ms: number | null;
-    answered_within: number;
-    average_handle_time_ms: number | null;
-    holds: number;
-    held_calls: number;
-    hold_ms: number;
-    transfers: number;
-    responses: number;
-    satisfied: number;
-    rating_average: number | null;
-    distribution: number[];
-    measured: number;
-    relayed: number;
-    poor: number;
+  /** One row per outcome and rating of the chosen conversations, summed up in `totalsOf`. */
+  groups: OutcomeGroup[];
+  quantiles: {
     /** Median and 95th percentile; `null` with nothing measured. */
     setup_quantiles: Quantiles;
     round_trip_quantiles: Quantiles;
     loss_quantiles: Quantiles;
-    recordings_ready: number;
-    recordings_pending: number;
-    recordings_failed: number;
   };
   heatmap: { weekday: number; hour: number; calls: number }[];
   agents: {
@@ -69,6 +48,71 @@ type SummaryRow = {
   numbers: { form_id: number; name: string; responses: number; average: number | null }[];
 };
 
+/** The sums of the conversations of one outcome (with status) and one rating. */
+type OutcomeGroup = {
+  outcome: ConversationRow['outcome'];
+  rating: number | null;
+  conversations: number;
+  wait_ms: number | null;
+  answered_within: number;
+  handle_ms: number | null;
+  handled: number;
+  holds: number;
+  held_calls: number;
+  hold_ms: number;
+  transfers: number;
+  measured: number;
+  relayed: number;
+  poor: number;
+  recordings_ready: number;
+  recordings_pending: number;
+  recordings_failed: number;
+};
+
+const REFUSED: ReadonlySet<string> = new Set(['blocked', 'outOfQuota']);
+
+/** The totals of the summary: the outcome groups added up. */
+function totalsOf(groups: OutcomeGroup[]) {
+  const sum = (rows: OutcomeGroup[], pick: (row: OutcomeGroup) => number | null) =>
+    rows.reduce((total, row) => total + (pick(row) ?? 0), 0);
+  const of = (outcome: string) => groups.filter((g) => g.outcome === outcome);
+  const answered = of('answered');
+  const taken = groups.filter((g) => !REFUSED.has(g.outcome));
+  const rated = answered.filter((g) => g.rating !== null);
+  const count = (rows: OutcomeGroup[]) => sum(rows, (g) => g.conversations);
+  const answeredCount = count(answered);
+  const responses = count(rated);
+  const handled = sum(answered, (g) => g.handled);
+  return {
+    calls: count(taken),
+    answered: answeredCount,
+    abandoned: count(of('abandoned')),
+    shortAbandoned: count(of('shortAbandoned')),
+    live: count(of('live')),
+    blocked: count(of('blocked')),
+    outOfQuota: count(of('outOfQuota')),
+    averageSpeedOfAnswerMs:
+      answeredCount === 0 ? null : sum(answered, (g) => g.wait_ms) / answeredCount,
+    answeredWithin: sum(answered, (g) => g.answered_within),
+    averageHandleTimeMs: handled === 0 ? null : sum(answered, (g) => g.handle_ms) / handled,
+    holds: sum(groups, (g) => g.holds),
+    heldCalls: sum(groups, (g) => g.held_calls),
+    holdMs: sum(groups, (g) => g.hold_ms),
+    transfers: sum(groups, (g) => g.transfers),
+    responses,
+    satisfied: count(rated.filter((g) => (g.rating ?? 0) >= 4)),
+    ratingAverage:
+      responses === 0 ? null : sum(rated, (g) => (g.rating ?? 0) * g.conversations) / responses,
+    distribution: [1, 2, 3, 4, 5].map((score) => count(rated.filter((g) => g.rating === score))),
+    measured: sum(taken, (g) => g.measured),
+    relayed: sum(taken, (g) => g.relayed),
+    poor: sum(taken, (g) => g.poor),
+    recordingsReady: sum(groups, (g) => g.recordings_ready),
+    recordingsPending: sum(groups, (g) => g.recordings_pending),
+    recordingsFailed: sum(groups, (g) => g.recordings_failed),
+  };
+}
+
 const ratioOf = (part: number, whole: number) => (whole === 0 ? null : part / whole);
 const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));
 const roundedQuantiles = (quantiles: Quantiles) => ({
@@ -78,7 +122,7 @@ const roundedQuantiles = (quantiles: Quantiles) => ({
 
 /**
  * The figures of `GET /api/reports/summary` for the scope, each defined in docs/reports.md, all
- * worked out by PostgreSQL in three queries over the conversations of the range.
+ * worked out by PostgreSQL in five queries over the conversations of the range.
  */
 export async function reportSummary(
   db: Kysely<Database>,
@@ -90,51 +134,38 @@ export async function reportSummary(
   // Figures that need no classification (the heatmap, the rating forms) read the facts of the
   // chosen conversations themselves, so the classified rows are read once and never stored.
   const chosenFacts = sql`${originConditions(scope, undefined)} and ${withAgent(scope)}`;
-  // Three queries on three connections, run side by side: the totals over every conversation,
-  // each agent's figures, and the heatmap with the rating forms' answers.
-  const totals = sql<{ totals: SummaryRow['totals'] }>`
+  // Five queries on five connections, run side by side: the conversations summed by outcome and
+  // rating, the quantiles of their quality, each agent's figures, the heatmap, the rating forms.
+  const groups = sql<{ groups: OutcomeGroup[] }>`
   with ${conversationsWith({ scope }, cutOffs.shortAbandonSeconds)},
-  chosen as (select * from classified c where c.with_agent),
-  totals as (
-    select
-      count(*) filter (where status = 'ok')::int as calls,
-      count(*) filter (where outcome = 'answered')::int as answered,
-      count(*) filter (where outcome = 'abandoned')::int as abandoned,
-      count(*) filter (where outcome = 'shortAbandoned')::int as short_abandoned,
-      count(*) filter (where outcome = 'live')::int as live,
-      count(*) filter (where status = 'blocked')::int as blocked,
-      count(*) filter (where status = 'outOfQuota')::int as out_of_quota,
-      avg(wait_ms) filter (where outcome = 'answered')::float8 as average_speed_of_answer_ms,
-      count(*) filter (where outcome = 'answered' and wait_ms <= ${serviceLevelMs})::int
-        as answered_within,
-      avg(handle_ms) filter (where outcome = 'answered')::float8 as average_handle_time_ms,
-      coalesce(sum(holds), 0)::int as holds,
-      count(*) filter (where holds > 0)::int as held_calls,
-      coalesce(sum(hold_ms), 0)::float8 as hold_ms,
-      coalesce(sum(transfers), 0)::int as transfers,
-      count(rating) filter (where outcome = 'answered')::int as responses,
-      count(*) filter (where outcome = 'answered' and rating >= 4)::int as satisfied,
-      avg(rating) filter (where outcome = 'answered')::float8 as rating_average,
-      array[${sql.join(
-        [1, 2, 3, 4, 5].map(
-          (score) =>
-            sql`count(*) filter (where outcome = 'answered' and rating = ${sql.lit(score)})::int`,
-        ),
-      )}] as distribution,
-      count(*) filter (where measured and status = 'ok')::int as measured,
-      count(*) filter (where relayed and status = 'ok')::int as relayed,
-      count(*) filter (where poor_quality and status = 'ok')::int as poor,
-      -- Both quantiles of a measure from one sort of it.
-      percentile_cont(array[0.5, 0.95]) within group (order by setup_ms) as setup_quantiles,
-      percentile_cont(array[0.5, 0.95]) within group (order by round_trip_ms)
-        as round_trip_quantiles,
-      percentile_cont(array[0.5, 0.95]) within group (order by loss_ratio) as loss_quantiles,
-      coalesce(sum(recordings_ready), 0)::int as recordings_ready,
-      coalesce(sum(recordings_pending), 0)::int as recordings_pending,
-      coalesce(sum(recordings_failed), 0)::int as recordings_failed
-    from chosen
+  grouped as (
+    -- Plain sums a few dozen groups long rather than a filtered aggregate a figure: the totals
+    -- add them up (totalsOf).
+    select outcome, rating, count(*)::int as conversations,
+      sum(wait_ms)::float8 as wait_ms,
+      count(*) filter (where wait_ms <= ${serviceLevelMs})::int as answered_within,
+      sum(handle_ms)::float8 as handle_ms, count(handle_ms)::int as handled,
+      sum(holds)::int as holds, count(*) filter (where holds > 0)::int as held_calls,
+      sum(hold_ms)::float8 as hold_ms, sum(transfers)::int as transfers,
+      count(*) filter (where measured)::int as measured,
+      count(*) filter (where relayed)::int as relayed,
+      count(*) filter (where poor_quality)::int as poor,
+      sum(recordings_ready)::int as recordings_ready,
+      sum(recordings_pending)::int as recordings_pending,
+      sum(recordings_failed)::int as recordings_failed
+    from classified where with_agent
+    group by outcome, rating
   )
-  select row_to_json(t) as totals from totals t`;
+  select coalesce(json_agg(g), '[]') as groups from grouped g`;
+  const quantiles = sql<{ quantiles: SummaryRow['quantiles'] }>`
+  select row_to_json(q) as quantiles from (
+    select
+      -- Both quantiles of a measure from one sort of it.
+      percentile_cont(array[0.5, 0.95]) within group (order by o.setup_ms) as setup_quantiles,
+      percentile_cont(array[0.5, 0.95]) within group (order by o.round_trip_ms)
+        as round_trip_quantiles,
+      percentile_cont(array[0.5, 0.95]) within group (order by o.loss_ratio) as loss_quantiles
+    from report_conversations o where ${chosenFacts} and o.measured) q`;
   const agents = sql<{ agents: SummaryRow['agents'] }>`
   with
   agent_legs as (
@@ -154,16 +185,24 @@ export async function reportSummary(
     group by a.agent_id
   ),
   missed_offers as (
-    -- Offers that ran out (a waiting leg's, once its turn has ended).
-    select m.agent_id, count(*)::int as missed_offers
+    -- Offers that ran out (a waiting leg's, once its turn has ended). The lists of agents are
+    -- counted before they are taken apart: most conversations share one of a few hundred.
+    select m.agent_id, sum(m.offers)::int as missed_offers
     from (
-      select unnest(o.missed_offer_agent_ids) as agent_id
-      from report_conversations o where ${originConditions(scope, undefined)}
+      select agent_id, l.conversations as offers
+      from (
+        select o.missed_offer_agent_ids as agent_ids, count(*) as conversations
+        from report_conversations o
+        where ${originConditions(scope, undefined)} and cardinality(o.missed_offer_agent_ids) > 0
+        group by 1
+      ) l
+      cross join unnest(l.agent_ids) as agent_id
       union all
-      select w.agent_id
+      select w.agent_id, 1
       from report_conversations o
       cross join unnest(o.open_offer_agent_ids, o.open_offer_untils) as w(agent_id, until)
-      where ${originConditions(scope, undefined)} and w.until <= now()
+      where ${originConditions(scope, undefined)} and cardinality(o.open_offer_agent_ids) > 0
+        and w.until <= now()
     ) m
     group by m.agent_id
   ),
@@ -178,7 +217,7 @@ export async function reportSummary(
     where ${scope.agentId === undefined ? sql`true` : sql`s.id = ${scope.agentId}`}
   )
   select coalesce(json_agg(a order by a.name, a.agent_id), '[]') as agents from agents a`;
-  const extras = sql<Omit<SummaryRow, 'totals' | 'agents'>>`
+  const forms = sql<Pick<SummaryRow, 'forms' | 'answers' | 'numbers'>>`
   with
   form_answers as (
     select rs.form_id, rs.answers from rating_submissions rs
@@ -200,20 +239,6 @@ export async function reportSummary(
     cross join jsonb_array_elements(u.fields) field
   )
   select
-    coalesce((
-      select json_agg(cell order by cell.weekday, cell.hour) from (
-        -- Counted by quarter hour first, so only the buckets meet the time zone, not each
-        -- conversation (a quarter hour keeps zones such as +05:45 right).
-        select ${weekdayOf(scope, sql`b.bucket`)} as weekday,
-          ${hourOf(scope, sql`b.bucket`)} as hour,
-          sum(b.calls)::int as calls
-        from (
-          select date_bin('15 minutes', o.started_at, timestamptz 'epoch') as bucket,
-            count(*) as calls
-          from report_conversations o where ${chosenFacts}
-          group by 1) b
-        group by 1, 2) cell
-      ), '[]') as heatmap,
     coalesce((select json_agg(u order by u.form_id) from forms_used u), '[]') as forms,
     coalesce((
       select json_agg(c) from (
@@ -228,12 +253,35 @@ export async function reportSummary(
             filter (where type = 'rating') as average
         from form_fields group by form_id, name) n
       ), '[]') as numbers`;
-  const [totalsRow, agentsRow, extrasRow] = await Promise.all([
-    withoutJit(db, totals),
+  const heatmap = sql<Pick<SummaryRow, 'heatmap'>>`
+  select coalesce((
+      select json_agg(cell order by cell.weekday, cell.hour) from (
+        -- Counted by quarter hour first, so only the buckets meet the time zone, not each
+        -- conversation (a quarter hour keeps zones such as +05:45 right).
+        select ${weekdayOf(scope, sql`b.bucket`)} as weekday,
+          ${hourOf(scope, sql`b.bucket`)} as hour,
+          sum(b.calls)::int as calls
+        from (
+          select date_bin('15 minutes', o.started_at, timestamptz 'epoch') as bucket,
+            count(*) as calls
+          from report_conversations o where ${chosenFacts}
+          group by 1) b
+        group by 1, 2) cell
+      ), '[]') as heatmap`;
+  const [groupsRow, quantilesRow, agentsRow, heatmapRow, formsRow] = await Promise.all([
+    withoutJit(db, groups),
+    withoutJit(db, quantiles),
     withoutJit(db, agents),
-    withoutJit(db, extras),
+    withoutJit(db, heatmap),
+    withoutJit(db, forms),
   ]);
-  const summary: SummaryRow = { ...extrasRow, ...agentsRow, ...totalsRow };
+  const summary: SummaryRow = {
+    ...groupsRow,
+    ...quantilesRow,
+    ...agentsRow,
+    ...heatmapRow,
+    ...formsRow,
+  };
   return toReportSummary(summary, scope, cutOffs);
 }
 
@@ -246,6 +294,7 @@ async function withoutJit<Row>(db: Kysely<Database>, query: RawBuilder<Row>): Pr
   return db.transaction().execute(async (trx) => {
     await sql`set local jit = off`.execute(trx);
     await sql`set local work_mem = '32MB'`.execute(trx);
+    await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
     const { rows } = await query.execute(trx);
     if (!rows[0]) throw new Error('a summary query answered no row');
     return rows[0];
@@ -302,36 +351,37 @@ function ratingForms(summary: SummaryRow): ReportSummary['ratingForms'] {
 }
 
 function toReportSummary(summary: SummaryRow, scope: ReportScope, cutOffs: CutOffs): ReportSummary {
-  const t = summary.totals;
+  const t = totalsOf(summary.groups);
+  const q = summary.quantiles;
   const handled = t.answered + t.abandoned;
   return {
     range: { from: scope.from.toISOString(), to: scope.to.toISOString(), timeZone: scope.timeZone },
     calls: t.calls,
     answered: t.answered,
     abandoned: t.abandoned,
-    shortAbandoned: t.short_abandoned,
+    shortAbandoned: t.shortAbandoned,
     live: t.live,
-    refused: { blocked: t.blocked, outOfQuota: t.out_of_quota },
+    refused: { blocked: t.blocked, outOfQuota: t.outOfQuota },
     abandonmentRate: ratioOf(t.abandoned, handled),
-    averageSpeedOfAnswerMs: roundOrNull(t.average_speed_of_answer_ms),
+    averageSpeedOfAnswerMs: roundOrNull(t.averageSpeedOfAnswerMs),
     serviceLevel: {
       thresholdSeconds: cutOffs.serviceLevelSeconds,
       target: cutOffs.serviceLevelTarget,
-      ratio: ratioOf(t.answered_within, handled),
+      ratio: ratioOf(t.answeredWithin, handled),
     },
-    averageHandleTimeMs: roundOrNull(t.average_handle_time_ms),
+    averageHandleTimeMs: roundOrNull(t.averageHandleTimeMs),
     holds: {
       count: t.holds,
-      calls: t.held_calls,
-      totalMs: Math.round(t.hold_ms),
-      averageMs: t.holds === 0 ? null : Math.round(t.hold_ms / t.holds),
+      calls: t.heldCalls,
+      totalMs: Math.round(t.holdMs),
+      averageMs: t.holds === 0 ? null : Math.round(t.holdMs / t.holds),
     },
     transfers: t.transfers,
     csat: {
       responses: t.responses,
       responseRate: ratioOf(t.responses, t.answered),
       score: ratioOf(t.satisfied, t.responses),
-      average: t.rating_average,
+      average: t.ratingAverage,
       distribution: t.distribution,
     },
     ratingForms: ratingForms(summary),
@@ -348,14 +398,14 @@ function toReportSummary(summary: SummaryRow, scope: ReportScope, cutOffs: CutOf
       measured: t.measured,
       relayed: t.relayed,
       poor: t.poor,
-      setupMs: roundedQuantiles(t.setup_quantiles),
-      roundTripMs: roundedQuantiles(t.round_trip_quantiles),
-      lossRatio: { median: t.loss_quantiles?.[0] ?? null, p95: t.loss_quantiles?.[1] ?? null },
+      setupMs: roundedQuantiles(q.setup_quantiles),
+      roundTripMs: roundedQuantiles(q.round_trip_quantiles),
+      lossRatio: { median: q.loss_quantiles?.[0] ?? null, p95: q.loss_quantiles?.[1] ?? null },
     },
     recordings: {
-      ready: t.recordings_ready,
-      pending: t.recordings_pending,
-      failed: t.recordings_failed,
+      ready: t.recordingsReady,
+      pending: t.recordingsPending,
+      failed: t.recordingsFailed,
     },
   };
 }
