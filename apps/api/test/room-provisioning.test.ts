@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEjabberd, type RunningEjabberd } from '@frontdesk/infra';
+import type { RunningEjabberd } from '@frontdesk/infra';
 import { provisionChatRooms } from '../src/xmpp/room-provisioning.ts';
+import { startChatServer } from './chat-server.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /** A logger that keeps what it is told, to see what provisioning reports. */
@@ -20,21 +17,18 @@ function recordingLogger() {
 }
 
 describe('provisionChatRooms', () => {
-  let dir: string;
+  let server: Awaited<ReturnType<typeof startChatServer>>;
   let xmpp: RunningEjabberd;
   let t: TestApp;
 
+  // The API is not told of the server: the tests run the provisioning themselves.
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'frontdesk-api-rooms-'));
-    [xmpp, t] = await Promise.all([
-      startEjabberd({ dir, jwtSecret: randomBytes(32) }),
-      buildTestApp(),
-    ]);
+    [server, t] = await Promise.all([startChatServer('rooms'), buildTestApp()]);
+    xmpp = server.xmpp;
   });
   afterAll(async () => {
     await t?.close();
-    await xmpp?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await server?.stop();
   });
 
   const roomOptions = async (name: string) => {

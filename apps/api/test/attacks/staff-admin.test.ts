@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatSession, type ChatError } from '@frontdesk/chat';
-import { envelope, operatorLoginSchema, staffSignedInSchema } from '@frontdesk/protocol';
-import { startEjabberd, type RunningEjabberd } from '@frontdesk/infra';
+import { envelope, operatorLoginSchema } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import { createOperator } from '../../src/staff/operators.ts';
-import { bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from '../helper.ts';
+import { bearer, loginGuest, loginStaff } from '../helper.ts';
+import { buildTestAppWithChat, type TestAppWithChat } from '../chat-server.ts';
 
 /**
  * Attacks on staff administration and the platform operator (decision 0017): managing a
@@ -19,22 +14,12 @@ import { bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from '../h
  */
 describe('attack: staff administration and the platform operator', () => {
   const company = SEEDED_COMPANY.aroundTheClock;
-  let dir: string;
-  let xmpp: RunningEjabberd;
-  let t: TestApp;
-  const open: ChatSession[] = [];
+  let t: TestAppWithChat;
   let tokens: Record<'guest' | 'agent' | 'otherAdmin' | 'operator' | 'admin', string>;
   let diId: number;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'frontdesk-api-staff-admin-'));
-    const jwtSecret = randomBytes(32);
-    xmpp = await startEjabberd({ dir, jwtSecret });
-    t = await buildTestApp({
-      XMPP_ADMIN_URL: xmpp.adminApiUrl,
-      XMPP_DOMAIN: xmpp.domain,
-      XMPP_JWT_SECRET: Buffer.from(jwtSecret).toString('base64url'),
-    });
+    t = await buildTestAppWithChat('staff-admin');
     const operator = await createOperator(t.app.db, { email: 'olga@platform.example' });
     const operatorLogin = await t.app.inject({
       method: 'POST',
@@ -63,10 +48,7 @@ describe('attack: staff administration and the platform operator', () => {
     ).id;
   });
   afterAll(async () => {
-    for (const session of open) session.close();
     await t?.close();
-    await xmpp?.stop();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const send = (method: 'GET' | 'POST' | 'PATCH', url: string, token?: string, body?: object) =>
@@ -163,40 +145,10 @@ describe('attack: staff administration and the platform operator', () => {
     expect(login.statusCode).toBe(429);
   });
 
-  /** Signs a demo member in through the API and connects its chat as the console does. */
-  async function chatOf(email: string) {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      body: { email, password: 'frontdesk-demo' },
-    });
-    const login = envelope(staffSignedInSchema).parse(response.json()).data;
-    const chat = new ChatSession({
-      url: xmpp.wsUrl,
-      jid: login.xmpp.jid,
-      token: login.xmpp.password,
-      sender: 'AGENT',
-      resource: 'web-test',
-      log: () => undefined,
-    });
-    open.push(chat);
-    await chat.connect();
-    const ended = new Promise<ChatError>((resolve) => chat.on('error', resolve));
-    return { staffId: login.user.id, chat, ended };
-  }
-
-  const connectedNow = async () => {
-    const response = await fetch(`${xmpp.adminApiUrl}/connected_users`, {
-      method: 'POST',
-      body: '{}',
-    });
-    return ((await response.json()) as string[]).map((jid) => jid.split('@')[0]);
-  };
-
   it("ends the chat of a member the admin deactivates or resets at once, and no one else's", async () => {
-    const di = await chatOf('di@frontdesk.demo');
-    const cy = await chatOf('cy@frontdesk.demo');
-    const ada = await chatOf('ada@frontdesk.demo');
+    const di = await t.signIn('di@frontdesk.demo');
+    const cy = await t.signIn('cy@frontdesk.demo');
+    const ada = await t.signIn('ada@frontdesk.demo');
 
     const deactivated = await send(
       'PATCH',
@@ -217,7 +169,7 @@ describe('attack: staff administration and the platform operator', () => {
     expect(reset.statusCode).toBe(200);
     expect(await cy.ended).toMatchObject({ code: 'signed-out' });
 
-    const connected = await connectedNow();
+    const connected = await t.connectedNow();
     expect(connected).not.toContain(`staff-${di.staffId}`);
     expect(connected).not.toContain(`staff-${cy.staffId}`);
     expect(ada.chat.status).toBe('connected');
