@@ -16,6 +16,7 @@ import {
   loginGuest,
   loginStaff,
   newCallId,
+  staffIdOf,
   type TestApp,
 } from './helper.ts';
 
@@ -39,15 +40,10 @@ beforeAll(async () => {
     loginStaff(t.app, 'cy@frontdesk.demo'),
     loginStaff(t.app, 'di@frontdesk.demo'),
   ]);
-  const staffIdOf = async (email: string) =>
-    (
-      await t.app.db
-        .selectFrom('staff')
-        .select('id')
-        .where('email', '=', email)
-        .executeTakeFirstOrThrow()
-    ).id;
-  ids = { cy: await staffIdOf('cy@frontdesk.demo'), di: await staffIdOf('di@frontdesk.demo') };
+  ids = {
+    cy: await staffIdOf(t.app, 'cy@frontdesk.demo'),
+    di: await staffIdOf(t.app, 'di@frontdesk.demo'),
+  };
 });
 afterAll(() => t.close());
 

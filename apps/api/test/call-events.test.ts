@@ -13,6 +13,7 @@ import {
   loginStaff,
   markAnswered,
   newCallId,
+  staffIdOf,
   type TestApp,
 } from './helper.ts';
 import { goodQuality } from './call-quality-sample.ts';
@@ -36,15 +37,10 @@ describe('what reports need of a call (ended_by, call_events, call_quality)', ()
       loginStaff(t.app, 'ada@frontdesk.demo'),
       loginStaff(t.app, 'bo@frontdesk.demo'),
     ]);
-    const idOf = async (email: string) =>
-      (
-        await t.app.db
-          .selectFrom('staff')
-          .select('id')
-          .where('email', '=', email)
-          .executeTakeFirstOrThrow()
-      ).id;
-    [adaId, boId] = await Promise.all([idOf('ada@frontdesk.demo'), idOf('bo@frontdesk.demo')]);
+    [adaId, boId] = await Promise.all([
+      staffIdOf(t.app, 'ada@frontdesk.demo'),
+      staffIdOf(t.app, 'bo@frontdesk.demo'),
+    ]);
   });
   afterAll(() => t?.close());
 

@@ -30,6 +30,7 @@ import {
   multipart,
   newBrowserUsername,
   newCallId,
+  staffIdOf,
   type TestApp,
 } from './helper.ts';
 
@@ -332,17 +333,9 @@ describe('company admin API', () => {
   describe('categories', () => {
     const categories = async () =>
       envelope(adminCategorySchema.array()).parse((await send('GET', '/categories')).json()).data;
-    const staffId = async (email: string) =>
-      (
-        await t.app.db
-          .selectFrom('staff')
-          .select('id')
-          .where('email', '=', email)
-          .executeTakeFirstOrThrow()
-      ).id;
 
     it('creates one last, with its colours, agents and a room named as the seed names them', async () => {
-      const bo = await staffId('bo@frontdesk.demo');
+      const bo = await staffIdOf(t.app, 'bo@frontdesk.demo');
       const response = await send('POST', '/categories', {
         name: 'Returns & Refunds',
         textColor: '#111111',
@@ -374,7 +367,7 @@ describe('company admin API', () => {
     });
 
     it('refuses agents of another company and bad colours, naming the field', async () => {
-      const cy = await staffId('cy@frontdesk.demo');
+      const cy = await staffIdOf(t.app, 'cy@frontdesk.demo');
       const stranger = await send('POST', '/categories', { name: 'X', agentIds: [cy] });
       expect(stranger.statusCode).toBe(400);
       expect(stranger.json().error.fields).toHaveProperty('agentIds');
@@ -416,8 +409,8 @@ describe('company admin API', () => {
     it("offers a category's waiting calls to its own available agents (round robin)", async () => {
       await send('PATCH', '', { roundRobin: true });
       const [ada, bo] = await Promise.all([
-        staffId('ada@frontdesk.demo'),
-        staffId('bo@frontdesk.demo'),
+        staffIdOf(t.app, 'ada@frontdesk.demo'),
+        staffIdOf(t.app, 'bo@frontdesk.demo'),
       ]);
       const support = (await categories()).find((c) => c.name === 'Support');
       if (!support) throw new Error('no Support category');

@@ -236,16 +236,22 @@ export async function guestWithCall(app: FastifyInstance, company: number, categ
  * route also opens the call's Janus room, which tests of the row's state can do without.
  */
 export async function markAnswered(app: FastifyInstance, callId: string): Promise<void> {
-  const agent = await app.db
-    .selectFrom('staff')
-    .select('id')
-    .where('email', '=', 'ada@frontdesk.demo')
-    .executeTakeFirstOrThrow();
+  const agentId = await staffIdOf(app, 'ada@frontdesk.demo');
   await app.db
     .updateTable('call_reports')
-    .set({ agent_id: agent.id, answered_at: new Date() })
+    .set({ agent_id: agentId, answered_at: new Date() })
     .where('call_id', '=', callId)
     .execute();
+}
+
+/** The id of the member of staff whose e-mail is `email` (a seeded one, or one a test added). */
+export async function staffIdOf(app: FastifyInstance, email: string): Promise<number> {
+  const { id } = await app.db
+    .selectFrom('staff')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 /** Logs a seeded agent or admin in; returns the access token. */

@@ -16,6 +16,7 @@ import {
   guestWithCall,
   loginStaff,
   markAnswered,
+  staffIdOf,
   type TestApp,
 } from './helper.ts';
 
@@ -67,15 +68,6 @@ beforeEach(() => {
 });
 
 const recordingsFolder = () => join(t.config.dataDir, 'recordings');
-
-const staffId = async (email: string) =>
-  (
-    await t.app.db
-      .selectFrom('staff')
-      .select('id')
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow()
-  ).id;
 
 /**
  * An answered call of the demo company (which records its calls) whose room was opened, as the
@@ -213,7 +205,7 @@ describe('the merge job', () => {
     const [recording] = await recordingsOf(
       t.app.db,
       t.config.secrets.apiToken,
-      { companyId: COMPANY, staffId: await staffId('admin@frontdesk.demo') },
+      { companyId: COMPANY, staffId: await staffIdOf(t.app, 'admin@frontdesk.demo') },
       [call.reportId],
     );
     expect(recording).toMatchObject({
@@ -327,9 +319,9 @@ describe('GET /api/reports/recordings/:callId', () => {
 
   beforeAll(async () => {
     [annId, adaId, zoeId] = await Promise.all([
-      staffId('admin@frontdesk.demo'),
-      staffId('ada@frontdesk.demo'),
-      staffId('zoe@frontdesk.demo'),
+      staffIdOf(t.app, 'admin@frontdesk.demo'),
+      staffIdOf(t.app, 'ada@frontdesk.demo'),
+      staffIdOf(t.app, 'zoe@frontdesk.demo'),
     ]);
     call = await answeredRecordedCall();
     await endCall(t.app, call);

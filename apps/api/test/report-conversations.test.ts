@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { envelope, reportCallPageSchema } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
-import { bearer, buildTestApp, loginStaff, type TestApp } from './helper.ts';
+import { bearer, buildTestApp, loginStaff, staffIdOf, type TestApp } from './helper.ts';
 import {
   addConversation,
   addEvents,
@@ -29,12 +29,7 @@ describe('report_conversations: the facts follow every write', () => {
   beforeAll(async () => {
     t = await buildTestApp();
     admin = await loginStaff(t.app, 'admin@frontdesk.demo');
-    const agent = await t.app.db
-      .selectFrom('staff')
-      .select('id')
-      .where('email', '=', 'ada@frontdesk.demo')
-      .executeTakeFirstOrThrow();
-    agentId = agent.id;
+    agentId = await staffIdOf(t.app, 'ada@frontdesk.demo');
   });
   afterAll(() => t.close());
 

@@ -9,7 +9,7 @@ import {
   type ReportCall,
 } from '@frontdesk/protocol';
 import { SEEDED_COMPANY, seedDemo } from '../src/db/seed.ts';
-import { bearer, buildTestApp, loginStaff, type TestApp } from './helper.ts';
+import { bearer, buildTestApp, loginStaff, staffIdOf, type TestApp } from './helper.ts';
 import {
   addConversation,
   addEvents,
@@ -60,17 +60,9 @@ describe('reports', () => {
     t = await buildTestApp({}, { seed: (db) => seedDemo(db) });
     const { db } = t.app;
     admin = await loginStaff(t.app, 'admin@frontdesk.demo');
-    const staffId = async (email: string) =>
-      (
-        await db
-          .selectFrom('staff')
-          .select('id')
-          .where('email', '=', email)
-          .executeTakeFirstOrThrow()
-      ).id;
-    ada = await staffId('ada@frontdesk.demo');
-    bo = await staffId('bo@frontdesk.demo');
-    const cy = await staffId('cy@frontdesk.demo');
+    ada = await staffIdOf(t.app, 'ada@frontdesk.demo');
+    bo = await staffIdOf(t.app, 'bo@frontdesk.demo');
+    const cy = await staffIdOf(t.app, 'cy@frontdesk.demo');
     formulaCategory = (
       await db
         .insertInto('categories')

@@ -8,6 +8,7 @@ import {
   guestWithCall,
   loginGuest,
   loginStaff,
+  staffIdOf,
   type TestApp,
 } from './helper.ts';
 
@@ -39,15 +40,6 @@ describe('GET /api/reports/wallboard', () => {
     return envelope(wallboardSchema).parse(response.json()).data;
   };
 
-  const staffId = async (email: string) =>
-    (
-      await t.app.db
-        .selectFrom('staff')
-        .select('id')
-        .where('email', '=', email)
-        .executeTakeFirstOrThrow()
-    ).id;
-
   /** A call of the demo company made through the API, then given the times of `times`. */
   async function callAt(
     categoryId: number,
@@ -61,7 +53,9 @@ describe('GET /api/reports/wallboard', () => {
     },
   ): Promise<{ callId: string; username: string }> {
     const { callId, username } = await guestWithCall(t.app, DEMO, categoryId);
-    const agentId = times.answered ? await staffId(times.agentEmail ?? 'ada@frontdesk.demo') : null;
+    const agentId = times.answered
+      ? await staffIdOf(t.app, times.agentEmail ?? 'ada@frontdesk.demo')
+      : null;
     await t.app.db
       .updateTable('call_reports')
       .set({
@@ -255,7 +249,7 @@ describe('GET /api/reports/wallboard', () => {
     // opens the call's Janus room): two still wait, and one more is answered today.
     await t.app.db
       .updateTable('call_reports')
-      .set({ agent_id: await staffId('bo@frontdesk.demo'), answered_at: new Date() })
+      .set({ agent_id: await staffIdOf(t.app, 'bo@frontdesk.demo'), answered_at: new Date() })
       .where('call_id', '=', newestSalesCall)
       .execute();
     // As the console does through a call, Bo says busy.

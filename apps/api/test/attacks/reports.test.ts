@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, reportCallPageSchema, reportSummarySchema } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
-import { bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from '../helper.ts';
+import {
+  bearer,
+  buildTestApp,
+  loginGuest,
+  loginStaff,
+  staffIdOf,
+  type TestApp,
+} from '../helper.ts';
 import { addConversation, addGuest, after } from '../report-fixture.ts';
 
 const OURS = SEEDED_COMPANY.demo;
@@ -33,13 +40,7 @@ describe('attack: reports by anyone but the company’s own admins', () => {
       loginStaff(t.app, 'zoe@frontdesk.demo'),
     ]);
     guest = (await loginGuest(t.app, OURS)).token;
-    ourAgentId = (
-      await db
-        .selectFrom('staff')
-        .select('id')
-        .where('email', '=', 'ada@frontdesk.demo')
-        .executeTakeFirstOrThrow()
-    ).id;
+    ourAgentId = await staffIdOf(t.app, 'ada@frontdesk.demo');
     const start = '2026-06-01T10:00:00Z';
     const ours = await addConversation(db, OURS, await addGuest(db, OURS), [
       {

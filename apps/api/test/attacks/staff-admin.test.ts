@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, operatorLoginSchema } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import { createOperator } from '../../src/staff/operators.ts';
-import { bearer, loginGuest, loginStaff } from '../helper.ts';
+import { bearer, loginGuest, loginStaff, staffIdOf } from '../helper.ts';
 import { buildTestAppWithChat, type TestAppWithChat } from '../chat-server.ts';
 
 /**
@@ -39,13 +39,7 @@ describe('attack: staff administration and the platform operator', () => {
       admin,
       operator: envelope(operatorLoginSchema).parse(operatorLogin.json()).data.token,
     };
-    diId = (
-      await t.app.db
-        .selectFrom('staff')
-        .select('id')
-        .where('email', '=', 'di@frontdesk.demo')
-        .executeTakeFirstOrThrow()
-    ).id;
+    diId = await staffIdOf(t.app, 'di@frontdesk.demo');
   });
   afterAll(async () => {
     await t?.close();
