@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ChatSession, type ChatError } from '@frontdesk/chat';
 import { envelope, staffLoginSchema } from '@frontdesk/protocol';
 import { startEjabberd, type RunningEjabberd } from '@frontdesk/infra';
-import { DEMO_LOGINS } from '../src/db/seed.ts';
+import { findDemoLogin } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 /**
@@ -70,12 +70,10 @@ export async function buildTestAppWithChat(name: string) {
   const open: ChatSession[] = [];
 
   async function signIn(email: string, resource = 'web-test'): Promise<SignedInChat> {
-    const demo = DEMO_LOGINS.find((l) => l.email === email);
-    if (!demo) throw new Error(`no demo login ${email}`);
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',
-      body: { email, password: demo.password },
+      body: { email, password: findDemoLogin(email).password },
     });
     const login = envelope(staffLoginSchema).parse(response.json()).data;
     const chat = new ChatSession({

@@ -20,7 +20,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import type { Database } from '../src/db/schema.ts';
 import { jobSchemaOf } from '../src/recordings/recording-jobs.ts';
-import { DEMO_LOGINS, seedDemo } from '../src/db/seed.ts';
+import { findDemoLogin, seedDemo } from '../src/db/seed.ts';
 
 /** The server the integration tests use: `DATABASE_URL`, else the machine's `test` database. */
 export const testDatabaseUrl =
@@ -256,12 +256,10 @@ export async function staffIdOf(app: FastifyInstance, email: string): Promise<nu
 
 /** Logs a seeded agent or admin in; returns the access token. */
 export async function loginStaff(app: FastifyInstance, email: string): Promise<string> {
-  const login = DEMO_LOGINS.find((l) => l.email === email);
-  if (!login) throw new Error(`no demo login ${email}`);
   const response = await app.inject({
     method: 'POST',
     url: '/api/auth/login',
-    body: { email, password: login.password },
+    body: { email, password: findDemoLogin(email).password },
     remoteAddress: someAddress(),
   });
   if (response.statusCode !== 200) throw new Error(`staff login: ${response.body}`);

@@ -2,6 +2,7 @@
 // stack's own schema (dropped with it) by a handful of set-based statements, so 100,000
 // conversations and their events, quality reports, ratings and recordings take seconds.
 import pg from 'pg';
+import { DEMO_RATING_QUESTIONS, findDemoLogin } from '@frontdesk/api/seed';
 
 /** What the benchmark signs in with and asks for. */
 export type SeededCompany = {
@@ -28,8 +29,7 @@ const ADMIN_EMAIL = 'admin@bench-reports.example';
  * The stack seeds the demo companies (README, "Try it"); the bench admin takes the hash of a
  * demo admin's password, so no scrypt runs here and the bench signs in as a demo login does.
  */
-const DEMO_ADMIN_EMAIL = 'zoe@frontdesk.demo';
-const DEMO_PASSWORD = 'frontdesk-demo';
+const DEMO_ADMIN = findDemoLogin('zoe@frontdesk.demo');
 const CATEGORIES = ['Sales', 'Support', 'Billing', 'Returns'];
 /** Three agents serve each category; the first of the next category helps out in the one before. */
 const AGENTS_PER_CATEGORY = 3;
@@ -90,10 +90,10 @@ async function seedCompany(client: pg.Client): Promise<{ companyId: number; form
   );
   const password = await client.query<{ password_hash: string }>(
     `select password_hash from staff where email = $1`,
-    [DEMO_ADMIN_EMAIL],
+    [DEMO_ADMIN.email],
   );
   const passwordHash = password.rows[0]?.password_hash;
-  if (!passwordHash) throw new Error(`${DEMO_ADMIN_EMAIL} is not seeded: is seedDemo off?`);
+  if (!passwordHash) throw new Error(`${DEMO_ADMIN.email} is not seeded: is seedDemo off?`);
   await client.query(
     `insert into staff (company_id, email, name, role, password_hash)
      values ($1, $2, 'Bench Admin', 'admin', $3)`,
@@ -121,23 +121,7 @@ async function seedCompany(client: pg.Client): Promise<{ companyId: number; form
   const form = await client.query<{ id: number }>(
     `insert into forms (company_id, kind, title, fields) values ($1, 'rating', 'Rate your call', $2)
      returning id`,
-    [
-      companyId,
-      JSON.stringify([
-        { type: 'rating', name: 'score', label: 'How was your call?', required: true },
-        {
-          type: 'select',
-          name: 'resolved',
-          label: 'Did we solve your problem?',
-          required: true,
-          options: [
-            { value: 'yes', label: 'Yes' },
-            { value: 'partly', label: 'Partly' },
-            { value: 'no', label: 'No' },
-          ],
-        },
-      ]),
-    ],
+    [companyId, JSON.stringify(DEMO_RATING_QUESTIONS)],
   );
   const formId = form.rows[0]?.id;
   if (formId === undefined) throw new Error('the bench rating form was not created');
@@ -517,7 +501,7 @@ export async function seedReportsCompany(
     return {
       companyId,
       adminEmail: ADMIN_EMAIL,
-      password: DEMO_PASSWORD,
+      password: DEMO_ADMIN.password,
       timeZone: TIME_ZONE,
       firstDay: range.first,
       lastDay: range.last,

@@ -87,6 +87,13 @@ export const DEMO_LOGINS: readonly DemoLogin[] = [
   demoLogin('val@frontdesk.demo', 'Val Admin', 'admin', SEEDED_COMPANY.voiceLine),
 ];
 
+/** The demo login of `email`; a mistyped one throws rather than signing in with no password. */
+export function findDemoLogin(email: string): DemoLogin {
+  const login = DEMO_LOGINS.find((l) => l.email === email);
+  if (!login) throw new Error(`no demo login ${email}`);
+  return login;
+}
+
 type SeedForm = { id: number; kind: FormKind; title: string; fields: FormField[] };
 type SeedCompany = {
   id: number;
@@ -126,7 +133,11 @@ const welcomeFields: FormField[] = [
   },
 ];
 
-const ratingFields: FormField[] = [
+/**
+ * The questions of the demo's rating form that every rated call answers: stars, and whether the
+ * problem was solved (the reports benchmark's rating form asks these too).
+ */
+export const DEMO_RATING_QUESTIONS: readonly FormField[] = [
   { type: 'rating', name: 'score', label: 'How was your call?', required: true },
   {
     type: 'select',
@@ -139,6 +150,10 @@ const ratingFields: FormField[] = [
       { value: 'no', label: 'No' },
     ],
   },
+];
+
+const ratingFields: FormField[] = [
+  ...DEMO_RATING_QUESTIONS,
   { type: 'textarea', name: 'comments', label: 'Comments', required: false, maxLength: 2000 },
 ];
 
