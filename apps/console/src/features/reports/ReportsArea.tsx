@@ -1,7 +1,6 @@
-import { Suspense } from 'react';
-import { Link, NavLink, Outlet } from 'react-router';
-import { useAppSelector } from '../../app/hooks.ts';
+import { Link } from 'react-router';
 import { t } from '../../i18n/messages.ts';
+import { AreaFrame } from '../../ui/AreaFrame.tsx';
 import { REPORT_PAGES } from './reportRoutes.tsx';
 import './reports.css';
 
@@ -11,51 +10,14 @@ import './reports.css';
  * (the API refuses them the data anyway).
  */
 export function ReportsArea() {
-  const user = useAppSelector((state) => state.auth.login?.user);
-  const company = useAppSelector((state) => state.auth.company);
-
-  if (user?.role !== 'admin') {
-    return (
-      <main className="page" data-testid="admins-only">
-        <h1>{t('reportsAdminsOnlyTitle')}</h1>
-        <p>{t('reportsAdminsOnly')}</p>
-        <p>
-          <Link to="/">{t('backToConsole')}</Link>
-        </p>
-      </main>
-    );
-  }
-
   return (
-    <div className="reports" data-testid="reports-area">
-      <header className="topbar">
-        <h1>
-          {t('reportsTitle')}
-          {company && <span className="reports-company">{company.name}</span>}
-        </h1>
-        <Link to="/admin">{t('companySettings')}</Link>
-        <Link to="/">{t('backToConsole')}</Link>
-      </header>
-      <nav className="reports-nav" aria-label={t('reportsPages')}>
-        <ul>
-          {REPORT_PAGES.map((page) => (
-            <li key={page.path}>
-              <NavLink to={page.path} end={page.end}>
-                {t(page.label)}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <Suspense
-        fallback={
-          <p role="status" className="reports-status">
-            {t('loading')}
-          </p>
-        }
-      >
-        <Outlet />
-      </Suspense>
-    </div>
+    <AreaFrame
+      name="reports"
+      title={t('reportsTitle')}
+      adminsOnly={{ title: t('reportsAdminsOnlyTitle'), text: t('reportsAdminsOnly') }}
+      navLabel={t('reportsPages')}
+      tabs={REPORT_PAGES.map((page) => ({ to: page.path, label: t(page.label), end: page.end }))}
+      links={<Link to="/admin">{t('companySettings')}</Link>}
+    />
   );
 }
