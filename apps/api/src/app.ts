@@ -19,6 +19,7 @@ import {
 } from './monitoring/envelope-sink.ts';
 import { GatewayConnections } from './observability/gateway-connections.ts';
 import { registerObservability } from './observability/register.ts';
+import { serializeRequest } from './observability/request-log.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerApps, registerWebsocketProxies } from './plugins/gateway.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -77,6 +78,8 @@ export type AppDependencies = {
   db: Kysely<Database>;
   /** Tests shorten the merge job's delays or stand in for ffmpeg; the defaults otherwise. */
   recordingJobs?: Partial<RecordingJobSettings>;
+  /** Where the log's lines go instead of stdout: tests read what it says. */
+  logStream?: { write: (line: string) => void };
 };
 
 /** Builds the whole HTTP surface; `server.ts` listens, tests call `inject`. */
@@ -84,10 +87,16 @@ export async function buildApp({
   config,
   db,
   recordingJobs = {},
+  logStream,
 }: AppDependencies): Promise<FastifyInstance> {
   const { trustProxy } = config;
   const app = Fastify({
-    logger: { level: config.logLevel },
+    // SECURITY: no recording link's signature in the request log (observability/request-log.ts).
+    logger: {
+      level: config.logLevel,
+      serializers: { req: serializeRequest },
+      ...(logStream ? { stream: logStream } : {}),
+    },
     bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
     trustProxy: typeof trustProxy === 'number' ? (_address, hop) => hop < trustProxy : trustProxy,

@@ -42,16 +42,19 @@ export async function seedDemoOpenAllHours(db: Kysely<Database>): Promise<void> 
 /**
  * Builds the API on a fresh schema of the test database, migrated and seeded, so each test file
  * sees its own rows; `close` drops the schema (and its job queue's). `env` overrides
- * configuration per test, `recordingJobs` the merge job's settings.
+ * configuration per test, `recordingJobs` the merge job's settings, `logStream` takes the log
+ * (with `LOG_LEVEL` in `env`).
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
   {
     seed = seedDemoOpenAllHours,
     recordingJobs,
+    logStream,
   }: {
     seed?: (db: Kysely<Database>, config: Config) => Promise<void>;
     recordingJobs?: AppDependencies['recordingJobs'];
+    logStream?: AppDependencies['logStream'];
   } = {},
 ): Promise<TestApp> {
   const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -72,7 +75,7 @@ export async function buildTestApp(
   const db = await openDatabase(config.databaseUrl, schema);
   await migrateToLatest(db);
   await seed(db, config);
-  const app = await buildApp({ config, db, recordingJobs });
+  const app = await buildApp({ config, db, recordingJobs, logStream });
   await app.ready();
   return {
     app,
