@@ -235,7 +235,7 @@ describe('GET /api/reports/wallboard', () => {
     expect(today).toEqual({
       answered: 4,
       abandoned: 1,
-      serviceLevel: { thresholdSeconds: 20, ratio: 3 / 5 },
+      serviceLevel: { thresholdSeconds: 20, target: 0.8, ratio: 3 / 5 },
     });
   });
 
@@ -282,7 +282,7 @@ describe('GET /api/reports/wallboard', () => {
     expect(data.today).toEqual({
       answered: 0,
       abandoned: 0,
-      serviceLevel: { thresholdSeconds: 20, ratio: null },
+      serviceLevel: { thresholdSeconds: 20, target: 0.8, ratio: null },
     });
   });
 

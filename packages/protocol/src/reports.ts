@@ -78,12 +78,36 @@ export const reportFilterSchema = z.strictObject({
   businessHours: flagSchema.optional(),
 });
 
-/** The cut-offs a contact centre sets for itself; defaults 5 s, 20 s and 80 %. */
+/**
+ * The cut-offs' defaults: a short abandon under 5 s, and a service level of 80 % answered within
+ * 20 s. The summary applies them when a query sets none, and the live wallboard always.
+ */
+export const REPORT_CUT_OFF_DEFAULTS = {
+  shortAbandonSeconds: 5,
+  serviceLevelSeconds: 20,
+  serviceLevelTarget: 0.8,
+} as const;
+
+/** The cut-offs a contact centre sets for itself ({@link REPORT_CUT_OFF_DEFAULTS} when unset). */
 const cutOffsSchema = z.strictObject({
   /** A guest who gave up sooner than this is a short abandon: shown apart, not counted. */
-  shortAbandonSeconds: z.coerce.number().int().min(0).max(600).default(5),
-  serviceLevelSeconds: z.coerce.number().int().min(1).max(3600).default(20),
-  serviceLevelTarget: z.coerce.number().min(0).max(1).default(0.8),
+  shortAbandonSeconds: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600)
+    .default(REPORT_CUT_OFF_DEFAULTS.shortAbandonSeconds),
+  serviceLevelSeconds: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3600)
+    .default(REPORT_CUT_OFF_DEFAULTS.serviceLevelSeconds),
+  serviceLevelTarget: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(REPORT_CUT_OFF_DEFAULTS.serviceLevelTarget),
 });
 
 const inOrder = (query: { from: string; to: string }) => query.from <= query.to;
@@ -420,7 +444,12 @@ export const wallboardSchema = z.object({
   today: z.object({
     answered: count,
     abandoned: count,
-    serviceLevel: z.object({ thresholdSeconds: z.number().int(), ratio: ratio.nullable() }),
+    /** As the summary's, with the reports' default cut-offs ({@link REPORT_CUT_OFF_DEFAULTS}). */
+    serviceLevel: z.object({
+      thresholdSeconds: z.number().int(),
+      target: ratio,
+      ratio: ratio.nullable(),
+    }),
   }),
 });
 export type Wallboard = z.infer<typeof wallboardSchema>;

@@ -1,13 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import type { AgentState, Wallboard } from '@frontdesk/protocol';
+import { REPORT_CUT_OFF_DEFAULTS, type AgentState, type Wallboard } from '@frontdesk/protocol';
 import { guestsAskingSince, liveCallsSince } from '../calls/call-coordination.ts';
 import type { Database } from '../db/schema.ts';
 import { hasFreshReport, hasLiveSignIn } from '../staff/staff-repository.ts';
 
-/** The wallboard's service level: answered within this many seconds (the summary's default). */
-const SERVICE_LEVEL_SECONDS = 20;
-/** A guest who gave up sooner is a short abandon, not counted (the summary's default). */
-const SHORT_ABANDON_SECONDS = 5;
+/** The wallboard's cut-offs: the summary's defaults (a short abandon is not counted). */
+const { serviceLevelSeconds, serviceLevelTarget, shortAbandonSeconds } = REPORT_CUT_OFF_DEFAULTS;
 /** Where a company keeps no timetable, its day is UTC's. */
 const DEFAULT_TIME_ZONE = 'UTC';
 
@@ -119,9 +117,9 @@ async function todayFigures(db: Kysely<Database>, companyId: number) {
     .select([
       sql<string>`count(*) filter (where c.answered_at is not null)`.as('answered'),
       sql<string>`count(*) filter (where c.answered_at is null and c.over
-        and c.ended_at - c.started_at >= ${seconds(SHORT_ABANDON_SECONDS)})`.as('abandoned'),
+        and c.ended_at - c.started_at >= ${seconds(shortAbandonSeconds)})`.as('abandoned'),
       sql<string>`count(*) filter (where c.answered_at - c.started_at
-        <= ${seconds(SERVICE_LEVEL_SECONDS)})`.as('withinThreshold'),
+        <= ${seconds(serviceLevelSeconds)})`.as('withinThreshold'),
     ])
     .executeTakeFirstOrThrow();
   const answered = Number(figures.answered);
@@ -131,7 +129,8 @@ async function todayFigures(db: Kysely<Database>, companyId: number) {
     answered,
     abandoned,
     serviceLevel: {
-      thresholdSeconds: SERVICE_LEVEL_SECONDS,
+      thresholdSeconds: serviceLevelSeconds,
+      target: serviceLevelTarget,
       ratio: counted === 0 ? null : Number(figures.withinThreshold) / counted,
     },
   };

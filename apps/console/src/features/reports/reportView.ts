@@ -1,6 +1,7 @@
 import {
   calendarDateSchema,
   recordIdTextSchema,
+  REPORT_CUT_OFF_DEFAULTS,
   reportCallsQuerySchema,
   reportSummaryQuerySchema,
   type CallOutcome,
@@ -108,9 +109,7 @@ const CUT_OFFS = ['shortAbandonSeconds', 'serviceLevelSeconds', 'serviceLevelTar
 type CutOff = (typeof CUT_OFFS)[number];
 
 /** The cut-offs' defaults, as the API applies them when none is sent. */
-export const DEFAULT_CUT_OFFS = Object.fromEntries(
-  CUT_OFFS.map((name) => [name, summaryFields[name].parse(undefined)]),
-) as Record<CutOff, number>;
+export const DEFAULT_CUT_OFFS: Readonly<Record<CutOff, number>> = REPORT_CUT_OFF_DEFAULTS;
 
 function resolveRange(
   range: RangePreset,

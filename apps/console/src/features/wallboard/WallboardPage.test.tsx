@@ -39,7 +39,11 @@ function boardOf(waiting: number, waitedMs = 40_000): Wallboard {
       { id: 2, name: 'Di Agent', state: 'away' },
       { id: 9, name: 'Zoe Admin', state: 'available' },
     ],
-    today: { answered: 3, abandoned: 2, serviceLevel: { thresholdSeconds: 20, ratio: 0.6 } },
+    today: {
+      answered: 3,
+      abandoned: 2,
+      serviceLevel: { thresholdSeconds: 20, target: 0.8, ratio: 0.6 },
+    },
   };
 }
 
@@ -81,6 +85,14 @@ describe('the live wallboard', () => {
     expect(screen.getByText('Below target')).toBeTruthy();
     // Screen readers hear the counts, not the ticking clock.
     expect(screen.getByTestId('wallboard-announcement').textContent).toBe('2 waiting, 2 available');
+  });
+
+  it('measures the service level against the target the API names', async () => {
+    const board = boardOf(0);
+    board.today.serviceLevel = { thresholdSeconds: 30, target: 0.5, ratio: 0.6 };
+    renderBoard(answer(board));
+    await waitFor(() => expect(screen.getByText('On target')).toBeTruthy());
+    expect(screen.getByText(/Answered within 30 s, target 50%/)).toBeTruthy();
   });
 
   it('loads again shortly after a notice, a colleague’s presence or a reconnection, and only then', async () => {

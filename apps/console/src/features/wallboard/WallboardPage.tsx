@@ -5,9 +5,6 @@ import { elapsed, useNow } from '../queue/useNow.ts';
 import { useWallboard } from './useWallboard.ts';
 import './wallboard.css';
 
-/** The service level's target the reports use by default (80 % within the threshold). */
-const SERVICE_LEVEL_TARGET = 0.8;
-
 const STATES: readonly AgentState[] = ['available', 'inCall', 'away', 'offline'];
 
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
@@ -41,10 +38,11 @@ function WaitClock({ since, clockOffsetMs }: { since: string | null; clockOffset
 }
 
 function ServiceLevel({ today }: { today: Wallboard['today'] }) {
-  const { ratio, thresholdSeconds } = today.serviceLevel;
+  // The API's cut-offs: the reports' defaults (REPORT_CUT_OFF_DEFAULTS).
+  const { ratio, thresholdSeconds, target } = today.serviceLevel;
   const rule = t('wallboardServiceLevelRule', {
     seconds: String(thresholdSeconds),
-    target: percent.format(SERVICE_LEVEL_TARGET),
+    target: percent.format(target),
   });
   if (ratio === null) {
     return (
@@ -57,7 +55,7 @@ function ServiceLevel({ today }: { today: Wallboard['today'] }) {
       </div>
     );
   }
-  const onTarget = ratio >= SERVICE_LEVEL_TARGET;
+  const onTarget = ratio >= target;
   return (
     <div className="wallboard-figure" data-on-target={onTarget}>
       <dt id="wallboard-service-level-label">{t('wallboardServiceLevel')}</dt>
@@ -68,7 +66,7 @@ function ServiceLevel({ today }: { today: Wallboard['today'] }) {
         <meter
           min={0}
           max={1}
-          low={SERVICE_LEVEL_TARGET}
+          low={target}
           optimum={1}
           value={ratio}
           aria-labelledby="wallboard-service-level-label"
