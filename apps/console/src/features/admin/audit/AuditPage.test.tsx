@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminApi } from '../../../test/adminApi.ts';
+import { staffEntry } from '../../../test/staffEntry.ts';
 import { answer, clockCompany, renderRoute, signedIn, zoeLogin } from '../../../test/render.tsx';
 
 afterEach(cleanup);
@@ -17,19 +18,7 @@ describe('the change history page', () => {
   it('shows who changed what and when, each field before → after, and loads older pages', async () => {
     const server = adminApi({
       'GET /company/12': answer({ ...clockCompany, schedule: null }),
-      'GET /company/12/staff': answer([
-        {
-          id: 1,
-          email: 'ada@frontdesk.demo',
-          name: 'Ada Agent',
-          role: 'agent',
-          active: false,
-          oneTimePasswordExpiresAt: null,
-          categoryIds: [],
-          assignmentGroupIds: [],
-          createdAt: '2026-01-05T10:00:00.000Z',
-        },
-      ]),
+      'GET /company/12/staff': answer([staffEntry({ active: false, categoryIds: [] })]),
       'GET /company/12/categories': answer([
         {
           id: 44,

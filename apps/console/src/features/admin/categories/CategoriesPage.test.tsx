@@ -2,6 +2,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdminCategory } from '@frontdesk/protocol';
 import { adminApi } from '../../../test/adminApi.ts';
+import { staffEntry } from '../../../test/staffEntry.ts';
 import {
   answer,
   clockCompany,
@@ -27,17 +28,7 @@ const category = (id: number, name: string, position: number): AdminCategory => 
 const general = category(40, 'General', 0);
 const billing = category(41, 'Billing', 1);
 const returns = category(42, 'Returns', 2);
-const cy = {
-  id: 3,
-  email: 'cy@frontdesk.demo',
-  name: 'Cy Agent',
-  role: 'agent' as const,
-  active: true,
-  oneTimePasswordExpiresAt: null,
-  categoryIds: [],
-  assignmentGroupIds: [],
-  createdAt: '2026-01-05T10:00:00.000Z',
-};
+const cy = staffEntry({ id: 3, email: 'cy@frontdesk.demo', name: 'Cy Agent', categoryIds: [] });
 
 async function openCategories(answers: Record<string, FakeAnswer> = {}) {
   const server = adminApi({

@@ -1,7 +1,8 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiRequestError, type StaffAdminEntry } from '@frontdesk/protocol';
+import { ApiRequestError } from '@frontdesk/protocol';
 import { adminApi } from '../../../test/adminApi.ts';
+import { staffEntry } from '../../../test/staffEntry.ts';
 import {
   answer,
   clockCompany,
@@ -14,18 +15,7 @@ import {
 
 afterEach(cleanup);
 
-const member = (changes: Partial<StaffAdminEntry>): StaffAdminEntry => ({
-  id: 1,
-  email: 'ada@frontdesk.demo',
-  name: 'Ada Agent',
-  role: 'agent',
-  active: true,
-  oneTimePasswordExpiresAt: null,
-  categoryIds: [40],
-  assignmentGroupIds: [],
-  createdAt: '2026-01-05T10:00:00.000Z',
-  ...changes,
-});
+const member = staffEntry;
 const zoe = member({ id: 9, email: 'zoe@frontdesk.demo', name: 'Zoe Admin', role: 'admin' });
 const ada = member({});
 const categories = [

@@ -6,14 +6,16 @@ import { Link } from 'react-router';
  * them, and a line of detail (which may hold links of its own). `tone` marks a target met or
  * missed, in words as well as colour.
  */
-export function FigureCard(props: {
+export type Figure = {
   label: string;
   value: string;
   to?: string;
   detail?: ReactNode;
-  tone?: 'good' | 'bad';
+  tone?: 'good' | 'bad' | undefined;
   testId?: string;
-}) {
+};
+
+export function FigureCard(props: Figure) {
   const body = (
     <>
       <span className="figure-label">{props.label}</span>
@@ -31,6 +33,17 @@ export function FigureCard(props: {
       )}
       {props.detail && <p className="figure-detail">{props.detail}</p>}
     </li>
+  );
+}
+
+/** Figures side by side, as many a row as fit, in the order given. */
+export function FigureGrid({ figures }: { figures: readonly Figure[] }) {
+  return (
+    <ul className="figure-grid">
+      {figures.map((figure) => (
+        <FigureCard key={figure.label} {...figure} />
+      ))}
+    </ul>
   );
 }
 

@@ -15,7 +15,7 @@ import {
 import { useReportFor, useReportTimeZone, type ReportRequest } from '../useReport.ts';
 import { AgentTable } from './AgentTable.tsx';
 import { DrillBars } from './DrillBars.tsx';
-import { FigureCard, FigureSection } from './FigureCard.tsx';
+import { FigureGrid, FigureSection, type Figure } from './FigureCard.tsx';
 import { Heatmap } from './Heatmap.tsx';
 import { RatingForms } from './RatingForms.tsx';
 
@@ -118,113 +118,181 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
   // The ratings the satisfaction figures are worked out from: answered calls the guest rated.
   const rated = drill({ outcome: 'answered', rated: true });
 
+  const callFigures: Figure[] = [
+    {
+      label: t('reportCallsOffered'),
+      value: formatCount(summary.calls),
+      to: drill(),
+      detail: summary.live > 0 ? t('reportLiveNow', { count: formatCount(summary.live) }) : null,
+      testId: 'figure-calls',
+    },
+    {
+      label: t('reportAnswered'),
+      value: formatCount(summary.answered),
+      to: drill({ outcome: 'answered' }),
+      testId: 'figure-answered',
+    },
+    {
+      label: t('reportAbandoned'),
+      value: formatCount(summary.abandoned),
+      to: drill({ outcome: 'abandoned' }),
+      detail:
+        summary.shortAbandoned === 0 ? (
+          t('reportNoShortAbandons', { seconds: String(view.shortAbandonSeconds) })
+        ) : (
+          <Link to={drill({ outcome: 'shortAbandoned' })}>
+            {t('reportShortAbandonedApart', {
+              count: formatCount(summary.shortAbandoned),
+              seconds: String(view.shortAbandonSeconds),
+            })}
+          </Link>
+        ),
+      testId: 'figure-abandoned',
+    },
+    {
+      label: t('reportAbandonmentRate'),
+      value: formatRatio(summary.abandonmentRate),
+      to: drill({ outcome: 'abandoned' }),
+      testId: 'figure-abandonment-rate',
+    },
+    {
+      label: t('reportSpeedOfAnswer'),
+      value: formatDuration(summary.averageSpeedOfAnswerMs),
+      to: drill({ outcome: 'answered' }),
+      testId: 'figure-asa',
+    },
+    {
+      label: t('reportServiceLevel'),
+      value: formatRatio(serviceLevel.ratio),
+      to: drill({ outcome: 'answered' }),
+      tone: serviceTone,
+      detail: t(serviceTone === 'bad' ? 'reportServiceLevelMissed' : 'reportServiceLevelDetail', {
+        seconds: String(serviceLevel.thresholdSeconds),
+        target: formatRatio(serviceLevel.target),
+      }),
+      testId: 'figure-service-level',
+    },
+    {
+      label: t('reportHandleTime'),
+      value: formatDuration(summary.averageHandleTimeMs),
+      to: drill({ outcome: 'answered' }),
+      testId: 'figure-handle-time',
+    },
+    {
+      label: t('reportHolds'),
+      value: formatCount(summary.holds.count),
+      to: drill({ held: true }),
+      detail:
+        summary.holds.count === 0
+          ? t('reportNoHolds')
+          : t('reportHoldsDetail', {
+              calls: formatCount(summary.holds.calls),
+              average: formatDuration(summary.holds.averageMs),
+              total: formatDuration(summary.holds.totalMs),
+            }),
+      testId: 'figure-holds',
+    },
+    {
+      label: t('reportTransfers'),
+      value: formatCount(summary.transfers),
+      to: drill({ transferred: true }),
+      testId: 'figure-transfers',
+    },
+    {
+      label: t('reportRefused'),
+      value: formatCount(refused),
+      detail: (
+        <>
+          <Link to={drill({ outcome: 'blocked' })}>
+            {t('reportBlockedCount', { count: formatCount(summary.refused.blocked) })}
+          </Link>
+          {' · '}
+          <Link to={drill({ outcome: 'outOfQuota' })}>
+            {t('reportOutOfQuotaCount', { count: formatCount(summary.refused.outOfQuota) })}
+          </Link>
+        </>
+      ),
+      testId: 'figure-refused',
+    },
+  ];
+  const satisfactionFigures: Figure[] = [
+    {
+      label: t('reportCsatScore'),
+      value: formatRatio(csat.score),
+      to: rated,
+      detail: t('reportCsatScoreHelp'),
+      testId: 'figure-csat',
+    },
+    {
+      label: t('reportCsatResponses'),
+      value: formatCount(csat.responses),
+      to: rated,
+      detail: t('reportResponseRate', { rate: formatRatio(csat.responseRate) }),
+      testId: 'figure-csat-responses',
+    },
+    {
+      label: t('reportCsatAverage'),
+      value: formatDecimal(csat.average),
+      to: rated,
+      detail: t('reportCsatAverageHelp'),
+      testId: 'figure-csat-average',
+    },
+  ];
+  /** A measure's median, with its 95th percentile under it. */
+  const spread = (label: string, median: string, p95: string): Figure => ({
+    label,
+    value: median,
+    detail: t('reportP95', { value: p95 }),
+  });
+  const qualityFigures: Figure[] = [
+    {
+      label: t('reportMeasured'),
+      value: formatCount(quality.measured),
+      detail: t('reportMeasuredHelp'),
+    },
+    {
+      label: t('reportRelayed'),
+      value: formatCount(quality.relayed),
+      to: drill({ relayed: true }),
+      detail: t('reportRelayedHelp'),
+      testId: 'figure-relayed',
+    },
+    {
+      label: t('reportPoorQuality'),
+      value: formatCount(quality.poor),
+      to: drill({ poorQuality: true }),
+      tone: quality.poor > 0 ? 'bad' : undefined,
+      detail: t('reportPoorHelp'),
+      testId: 'figure-poor',
+    },
+    spread(t('reportSetup'), formatMs(quality.setupMs.median), formatMs(quality.setupMs.p95)),
+    spread(
+      t('reportRoundTrip'),
+      formatMs(quality.roundTripMs.median),
+      formatMs(quality.roundTripMs.p95),
+    ),
+    spread(
+      t('reportLoss'),
+      formatRatio(quality.lossRatio.median),
+      formatRatio(quality.lossRatio.p95),
+    ),
+    {
+      label: t('reportRecordings'),
+      value: formatCount(summary.recordings.ready),
+      to: drill({ recorded: true }),
+      detail: t('reportRecordingsDetail', {
+        pending: formatCount(summary.recordings.pending),
+        failed: formatCount(summary.recordings.failed),
+      }),
+      tone: summary.recordings.failed > 0 ? 'bad' : undefined,
+      testId: 'figure-recordings',
+    },
+  ];
+
   return (
     <div className="figures">
       <FigureSection title={t('reportSectionCalls')}>
-        <ul className="figure-grid">
-          <FigureCard
-            label={t('reportCallsOffered')}
-            value={formatCount(summary.calls)}
-            to={drill()}
-            detail={
-              summary.live > 0 ? t('reportLiveNow', { count: formatCount(summary.live) }) : null
-            }
-            testId="figure-calls"
-          />
-          <FigureCard
-            label={t('reportAnswered')}
-            value={formatCount(summary.answered)}
-            to={drill({ outcome: 'answered' })}
-            testId="figure-answered"
-          />
-          <FigureCard
-            label={t('reportAbandoned')}
-            value={formatCount(summary.abandoned)}
-            to={drill({ outcome: 'abandoned' })}
-            detail={
-              summary.shortAbandoned === 0 ? (
-                t('reportNoShortAbandons', { seconds: String(view.shortAbandonSeconds) })
-              ) : (
-                <Link to={drill({ outcome: 'shortAbandoned' })}>
-                  {t('reportShortAbandonedApart', {
-                    count: formatCount(summary.shortAbandoned),
-                    seconds: String(view.shortAbandonSeconds),
-                  })}
-                </Link>
-              )
-            }
-            testId="figure-abandoned"
-          />
-          <FigureCard
-            label={t('reportAbandonmentRate')}
-            value={formatRatio(summary.abandonmentRate)}
-            to={drill({ outcome: 'abandoned' })}
-            testId="figure-abandonment-rate"
-          />
-          <FigureCard
-            label={t('reportSpeedOfAnswer')}
-            value={formatDuration(summary.averageSpeedOfAnswerMs)}
-            to={drill({ outcome: 'answered' })}
-            testId="figure-asa"
-          />
-          <FigureCard
-            label={t('reportServiceLevel')}
-            value={formatRatio(serviceLevel.ratio)}
-            to={drill({ outcome: 'answered' })}
-            tone={serviceTone}
-            detail={t(
-              serviceTone === 'bad' ? 'reportServiceLevelMissed' : 'reportServiceLevelDetail',
-              {
-                seconds: String(serviceLevel.thresholdSeconds),
-                target: formatRatio(serviceLevel.target),
-              },
-            )}
-            testId="figure-service-level"
-          />
-          <FigureCard
-            label={t('reportHandleTime')}
-            value={formatDuration(summary.averageHandleTimeMs)}
-            to={drill({ outcome: 'answered' })}
-            testId="figure-handle-time"
-          />
-          <FigureCard
-            label={t('reportHolds')}
-            value={formatCount(summary.holds.count)}
-            to={drill({ held: true })}
-            detail={
-              summary.holds.count === 0
-                ? t('reportNoHolds')
-                : t('reportHoldsDetail', {
-                    calls: formatCount(summary.holds.calls),
-                    average: formatDuration(summary.holds.averageMs),
-                    total: formatDuration(summary.holds.totalMs),
-                  })
-            }
-            testId="figure-holds"
-          />
-          <FigureCard
-            label={t('reportTransfers')}
-            value={formatCount(summary.transfers)}
-            to={drill({ transferred: true })}
-            testId="figure-transfers"
-          />
-          <FigureCard
-            label={t('reportRefused')}
-            value={formatCount(refused)}
-            detail={
-              <>
-                <Link to={drill({ outcome: 'blocked' })}>
-                  {t('reportBlockedCount', { count: formatCount(summary.refused.blocked) })}
-                </Link>
-                {' · '}
-                <Link to={drill({ outcome: 'outOfQuota' })}>
-                  {t('reportOutOfQuotaCount', { count: formatCount(summary.refused.outOfQuota) })}
-                </Link>
-              </>
-            }
-            testId="figure-refused"
-          />
-        </ul>
+        <FigureGrid figures={callFigures} />
         <DrillBars
           title={t('reportOutcomeSplit')}
           empty={t('reportNoCalls')}
@@ -241,29 +309,7 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
       </FigureSection>
 
       <FigureSection title={t('reportSectionSatisfaction')}>
-        <ul className="figure-grid">
-          <FigureCard
-            label={t('reportCsatScore')}
-            value={formatRatio(csat.score)}
-            to={rated}
-            detail={t('reportCsatScoreHelp')}
-            testId="figure-csat"
-          />
-          <FigureCard
-            label={t('reportCsatResponses')}
-            value={formatCount(csat.responses)}
-            to={rated}
-            detail={t('reportResponseRate', { rate: formatRatio(csat.responseRate) })}
-            testId="figure-csat-responses"
-          />
-          <FigureCard
-            label={t('reportCsatAverage')}
-            value={formatDecimal(csat.average)}
-            to={rated}
-            detail={t('reportCsatAverageHelp')}
-            testId="figure-csat-average"
-          />
-        </ul>
+        <FigureGrid figures={satisfactionFigures} />
         <DrillBars
           title={t('reportCsatDistribution')}
           empty={t('reportNoRatings')}
@@ -295,54 +341,7 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
       </FigureSection>
 
       <FigureSection title={t('reportSectionQuality')}>
-        <ul className="figure-grid">
-          <FigureCard
-            label={t('reportMeasured')}
-            value={formatCount(quality.measured)}
-            detail={t('reportMeasuredHelp')}
-          />
-          <FigureCard
-            label={t('reportRelayed')}
-            value={formatCount(quality.relayed)}
-            to={drill({ relayed: true })}
-            detail={t('reportRelayedHelp')}
-            testId="figure-relayed"
-          />
-          <FigureCard
-            label={t('reportPoorQuality')}
-            value={formatCount(quality.poor)}
-            to={drill({ poorQuality: true })}
-            tone={quality.poor > 0 ? 'bad' : undefined}
-            detail={t('reportPoorHelp')}
-            testId="figure-poor"
-          />
-          <FigureCard
-            label={t('reportSetup')}
-            value={formatMs(quality.setupMs.median)}
-            detail={t('reportP95', { value: formatMs(quality.setupMs.p95) })}
-          />
-          <FigureCard
-            label={t('reportRoundTrip')}
-            value={formatMs(quality.roundTripMs.median)}
-            detail={t('reportP95', { value: formatMs(quality.roundTripMs.p95) })}
-          />
-          <FigureCard
-            label={t('reportLoss')}
-            value={formatRatio(quality.lossRatio.median)}
-            detail={t('reportP95', { value: formatRatio(quality.lossRatio.p95) })}
-          />
-          <FigureCard
-            label={t('reportRecordings')}
-            value={formatCount(summary.recordings.ready)}
-            to={drill({ recorded: true })}
-            detail={t('reportRecordingsDetail', {
-              pending: formatCount(summary.recordings.pending),
-              failed: formatCount(summary.recordings.failed),
-            })}
-            tone={summary.recordings.failed > 0 ? 'bad' : undefined}
-            testId="figure-recordings"
-          />
-        </ul>
+        <FigureGrid figures={qualityFigures} />
       </FigureSection>
     </div>
   );
