@@ -179,6 +179,11 @@ export const callSummarySchema = agentCallSchema.extend({
    * The assignment group the guest picked (decision 0019), named as the company names it now;
    * `name` is `null` when the company has removed the group since. `null`: none picked.
    */
+  /**
+   * Which of those answers the company's own site vouched for with a signed identity (decision
+   * 0021); absent or empty: none.
+   */
+  welcomeVerified: z.array(z.string()).optional(),
   assignmentGroup: assignmentGroupSchema
     .extend({ name: assignmentGroupSchema.shape.name.nullable() })
     .nullable(),

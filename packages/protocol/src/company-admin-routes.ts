@@ -23,6 +23,7 @@ import {
 } from './company-admin.ts';
 import { companyDetailsSchema, companyParamsSchema } from './company.ts';
 import { envelope, noContentSchema } from './envelope.ts';
+import { embedSecretSchema } from './embed.ts';
 import { formSchema } from './forms.ts';
 import type { Route } from './routes.ts';
 
@@ -174,6 +175,21 @@ export const companyAdminRoutes = {
     params: companyParamsSchema,
     body: allowedOriginsSchema,
     response: envelope(allowedOriginsSchema),
+  },
+
+  /** The key that signs the embedding site's identity tokens (decision 0021). */
+  companyEmbedSecret: {
+    method: 'GET',
+    path: '/company/:id/embed-secret',
+    params: companyParamsSchema,
+    response: envelope(embedSecretSchema),
+  },
+  /** A new key; tokens signed with the old one stop verifying at once. */
+  rotateCompanyEmbedSecret: {
+    method: 'POST',
+    path: '/company/:id/embed-secret',
+    params: companyParamsSchema,
+    response: envelope(embedSecretSchema),
   },
 
   /** Who changed what and when, newest first. */

@@ -105,6 +105,12 @@ export const formSubmissionBodySchema = z.strictObject({
   serviceType: serviceTypeSchema,
   form: recordIdSchema,
   answers: answersSchema,
+  /**
+   * The embedding site's signed prefill (`Frontdesk('identify', {token})`, decision 0021): the
+   * answers it vouches for are stored as verified when the signature holds and they were sent
+   * unchanged; a token that does not verify is refused (400 naming `identity`).
+   */
+  identity: z.string().min(1).max(20_000).optional(),
 });
 export type FormSubmissionBody = z.infer<typeof formSubmissionBodySchema>;
 

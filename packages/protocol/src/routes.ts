@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  callAdmissionBodySchema,
+  callAdmissionSchema,
   callBugBodySchema,
   callReportAddBodySchema,
   callReportAddedSchema,
@@ -23,6 +25,7 @@ import {
   transferBodySchema,
 } from './calls.ts';
 import { companyDetailsSchema, companyParamsSchema } from './company.ts';
+import { embedConfigSchema } from './embed.ts';
 import { clientConfigSchema, healthSchema } from './config.ts';
 import { doctorReportSchema } from './doctor.ts';
 import { envelope, noContentSchema } from './envelope.ts';
@@ -99,6 +102,13 @@ export const routes = {
     params: companyParamsSchema,
     response: envelope(companyDetailsSchema),
   },
+  /** The embed loader's launcher (decision 0021): CORS to the company's allowedOrigins only. */
+  embedConfig: {
+    method: 'GET',
+    path: '/embed/:id',
+    params: companyParamsSchema,
+    response: envelope(embedConfigSchema),
+  },
 
   // Guest auth
   registerGuest: {
@@ -151,6 +161,12 @@ export const routes = {
     body: callReportAddBodySchema,
     response: envelope(callReportAddedSchema),
     statuses: [200, 201],
+  },
+  callAdmission: {
+    method: 'POST',
+    path: '/call-report/admission',
+    body: callAdmissionBodySchema,
+    response: envelope(callAdmissionSchema),
   },
   holdCall: {
     method: 'POST',

@@ -337,38 +337,41 @@ export async function listCalls(
   let query = db
     .selectFrom('call_reports as r')
     .innerJoin('guests as g', 'g.id', 'r.guest_id')
-    .select((eb) => [
-      'r.call_id',
-      'r.id',
-      'r.category_id',
-      'r.call_type',
-      'r.agent_id',
-      'r.assignment_group',
-      'r.created_at',
-      'r.answered_at',
-      'g.username',
-      'g.jabberusername',
-      eb
+    .select((eb) => {
+      // The guest's latest welcome-form submission, for its answers and which were verified.
+      const latestWelcome = eb
         .selectFrom('form_submissions as s')
         .innerJoin('forms as f', 'f.id', 's.form_id')
-        .select('s.answers')
         .whereRef('s.guest_id', '=', 'r.guest_id')
         .where('f.kind', '=', 'welcome')
         .orderBy('s.created_at', 'desc')
         .orderBy('s.id', 'desc')
-        .limit(1)
-        .as('welcome_answers'),
-      // Earlier conversations: chain roots, so a transferred call counts once.
-      eb
-        .selectFrom('call_reports as p')
-        .select((count) => count.fn.countAll<number>().as('count'))
-        .whereRef('p.guest_id', '=', 'r.guest_id')
-        .where('p.status', '=', 'ok')
-        .whereRef('p.origin_call_id', '=', 'p.call_id')
-        .whereRef('p.call_id', '<>', 'r.origin_call_id')
-        .whereRef('p.created_at', '<', 'r.created_at')
-        .as('previous_calls'),
-    ])
+        .limit(1);
+      return [
+        'r.call_id',
+        'r.id',
+        'r.category_id',
+        'r.call_type',
+        'r.agent_id',
+        'r.assignment_group',
+        'r.created_at',
+        'r.answered_at',
+        'g.username',
+        'g.jabberusername',
+        latestWelcome.select('s.answers').as('welcome_answers'),
+        latestWelcome.select('s.verified_fields').as('welcome_verified'),
+        // Earlier conversations: chain roots, so a transferred call counts once.
+        eb
+          .selectFrom('call_reports as p')
+          .select((count) => count.fn.countAll<number>().as('count'))
+          .whereRef('p.guest_id', '=', 'r.guest_id')
+          .where('p.status', '=', 'ok')
+          .whereRef('p.origin_call_id', '=', 'p.call_id')
+          .whereRef('p.call_id', '<>', 'r.origin_call_id')
+          .whereRef('p.created_at', '<', 'r.created_at')
+          .as('previous_calls'),
+      ];
+    })
     .where('r.company_id', '=', companyId)
     .where('r.status', '=', 'ok')
     .where('r.ended_at', 'is', null)
@@ -433,6 +436,7 @@ export async function listCalls(
       offer: offer && {
         agentJabberUsername: staffJabberUsername(offer.staffId),
         until: offer.until.toISOString(),
+      welcomeVerified: row.welcome_verified ?? [],
       },
     };
   });

@@ -19,6 +19,7 @@ import * as assignmentGroups from './migrations/0017-assignment-groups.ts';
 import * as callReporting from './migrations/0018-call-reporting.ts';
 import * as reportIndexes from './migrations/0019-report-indexes.ts';
 import * as reportConversations from './migrations/0020-report-conversations.ts';
+import * as embedIdentity from './migrations/0021-embed-identity.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0018-call-reporting': callReporting,
   '0019-report-indexes': reportIndexes,
   '0020-report-conversations': reportConversations,
+  '0021-embed-identity': embedIdentity,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

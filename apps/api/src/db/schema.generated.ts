@@ -269,6 +269,14 @@ export interface Companies {
    */
   conference_name: string;
   created_at: Generated<CreatedAt>;
+  /**
+   * SECURITY: the HMAC-SHA256 key of the company's identity tokens (decision 0021); shown only to the company's admins. `null`: none made yet, so no token verifies.
+   */
+  embed_secret: string | null;
+  /**
+   * When the admin last made a new embed secret.
+   */
+  embed_secret_rotated_at: Date | null;
   id: Generated<number>;
   /**
    * Calls a calendar month may start; `null` means no limit.
@@ -309,6 +317,10 @@ export interface FormSubmissions {
   guest_id: number;
   id: Generated<number>;
   service_type: ServiceType;
+  /**
+   * The answers' names that a valid identity token from the company's site vouched for, each sent unchanged.
+   */
+  verified_fields: Generated<string[]>;
 }
 
 export interface GeofenceZones {

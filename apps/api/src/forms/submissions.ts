@@ -7,7 +7,8 @@ import type {
 } from '@frontdesk/protocol';
 import type { GuestPrincipal } from '../auth/access-token.ts';
 import { assertMayTouch } from '../calls/call-reports.ts';
-import { findForm } from '../companies/company-repository.ts';
+import { findForm, requireCompany } from '../companies/company-repository.ts';
+import { verifyIdentity, vouchedFields } from '../companies/embed-identity.ts';
 import type { Database, FormKind, FormRow } from '../db/schema.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain-errors.ts';
 import { findGuest } from '../guests/guest-repository.ts';
@@ -40,7 +41,9 @@ async function requireForm(
 
 /**
  * `POST /form-submission` (spec §5): keeps the guest's welcome-form answers once they fit the
- * company's form; a call is admitted only after them (see call-admission.ts). Answers the new
+ * company's form; a call is admitted only after them (see call-admission.ts). With `identity`
+ * (the embedding site's signed prefill, decision 0021) the answers it vouches for are kept as
+ * verified; a token that does not verify refuses the whole submission. Answers the new
  * submission's id.
  */
 export async function submitWelcomeForm(
@@ -50,6 +53,12 @@ export async function submitWelcomeForm(
 ): Promise<number> {
   const form = await requireForm(db, body.company, 'welcome', body.form);
   const answers = checkAnswers(form.fields, body.answers);
+  let verified: string[] = [];
+  if (body.identity !== undefined) {
+    const company = await requireCompany(db, body.company);
+    const signed = verifyIdentity(company.embed_secret, body.company, body.identity, new Date());
+    verified = vouchedFields(signed, answers);
+  }
   const { id } = await db
     .insertInto('form_submissions')
     .values({
@@ -58,6 +67,7 @@ export async function submitWelcomeForm(
       form_id: form.id,
       service_type: body.serviceType,
       answers: JSON.stringify(answers),
+      verified_fields: verified,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -15,6 +15,7 @@ import {
   setAllowedOrigins,
   updateCompanySettings,
 } from '../companies/company-settings.ts';
+import { embedSecretOf, rotateEmbedSecret } from '../companies/embed-identity.ts';
 import { deleteForm, saveForm } from '../companies/forms-admin.ts';
 import { checkPoint, listZones, saveZones } from '../companies/geofence-admin.ts';
 import { blockGuest, listBlocks, unblockGuest } from '../companies/guest-blocks.ts';
@@ -324,6 +325,37 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       changed(id);
       withCompanyEtag(reply, version);
       return { data: { allowedOrigins: result } };
+    },
+  });
+
+  // Embed secret (decision 0021): shown to the company's admins only, never in public details.
+
+  app.route({
+    ...fromTable(
+      routes.companyEmbedSecret,
+      READ_ERRORS,
+      docs("The key the company's site signs identity tokens with"),
+    ),
+    handler: async (request) => {
+      await companyAdmin(request, request.params.id);
+      return { data: await embedSecretOf(db, request.params.id) };
+    },
+  });
+
+  app.route({
+    ...fromTable(
+      routes.rotateCompanyEmbedSecret,
+      WRITE_ERRORS,
+      docs('Make a new embed secret; tokens signed with the old one stop verifying'),
+    ),
+    handler: async (request, reply) => {
+      const { id } = request.params;
+      const { result, version } = await rotateEmbedSecret(
+        db,
+        await companyAdminChange(request, id),
+      );
+      withCompanyEtag(reply, version);
+      return { data: result };
     },
   });
 
