@@ -7,6 +7,7 @@ import { readPageParams } from './app/page-params.ts';
 import { ServicesContext } from './app/servicesContext.ts';
 import type { GuestServices } from './app/services.ts';
 import { createStore } from './app/store.ts';
+import { startEmbedBridge } from './embed/bridge.ts';
 import { browserSupportsCalls, detectBot } from './features/browserCheck/checks.ts';
 import { applyBranding } from './features/company/branding.ts';
 import { readLocation } from './features/geofence/location.ts';
@@ -16,7 +17,7 @@ import { pageVisibilityChanged } from './features/call/callSlice.ts';
 import { Connections } from './features/call/connections.ts';
 import { captureConsole } from './features/diagnostics/logBuffer.ts';
 import { startErrorReporting } from './features/diagnostics/errorReporting.ts';
-import { routes, type EmbedMessage } from '@frontdesk/protocol';
+import { routes } from '@frontdesk/protocol';
 import { sendBeacon } from '@frontdesk/protocol/browser';
 import './app/global.css';
 
@@ -62,30 +63,8 @@ void api(routes.config).then(
   () => undefined,
 );
 
-// Embedded by the loader (service type Widget): tell the host page each stage, and only it.
-const { parentOrigin } = store.getState().page;
-if (parentOrigin && window.parent !== window) {
-  // SECURITY: `?parent=` is whatever the framing page wrote; events go to it only when the
-  // company lists it in allowedOrigins or it is our own (postMessage's target then makes sure
-  // that origin is still the one framing us).
-  const tellParent = (message: EmbedMessage) => {
-    const allowed = store.getState().company.details?.allowedOrigins ?? [];
-    if (parentOrigin !== window.location.origin && !allowed.includes(parentOrigin)) return;
-    window.parent.postMessage(message, parentOrigin);
-  };
-  let stage = store.getState().flow.stage;
-  store.subscribe(() => {
-    const next = store.getState().flow.stage;
-    if (next === stage) return;
-    stage = next;
-    tellParent({ type: 'frontdesk:stage', stage });
-  });
-  // Escape closes the host page's panel, unless a dialog of ours is open to take it.
-  document.addEventListener('keydown', (event) => {
-    if (event.key !== 'Escape' || document.querySelector('[role="alertdialog"]')) return;
-    tellParent({ type: 'frontdesk:close' });
-  });
-}
+// Embedded by the loader (service type Widget): the host page's side of the conversation.
+startEmbedBridge(store);
 
 // spec §4: the waiting guest's presence follows the page's visibility.
 document.addEventListener('visibilitychange', () =>

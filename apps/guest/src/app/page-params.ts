@@ -8,6 +8,8 @@ export type PageParams = {
   webview: boolean;
   /** Inside the embed loader's iframe: the host page's origin, the only one told our events. */
   parentOrigin: string | null;
+  /** `?lang=`: the language the embedding site asked for (a BCP 47 tag), over the company's. */
+  language?: string;
 };
 
 function originOf(value: string | null): string | null {
@@ -23,10 +25,12 @@ function originOf(value: string | null): string | null {
 export function readPageParams(search: string): PageParams {
   const query = new URLSearchParams(search);
   const service = serviceTypeSchema.safeParse(query.get('service') ?? '');
+  const lang = query.get('lang') ?? '';
   return {
     companyId: pageCompanyId(query.get('company')),
     serviceType: service.success ? service.data : 'Talk',
     webview: query.get('webview') === 'true',
     parentOrigin: originOf(query.get('parent')),
+    ...(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(lang) ? { language: lang } : {}),
   };
 }

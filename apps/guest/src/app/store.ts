@@ -4,6 +4,7 @@ import { callSlice } from '../features/call/callSlice.ts';
 import { chatRoomSlice } from '../features/chat/chatRoomSlice.ts';
 import { chatSlice } from '../features/chat/chatSlice.ts';
 import { companySlice } from '../features/company/companySlice.ts';
+import { embedSlice } from '../embed/embedSlice.ts';
 import { flowSlice } from '../features/flow/flowSlice.ts';
 import { geofenceSlice } from '../features/geofence/geofenceSlice.ts';
 import { guestAuthSlice } from '../features/guestAuth/guestAuthSlice.ts';
@@ -24,6 +25,7 @@ const rootReducer = combineReducers({
   [chatRoomSlice.name]: chatRoomSlice.reducer,
   [callSlice.name]: callSlice.reducer,
   [chatSlice.name]: chatSlice.reducer,
+  [embedSlice.name]: embedSlice.reducer,
 });
 export type RootState = ReturnType<typeof rootReducer>;
 

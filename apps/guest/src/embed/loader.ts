@@ -1,98 +1,334 @@
-// The embed loader a company puts on its own site (service type "Widget", spec §1):
-//   <script type="module" src="https://frontdesk.example/embed.js" data-company="12"></script>
-// It adds a "talk to us" button that opens the guest widget in an iframe, and a small API on
-// `window.Frontdesk`. Deliberately free of runtime imports: it loads on every page of the
-// company's site, so it must stay tiny (`npm run lint` holds it to 10 KB gz).
-import type { EmbedMessage } from '@frontdesk/protocol';
+// The embed loader a company puts on its own site (service type "Widget", docs/embed.md,
+// decision 0021). Two ways in:
+//   the snippet, which queues calls made before this file has loaded —
+//     <script>(function(w,d,u){var f=w.Frontdesk=w.Frontdesk||function(){(f.q=f.q||[]).push(arguments)};
+//     var s=d.createElement('script');s.type='module';s.src=u;d.head.appendChild(s)})
+//     (window,document,'https://frontdesk.example/embed.js');
+//     Frontdesk('boot',{company:12});</script>
+//   or the plain tag, which boots with its data attributes —
+//     <script type="module" src="https://frontdesk.example/embed.js" data-company="12"></script>
+// It draws a launcher in the company's colours (with an unread badge) that opens the guest widget
+// in an iframe panel (full screen on phones), and answers `Frontdesk(command, …)`.
+// Deliberately free of runtime imports: it loads on every page of the company's site, so it must
+// stay tiny (`npm run lint` holds it to 10 KB gz).
+import type {
+  EmbedConfig,
+  EmbedHostMessage,
+  EmbedIdentify,
+  EmbedMessage,
+} from '@frontdesk/protocol';
 
-type WidgetEvent = 'open' | 'close' | 'stage';
+type EventName = 'open' | 'close' | 'stage' | 'unread' | 'refused';
 type Listener = (detail: unknown) => void;
+export type BootOptions = {
+  company: number | string;
+  /** The widget's language (a BCP 47 tag); the company's own when left out. */
+  locale?: string;
+  /** No launcher: the site opens the panel itself with `Frontdesk('open')`. */
+  hideLauncher?: boolean;
+  /** The launcher's words (and the panel's accessible name). */
+  label?: string;
+  /** The launcher's colour, instead of the company's (`#rrggbb`). */
+  color?: string;
+  /** The same as `Frontdesk('identify', …)` right after booting. */
+  identity?: EmbedIdentify;
+};
 
-const script = document.currentScript as HTMLScriptElement | null;
-const scriptUrl = new URL(import.meta.url);
-const settings =
-  script?.dataset ??
-  (document.querySelector('script[data-company]') as HTMLScriptElement | null)?.dataset ??
-  {};
-const origin = scriptUrl.origin;
-const companyId = /^\d{1,10}$/.test(settings.company ?? '') ? settings.company : undefined;
-const label = settings.label ?? 'Talk to us';
-const colour = /^#[0-9a-fA-F]{6}$/.test(settings.color ?? '') ? settings.color : '#1f5fd6';
+const origin = new URL(import.meta.url).origin;
+const hex = (value: unknown) =>
+  typeof value === 'string' && /^#[0-9a-f]{6}$/i.test(value) ? value : undefined;
+// The host page's tab: whether the panel was open when the site's last page was left.
+const KEPT = 'frontdesk:panel';
+const store = {
+  get: () => {
+    try {
+      return sessionStorage.getItem(KEPT);
+    } catch {
+      return null;
+    }
+  },
+  set: (value: string | null) => {
+    try {
+      if (value) sessionStorage.setItem(KEPT, value);
+      else sessionStorage.removeItem(KEPT);
+    } catch {
+      // Storage may be refused (privacy settings): the panel then simply starts closed.
+    }
+  },
+};
 
-const listeners = new Map<WidgetEvent, Set<Listener>>();
-function emit(event: WidgetEvent, detail?: unknown) {
+const listeners = new Map<EventName, Set<Listener>>();
+function emit(event: EventName, detail?: unknown) {
   for (const listener of listeners.get(event) ?? []) listener(detail);
 }
 
-const button = document.createElement('button');
-button.type = 'button';
-button.textContent = label;
-button.setAttribute('aria-haspopup', 'dialog');
-button.style.cssText = `position:fixed;inset-block-end:20px;inset-inline-end:20px;z-index:2147483646;padding:14px 22px;border:0;border-radius:999px;background:${colour};color:#fff;font:600 16px system-ui,sans-serif;box-shadow:0 6px 20px rgb(0 0 0/25%);cursor:pointer`;
+/** One boot's elements and state; `shutdown` drops it whole. */
+type Widget = {
+  options: BootOptions;
+  companyId: string;
+  label: string;
+  launcher: HTMLButtonElement;
+  badge: HTMLSpanElement;
+  panel: HTMLDivElement;
+  closeButton: HTMLButtonElement;
+  frame: HTMLIFrameElement | null;
+  ready: boolean;
+  /** Granted by the API for this site (its origin is in the company's allowedOrigins). */
+  allowed: boolean;
+  wantOpen: boolean;
+  stage: string | null;
+  identity: EmbedIdentify | null;
+  phone: MediaQueryList;
+  detach: () => void;
+};
+let widget: Widget | null = null;
 
-const panel = document.createElement('div');
-panel.setAttribute('role', 'dialog');
-panel.setAttribute('aria-label', label);
-panel.hidden = true;
-panel.style.cssText =
+const PANEL_DESKTOP =
   'position:fixed;inset-block-end:84px;inset-inline-end:20px;z-index:2147483647;width:min(420px,calc(100vw - 40px));height:min(680px,calc(100vh - 110px));border-radius:16px;overflow:hidden;box-shadow:0 10px 40px rgb(0 0 0/30%);background:#fff';
+const PANEL_PHONE =
+  'position:fixed;inset:0;z-index:2147483647;width:100%;height:100%;border-radius:0;overflow:hidden;background:#fff';
 
-const close = document.createElement('button');
-close.type = 'button';
-close.textContent = '×';
-close.setAttribute('aria-label', 'Close');
-close.style.cssText =
-  'position:absolute;inset-block-start:6px;inset-inline-end:8px;z-index:1;width:32px;height:32px;border:0;border-radius:50%;background:rgb(0 0 0/8%);font:20px system-ui;cursor:pointer';
+function post(w: Widget, message: EmbedHostMessage) {
+  // SECURITY: only to our own origin, so nothing reaches a page that replaced the frame.
+  if (w.ready) w.frame?.contentWindow?.postMessage(message, origin);
+}
 
-let frame: HTMLIFrameElement | null = null;
+function setUnread(w: Widget, count: number) {
+  w.badge.hidden = count === 0;
+  w.badge.textContent = String(Math.min(count, 99));
+  w.launcher.setAttribute('aria-label', count ? `${w.label} (${count} unread)` : w.label);
+  emit('unread', count);
+}
+
+function placePanel(w: Widget) {
+  w.panel.style.cssText = w.phone.matches ? PANEL_PHONE : PANEL_DESKTOP;
+  w.panel.hidden = !w.frame || w.panel.dataset.open !== 'true';
+}
 
 function open() {
-  if (!frame) {
+  const w = widget;
+  if (!w) return;
+  w.wantOpen = true;
+  if (!w.allowed) return; // opened once the API has answered for this site
+  if (!w.frame) {
     // The widget is told our origin, so it can post its events to us and to nobody else.
     const src = new URL('/', origin);
-    if (companyId) src.searchParams.set('company', companyId);
+    src.searchParams.set('company', w.companyId);
     src.searchParams.set('service', 'Widget');
     src.searchParams.set('parent', window.location.origin);
-    frame = document.createElement('iframe');
-    frame.src = src.href;
-    frame.title = label;
-    frame.allow = 'camera; microphone; autoplay; display-capture; geolocation';
-    frame.style.cssText = 'width:100%;height:100%;border:0';
-    panel.append(close, frame);
+    if (w.options.locale && /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(w.options.locale)) {
+      src.searchParams.set('lang', w.options.locale);
+    }
+    w.frame = document.createElement('iframe');
+    w.frame.src = src.href;
+    w.frame.title = w.label;
+    w.frame.allow = 'camera; microphone; autoplay; display-capture; geolocation; fullscreen';
+    w.frame.style.cssText = 'width:100%;height:100%;border:0';
+    w.panel.append(w.closeButton, w.frame);
   }
-  panel.hidden = false;
-  button.setAttribute('aria-expanded', 'true');
+  w.panel.dataset.open = 'true';
+  placePanel(w);
+  w.launcher.setAttribute('aria-expanded', 'true');
+  post(w, { type: 'frontdesk:panel', open: true });
+  setUnread(w, 0);
+  store.set('open');
   emit('open');
 }
 
-function hide() {
-  panel.hidden = true;
-  button.setAttribute('aria-expanded', 'false');
-  button.focus();
+function close() {
+  const w = widget;
+  if (!w) return;
+  w.wantOpen = false;
+  if (w.panel.dataset.open !== 'true') return;
+  w.panel.dataset.open = 'false';
+  placePanel(w);
+  w.launcher.setAttribute('aria-expanded', 'false');
+  post(w, { type: 'frontdesk:panel', open: false });
+  store.set(null);
+  if (!w.launcher.hidden) w.launcher.focus();
   emit('close');
 }
 
-button.addEventListener('click', () => (panel.hidden ? open() : hide()));
-close.addEventListener('click', hide);
-panel.addEventListener('keydown', (event) => event.key === 'Escape' && hide());
-window.addEventListener('message', (event) => {
+function onMessage(event: MessageEvent) {
+  const w = widget;
   // SECURITY: only the widget's own origin, and only its own frame, may talk to the page.
-  if (event.origin !== origin || event.source !== frame?.contentWindow) return;
-  // The two shapes of EmbedMessage (packages/protocol/src/embed.ts), checked without zod.
-  const data = event.data as { type?: unknown; stage?: unknown } | null;
+  if (!w || event.origin !== origin || !w.frame || event.source !== w.frame.contentWindow) return;
+  // The shapes of EmbedMessage (packages/protocol/src/embed.ts), checked without zod.
+  const data = event.data as { type?: unknown; stage?: unknown; count?: unknown } | null;
   const type = (name: EmbedMessage['type']) => data?.type === name;
-  if (type('frontdesk:stage') && typeof data?.stage === 'string') emit('stage', data.stage);
-  if (type('frontdesk:close')) hide();
-});
-document.body.append(button, panel);
+  if (type('frontdesk:ready')) {
+    w.ready = true;
+    post(w, { type: 'frontdesk:panel', open: w.panel.dataset.open === 'true' });
+    if (w.identity) post(w, { type: 'frontdesk:identify', identity: w.identity });
+  }
+  if (type('frontdesk:stage') && typeof data?.stage === 'string') {
+    w.stage = data.stage;
+    emit('stage', data.stage);
+  }
+  if (type('frontdesk:unread') && typeof data?.count === 'number' && data.count >= 0) {
+    setUnread(w, w.panel.dataset.open === 'true' ? 0 : Math.floor(data.count));
+  }
+  if (type('frontdesk:close')) close();
+}
 
-(window as unknown as { Frontdesk: unknown }).Frontdesk = {
+/** Asks our API whether this site may show the company's widget, and for its colours. */
+async function fetchConfig(companyId: string): Promise<EmbedConfig | null> {
+  try {
+    // eslint-disable-next-line no-restricted-globals -- the loader imports nothing (its budget), not even the REST client
+    const answer = await fetch(`${origin}/api/embed/${companyId}`, { credentials: 'omit' });
+    if (!answer.ok) return null;
+    return ((await answer.json()) as { data: EmbedConfig }).data;
+  } catch {
+    // A refusal comes without CORS headers, so the browser reports it as a network error.
+    return null;
+  }
+}
+
+function boot(options: BootOptions) {
+  // Booting again replaces the last boot, keeping whether the panel was open.
+  teardown();
+  const companyId = String(options?.company ?? '');
+  if (!/^\d{1,10}$/.test(companyId)) {
+    console.error('Frontdesk: boot needs {company: <the company id>}.');
+    return;
+  }
+  const label = options.label || 'Talk to us';
+  const launcher = document.createElement('button');
+  launcher.type = 'button';
+  launcher.textContent = label;
+  launcher.setAttribute('aria-haspopup', 'dialog');
+  launcher.setAttribute('aria-expanded', 'false');
+  launcher.hidden = true; // shown once the API has allowed this site
+  const badge = document.createElement('span');
+  badge.hidden = true;
+  badge.setAttribute('aria-hidden', 'true');
+  badge.dataset.frontdeskUnread = '';
+  badge.style.cssText =
+    'position:absolute;inset-block-start:-6px;inset-inline-end:-6px;min-width:22px;height:22px;padding:0 6px;box-sizing:border-box;border-radius:11px;background:#c62828;color:#fff;font:700 13px/22px system-ui,sans-serif;text-align:center;border:2px solid #fff';
+  launcher.append(badge);
+
+  const panel = document.createElement('div');
+  panel.setAttribute('role', 'dialog');
+  panel.setAttribute('aria-label', label);
+  panel.hidden = true;
+
+  const closeButton = document.createElement('button');
+  closeButton.type = 'button';
+  closeButton.textContent = '×';
+  closeButton.setAttribute('aria-label', 'Close');
+  closeButton.style.cssText =
+    'position:absolute;inset-block-start:6px;inset-inline-end:8px;z-index:1;width:32px;height:32px;border:0;border-radius:50%;background:rgb(0 0 0/8%);color:#000;font:20px system-ui;cursor:pointer';
+
+  const phone = window.matchMedia('(max-width: 640px)');
+  const w: Widget = {
+    options,
+    companyId,
+    label,
+    launcher,
+    badge,
+    panel,
+    closeButton,
+    frame: null,
+    ready: false,
+    allowed: false,
+    wantOpen: false,
+    stage: null,
+    identity: options.identity ?? null,
+    phone,
+    detach: () => undefined,
+  };
+  const onPhoneChange = () => placePanel(w);
+  const onKey = (event: KeyboardEvent) => event.key === 'Escape' && close();
+  launcher.addEventListener('click', () => (panel.dataset.open === 'true' ? close() : open()));
+  closeButton.addEventListener('click', close);
+  panel.addEventListener('keydown', onKey);
+  phone.addEventListener('change', onPhoneChange);
+  window.addEventListener('message', onMessage);
+  w.detach = () => {
+    phone.removeEventListener('change', onPhoneChange);
+    window.removeEventListener('message', onMessage);
+    launcher.remove();
+    panel.remove();
+  };
+  widget = w;
+  document.body.append(launcher, panel);
+  // The panel was open when the visitor left the site's last page (a call or a queue place, say):
+  // open it again, and the widget picks its conversation up where it was.
+  if (store.get() === 'open') w.wantOpen = true;
+
+  void fetchConfig(companyId).then((config) => {
+    if (widget !== w) return; // shut down (or booted again) meanwhile
+    if (!config) {
+      console.warn(
+        `Frontdesk: ${window.location.origin} is not in the allowedOrigins of company ${companyId}; the widget stays off.`,
+      );
+      emit('refused', window.location.origin);
+      return;
+    }
+    w.allowed = true;
+    const background = hex(options.color) ?? hex(config.launcherColor) ?? '#1f5fd6';
+    const text = (!hex(options.color) && hex(config.launcherTextColor)) || '#fff';
+    launcher.style.cssText = `position:fixed;inset-block-end:20px;inset-inline-end:20px;z-index:2147483646;padding:14px 22px;border:0;border-radius:999px;background:${background};color:${text};font:600 16px system-ui,sans-serif;box-shadow:0 6px 20px rgb(0 0 0/25%);cursor:pointer`;
+    launcher.hidden = Boolean(options.hideLauncher);
+    if (w.wantOpen) open();
+  });
+}
+
+function teardown() {
+  widget?.detach();
+  widget = null;
+}
+
+function shutdown() {
+  teardown();
+  store.set(null);
+}
+
+/** Prefills the welcome form; a signed `token` makes the answers verified for the agent. */
+function identify(identity: EmbedIdentify) {
+  const w = widget;
+  if (!w || !identity || typeof identity !== 'object') return;
+  w.identity = identity;
+  post(w, { type: 'frontdesk:identify', identity });
+}
+
+const commands: Record<string, (...args: never[]) => unknown> = {
+  boot,
+  shutdown,
   open,
-  close: hide,
-  /** Subscribes to `open`, `close` or `stage` (the guest's stage); returns the unsubscribe. */
-  on(event: WidgetEvent, listener: Listener) {
+  close,
+  identify,
+  /** Subscribes to open, close, stage, unread or refused; returns the unsubscribe. */
+  on(event: EventName, listener: Listener) {
     const set = listeners.get(event) ?? new Set<Listener>();
     listeners.set(event, set.add(listener));
     return () => set.delete(listener);
   },
 };
+
+function Frontdesk(command: string, ...args: unknown[]): unknown {
+  const run = commands[command];
+  if (!run) {
+    console.error(`Frontdesk: unknown command ${String(command)}.`);
+    return undefined;
+  }
+  return (run as (...a: unknown[]) => unknown)(...args);
+}
+// Frontdesk.open() and the like too, as the first loader had them.
+Object.assign(Frontdesk, commands);
+
+const host = window as unknown as { Frontdesk?: { q?: ArrayLike<unknown>[] } | typeof Frontdesk };
+const queued = Array.from((host.Frontdesk && 'q' in host.Frontdesk && host.Frontdesk.q) || []);
+host.Frontdesk = Frontdesk;
+// The plain tag boots itself from its data attributes, unless the page queued its own boot.
+const tag = document.querySelector<HTMLScriptElement>('script[data-company]');
+if (tag && !queued.some((call) => call[0] === 'boot')) {
+  boot({
+    company: tag.dataset.company ?? '',
+    label: tag.dataset.label,
+    color: tag.dataset.color,
+    locale: tag.dataset.locale,
+    hideLauncher: tag.dataset.hideLauncher === 'true',
+  });
+}
+for (const call of queued) Frontdesk(...(Array.from(call) as [string, ...unknown[]]));

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { Answers } from '@frontdesk/protocol';
+import type { Answers, FormField } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
 import { FormFields } from './FormFields.tsx';
@@ -8,11 +8,20 @@ import { submitWelcomeForm } from './submitWelcomeForm.ts';
 import { validateAnswers, type FieldProblem } from './validate.ts';
 
 /** The company's welcome form (welcomeForm, welcomeFormTitle, welcomeButtonText). */
+/** The prefilled answers that the form has fields for. */
+function prefillFor(fields: readonly FormField[], prefill: Answers | null): Answers {
+  const names = new Set(fields.map((field) => field.name));
+  return Object.fromEntries(Object.entries(prefill ?? {}).filter(([name]) => names.has(name)));
+}
+
 export function WelcomePage() {
   const t = useT();
   const dispatch = useAppDispatch();
   const company = useAppSelector((state) => state.company.details);
-  const [answers, setAnswers] = useState<Answers>({});
+  const [typed, setAnswers] = useState<Answers>({});
+  // The embedding site's prefill (Frontdesk('identify'), src/embed), under what the guest types.
+  const prefill = useAppSelector((state) => state.embed.prefill);
+  const answers = { ...prefillFor(company?.welcomeForm?.fields ?? [], prefill), ...typed };
   const [problems, setProblems] = useState<Record<string, FieldProblem>>({});
   const [state, setState] = useState<'editing' | 'sending' | 'failed'>('editing');
   const form = company?.welcomeForm;

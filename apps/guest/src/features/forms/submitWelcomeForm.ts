@@ -7,7 +7,7 @@ import { stageAfterWelcome } from '../flow/startVisit.ts';
 export const submitWelcomeForm = createAppThunk(
   'forms/submitWelcomeForm',
   async (answers: Answers, { dispatch, getState, extra }) => {
-    const { company, guestAuth, page } = getState();
+    const { company, guestAuth, page, embed } = getState();
     const form = company.details?.welcomeForm;
     // spec §5: a submission is sent only with a company id and a guest username.
     if (!company.details || !form || !guestAuth.username) throw new Error('not signed in');
@@ -19,6 +19,8 @@ export const submitWelcomeForm = createAppThunk(
         serviceType: page.serviceType,
         form: form.id,
         answers,
+        // The embedding site's signed prefill: the API checks it and marks what it vouches for.
+        ...(embed.identity ? { identity: embed.identity } : {}),
       },
     });
     dispatch(stageReached(stageAfterWelcome(company.details)));
