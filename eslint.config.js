@@ -99,7 +99,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/guest/**/*.{ts,tsx}', 'apps/console/**/*.{ts,tsx}'],
+    files: [
+      'apps/guest/**/*.{ts,tsx}',
+      'apps/console/**/*.{ts,tsx}',
+      'packages/embed/**/*.{ts,tsx}',
+    ],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
