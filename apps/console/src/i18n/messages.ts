@@ -108,6 +108,7 @@ const en = {
   guestLabel: 'Guest {id}',
   detailsMissing: 'Waiting for the call details…',
   claimFailed: 'The call could not be accepted: {reason}',
+  answerVerified: 'verified by the company’s site',
   newGuestNotification: 'A guest is waiting in {category}',
   inCallTitle: 'Call with {guest}',
   connectingMedia: 'Connecting the call…',

@@ -23,9 +23,13 @@ function ClaimNotice({ claim }: { claim: ClaimAttempt }) {
   );
 }
 
-/** The welcome form's answers under the form's own labels. */
+/**
+ * The welcome form's answers under the form's own labels; those the company's own site vouched
+ * for with a signed identity (decision 0021) say so.
+ */
 function Answers({ summary, form }: { summary: CallSummary; form: Form | null }) {
   const answers = Object.entries(summary.welcomeAnswers ?? {});
+  const verified = new Set(summary.welcomeVerified ?? []);
   if (answers.length === 0) return null;
   const labelOf = (name: string) =>
     form?.fields.find((field) => field.name === name)?.label ?? name;
@@ -34,7 +38,15 @@ function Answers({ summary, form }: { summary: CallSummary; form: Form | null })
       {answers.map(([name, value]) => (
         <div key={name}>
           <dt>{labelOf(name)}</dt>
-          <dd>{String(value)}</dd>
+          <dd>
+            {String(value)}
+            {verified.has(name) && (
+              <span className="verified" data-testid="answer-verified">
+                {' '}
+                ✓ {t('answerVerified')}
+              </span>
+            )}
+          </dd>
         </div>
       ))}
     </dl>
