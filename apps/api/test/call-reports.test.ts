@@ -189,6 +189,64 @@ describe('call reports', () => {
     });
   });
 
+  describe('POST /api/call-report/admission', () => {
+    const admission = (who: TestGuest | undefined, body: object, token = who?.token) =>
+      send('POST', 'call-report/admission', body, token);
+    const reportsOf = async (who: TestGuest) =>
+      (
+        await t.app.db
+          .selectFrom('call_reports as r')
+          .innerJoin('guests as g', 'g.id', 'r.guest_id')
+          .select('r.id')
+          .where('g.username', '=', who.username)
+          .execute()
+      ).length;
+
+    it('answers what call-report/add would, before the camera, and records nothing', async () => {
+      expect((await admission(guest, { company: 5 })).json().data).toEqual({ status: 'ok' });
+
+      const blocked = await loginGuest(
+        t.app,
+        SEEDED_COMPANY.blockList,
+        formatBrowserUsername(BLOCKED_FINGERPRINT, 'suffix0002'),
+      );
+      const refused = await admission(blocked, { company: SEEDED_COMPANY.blockList });
+      expect(refused.statusCode).toBe(200);
+      expect(refused.json().data).toEqual({ status: 'blocked' });
+      expect(await reportsOf(blocked)).toBe(0);
+
+      const quotaGuest = await loginGuest(t.app, SEEDED_COMPANY.outOfQuota);
+      expect(
+        (await admission(quotaGuest, { company: SEEDED_COMPANY.outOfQuota })).json().data,
+      ).toEqual({ status: 'outOfQuota' });
+      expect(await reportsOf(quotaGuest)).toBe(0);
+    });
+
+    it("answers the company's rules with the 403 codes of call-report/add", async () => {
+      const dormant = await loginGuest(t.app, SEEDED_COMPANY.inactive);
+      const response = await admission(dormant, { company: SEEDED_COMPANY.inactive });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe('company_inactive');
+    });
+
+    it('tells a guest nothing of another company, and nothing to agents or strangers', async () => {
+      const foreign = await admission(guest, { company: SEEDED_COMPANY.blockList });
+      expect(foreign.statusCode).toBe(403);
+      expect(foreign.json().error.code).toBe('other_company');
+      expect((await admission(guest, { company: 5 }, agent)).json().error.code).toBe('guests_only');
+      expect((await admission(undefined, { company: 5 })).statusCode).toBe(401);
+    });
+
+    it.each([
+      ['a company as text', { company: 'five' }, 'company'],
+      ['an unknown field', { company: 5, call_id: 'x' }, 'call_id'],
+    ])('refuses %s with 400 naming the field', async (_name, body, field) => {
+      const response = await admission(guest, body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.fields).toHaveProperty(field);
+    });
+  });
+
   describe('POST /api/call-report/hold-call', () => {
     const hold = (body: object, token: string) =>
       send('POST', 'call-report/hold-call', body, token);

@@ -22,6 +22,7 @@ describe('OpenAPI document', () => {
       '/api/auth/refresh',
       '/api/call-bug/by-guest',
       '/api/call-report/add',
+      '/api/call-report/admission',
       '/api/call-report/hold-call',
       '/api/call-report/update',
       '/api/call-report/update-timestamp',

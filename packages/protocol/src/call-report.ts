@@ -60,6 +60,16 @@ export const callReportAddedSchema = z.object({
 });
 
 /**
+ * `POST /call-report/admission` (ours, issue 18): whether a call would be let through now, asked
+ * before the guest is asked for the camera, so a refusal is known first. The company's rules
+ * refuse with the same 403 codes as `call-report/add` ({@link CALL_REFUSAL_STAGES}); the block
+ * list and the quota answer the status `call-report/add` would. Nothing is recorded.
+ */
+export const callAdmissionBodySchema = z.strictObject({ company: recordIdSchema });
+export type CallAdmissionBody = z.infer<typeof callAdmissionBodySchema>;
+export const callAdmissionSchema = z.object({ status: callReportStatusSchema });
+
+/**
  * `POST /call-report/hold-call` (spec §7): the call moves from `current_call_id` to
  * `new_call_id`; `origin_call_id` (spec §3 InitialCallID) keeps the chain one conversation.
  */

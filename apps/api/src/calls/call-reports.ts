@@ -164,6 +164,45 @@ export function assertAssignmentGroupOf(
   }
 }
 
+/** The company's block-list entry that holds the guest's browser (spec §6), as a subquery. */
+const blockOf = (db: Kysely<Database>, guestId: number) =>
+  db
+    .selectFrom('guest_blocks as b')
+    .innerJoin('guests as g', (join) =>
+      join.onRef('g.fingerprint', '=', 'b.fingerprint').onRef('g.company_id', '=', 'b.company_id'),
+    )
+    .select('b.fingerprint')
+    .where('g.id', '=', guestId);
+
+/**
+ * `call-report/admission` (issue 18): what `call-report/add` would decide for a call of the
+ * guest's now, without recording anything, so the page can tell the guest before the welcome
+ * form and the camera: `blocked` and `outOfQuota` first (nothing the guest does changes them),
+ * then the company's rules (403, the welcome form among them), else `ok`. `call-report/add`
+ * decides again when the call starts.
+ */
+export async function checkCallAdmission(
+  db: Kysely<Database>,
+  principal: GuestPrincipal,
+  companyId: number,
+  loadCompany: (id: number) => Promise<CompanyDetails>,
+  now: Date,
+): Promise<CallReportStatus> {
+  assertOwnCompany(principal, companyId);
+  const { blocked, quota } = await db
+    .selectFrom('companies')
+    .select((eb) => [
+      eb.exists(blockOf(db, principal.guestId)).as('blocked'),
+      'monthly_call_quota as quota',
+    ])
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  if (blocked) return 'blocked';
+  if (quota !== null && (await callsThisMonth(db, companyId)).used >= quota) return 'outOfQuota';
+  await assertCallAdmitted(db, await loadCompany(companyId), principal.guestId, now);
+  return 'ok';
+}
+
 /**
  * Inserts the report of a new call with `status`, or `blocked` when the company's block list
  * holds the guest (spec §6), in one statement; nothing when the call id is reported already.
@@ -184,21 +223,10 @@ async function insertNewReport(
       category_id: body.category_id ?? null,
       assignment_group: body.assignmentGroup ?? null,
       source: body.source,
+      webview: body.webview ?? false,
       status: eb
         .case()
-        .when(
-          eb.exists(
-            eb
-              .selectFrom('guest_blocks as b')
-              .innerJoin('guests as g', (join) =>
-                join
-                  .onRef('g.fingerprint', '=', 'b.fingerprint')
-                  .onRef('g.company_id', '=', 'b.company_id'),
-              )
-              .select('b.fingerprint')
-              .where('g.id', '=', principal.guestId),
-          ),
-        )
+        .when(eb.exists(blockOf(db, principal.guestId)))
         .then(sql.lit<CallReportStatus>('blocked'))
         .else(status)
         .end(),
@@ -388,6 +416,7 @@ export async function holdCall(
         // The guest is still who it said it was: the conversation keeps its group (decision 0019).
         assignment_group: current.assignment_group,
         source: current.source,
+        webview: current.webview,
         status: 'ok',
       })
       .returningAll()

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { routes } from '@frontdesk/protocol';
 import {
   addCallReport,
+  checkCallAdmission,
   holdCall,
   stampCallReport,
   updateCallReport,
@@ -71,6 +72,28 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .code(created ? 201 : 200)
         .send({ data: { status: report.status, id: report.id, services } });
+    },
+  });
+
+  app.route({
+    ...fromTable(routes.callAdmission, [400, 401, 403, 429], {
+      tags: ['call reports'],
+      summary:
+        'Whether a call would be let through now (blocked, outOfQuota, 403 for the company rules, ok), recording nothing',
+      security: bearerSecurity,
+    }),
+    config: { rateLimit: RATE_LIMITS.guestActions },
+    handler: async (request) => {
+      const principal = await authenticateGuest(request);
+      const now = new Date();
+      const status = await checkCallAdmission(
+        db,
+        principal,
+        request.body.company,
+        (id) => app.companyDetails.get(id, now),
+        now,
+      );
+      return { data: { status } };
     },
   });
 
