@@ -6,6 +6,17 @@ import { expect, test } from '../support/fixtures.ts';
 import { AGENT, agentPage } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { expectMovingVideo, inspectScreen, walkToWaiting } from '../support/guest.ts';
+import { checkCallScreens, expectChatBesideCall, SCREENS } from '../support/call-screen.ts';
+
+/** Company 12's video call offers these controls, in this order (it lets phones flip camera). */
+const VIDEO_CONTROLS = [
+  'Mute microphone',
+  'Turn camera off',
+  'Switch camera',
+  'Devices',
+  'Chat',
+  'End call',
+];
 
 /**
  * The merged recording as company 12's admin downloads it (the merge job runs just after the
@@ -66,17 +77,33 @@ test('journeys 1 and 6: a whole recorded video call, from the welcome form to th
     expect(guestSees).toMatchObject({ width: 640, height: 480 });
     await expectMovingVideo(agent, 'remote-video');
 
-    // Chat both ways, text and a file each way.
-    await guest.getByTestId('chat-toggle').click();
+    // The guest sees who answered: the agent's first name ("Cy Agent").
+    await expect(guest.getByTestId('agent-name')).toHaveText('Cy');
+    // Issue 18: on a desktop, a phone upright and a phone sideways, every control is in sight
+    // without scrolling, and the chat opens over or beside the picture, which stays in sight.
+    const remote = guest.getByTestId('remote-video');
+    await checkCallScreens(guest, { name: 'call-video', remote, controls: VIDEO_CONTROLS });
+
+    // The agent writes first: the chat control counts the unread message until it opens.
+    const agentChat = agent.getByTestId('chat-panel');
+    await agentChat.getByLabel('Message').fill('Hello from the agent');
+    await agentChat.getByRole('button', { name: 'Send' }).click();
+    await expect(guest.getByTestId('unread-badge')).toHaveText('1');
+    await expect(guest.getByTestId('chat-toggle')).toHaveAccessibleName('Chat (1 unread)');
+    await inspectScreen(guest, 'call-video-desktop-unread');
+    await guest.setViewportSize(SCREENS.phone);
+    await expect(guest.getByTestId('unread-badge')).toBeInViewport({ ratio: 1 });
+    await inspectScreen(guest, 'call-video-phone-unread');
+
+    // Chat both ways, text and a file each way, on the phone.
+    await expectChatBesideCall(guest, remote, VIDEO_CONTROLS);
+    await expect(guest.getByTestId('unread-badge')).toHaveCount(0);
+    await expect(guest.getByTestId('chat-messages')).toContainText('Hello from the agent');
     await guest.getByLabel('Message').fill('Hello from the guest');
     await guest.getByRole('button', { name: 'Send' }).click();
-    const agentChat = agent.getByTestId('chat-panel');
     await expect(
       agentChat.getByTestId('chat-message').filter({ hasText: 'Hello from the guest' }),
     ).toBeVisible();
-    await agentChat.getByLabel('Message').fill('Hello from the agent');
-    await agentChat.getByRole('button', { name: 'Send' }).click();
-    await expect(guest.getByTestId('chat-messages')).toContainText('Hello from the agent');
     await guest
       .getByTestId('chat-file')
       .setInputFiles({ name: 'guest-photo.png', mimeType: 'image/png', buffer: PNG });

@@ -3,6 +3,7 @@ import { expect, test } from '../support/fixtures.ts';
 import { agentPage } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { inspectScreen, openGuest } from '../support/guest.ts';
+import { checkCallScreens } from '../support/call-screen.ts';
 
 /** What the guest's remote `<video>` element carries: tracks by kind. */
 async function remoteTracks(page: Page, testId: string) {
@@ -50,6 +51,13 @@ test('journey 2: a voice-only company: audio without video, rated with emojis', 
       .poll(() => remoteTracks(guest, 'remote-audio'), { timeout: 15_000 })
       .toEqual({ audio: 1, video: 0 });
     await inspectScreen(guest, 'journey-guest-voice-call');
+    await expect(guest.getByTestId('agent-name')).toHaveText('Dee');
+    // Issue 18: the voice call's controls in sight on every screen, the chat beside the avatar.
+    await checkCallScreens(guest, {
+      name: 'call-voice',
+      remote: guest.getByTestId('remote-avatar'),
+      controls: ['Mute microphone', 'Devices', 'Chat', 'End call'],
+    });
 
     await agent.getByRole('button', { name: 'End call' }).click();
     await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'rating');
@@ -93,6 +101,13 @@ test('journey 7: the whole guest journey in Arabic, right to left', async ({
     await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
     await expect(guest.getByRole('button', { name: 'إنهاء المكالمة' })).toBeVisible();
     await inspectScreen(guest, 'journey-rtl-call');
+    await expect(guest.getByTestId('agent-name')).toHaveText('علي');
+    // Issue 18: right to left, the same controls in sight on every screen, the chat beside.
+    await checkCallScreens(guest, {
+      name: 'call-video-rtl',
+      remote: guest.getByTestId('remote-video'),
+      controls: ['كتم الميكروفون', 'إيقاف الكاميرا', 'الأجهزة', 'الدردشة', 'إنهاء المكالمة'],
+    });
 
     // The guest ends this time, after confirming.
     await guest.getByRole('button', { name: 'إنهاء المكالمة' }).click();

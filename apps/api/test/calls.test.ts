@@ -395,6 +395,7 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
         status: 'waiting',
         queue: { position: expect.any(Number), waiting: expect.any(Number) },
         agentJabberUsername: null,
+        agentName: null,
         transfer: null,
       });
       await claim(ada, who);
@@ -403,6 +404,8 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
         queue: null,
         agentJabberUsername: adaNick,
       });
+      // The guest learns the first name of the agent who took its call ("Ada Agent"), no more.
+      expect((await state(callId, who.token)).agentName).toBe('Ada');
     });
 
     it('tells a waiting guest its place in its category, which moves up as calls ahead go', async () => {
@@ -547,6 +550,7 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
         status: 'waiting',
         queue: { position: expect.any(Number), waiting: expect.any(Number) },
         agentJabberUsername: null,
+        agentName: null,
         transfer: null,
       });
       const taken = await claim(bo, who, 3);

@@ -135,6 +135,12 @@ export const callStateSchema = z.object({
   /** Its place in the queue while it waits; `null` otherwise. */
   queue: queueSchema.nullable(),
   agentJabberUsername: jabberUsernameSchema.nullable(),
+  /**
+   * The first name of the agent who took the call, which the guest's call screen shows (issue
+   * 18; the first word of the name the company gave its member of staff); `null` while no agent
+   * has taken it, and in the answers of `end` and `transfer` (which may leave it out).
+   */
+  agentName: z.string().nullable().default(null),
   transfer: z
     .object({
       toAgentJabberUsername: jabberUsernameSchema.nullable(),

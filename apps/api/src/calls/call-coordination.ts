@@ -45,12 +45,17 @@ function statusOf(call: CallReportRow): CallState['status'] {
 }
 
 /** What either side may know of a call (`GET /api/calls/:callId`, docs/protocol.md step 7). */
-export function toCallState(call: CallReportRow, queue: Queue | null = null): CallState {
+export function toCallState(
+  call: CallReportRow,
+  queue: Queue | null = null,
+  agentName: string | null = null,
+): CallState {
   return {
     callId: call.call_id,
     status: statusOf(call),
     queue,
     agentJabberUsername: call.agent_id === null ? null : staffJabberUsername(call.agent_id),
+    agentName,
     transfer:
       call.transfer_to_staff_id === null && call.transfer_to_category_id === null
         ? null

@@ -19,6 +19,7 @@ import { recordHold } from '../calls/call-events.ts';
 import { saveCallQuality } from '../calls/call-quality.ts';
 import { authenticate, authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
 import { HttpError } from '../plugins/errors.ts';
+import { agentFirstName } from '../staff/staff-repository.ts';
 import { fromTable } from './from-table.ts';
 
 /** The call protocol between the guest and the agent who takes its call (docs/protocol.md). */
@@ -98,7 +99,11 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       const principal = await authenticate(request);
       const call = await requireReport(db, principal, request.params.callId);
       if (principal.role === 'guest') await guestSeen(db, call);
-      return { data: toCallState(call, await queueOf(db, call)) };
+      const [queue, agentName] = await Promise.all([
+        queueOf(db, call),
+        agentFirstName(db, call.agent_id),
+      ]);
+      return { data: toCallState(call, queue, agentName) };
     },
   });
 

@@ -27,6 +27,23 @@ export async function findStaffByEmail(
   return db.selectFrom('staff').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
+/**
+ * What a guest calls the agent who took its call: the first word of the member's name ("Cy" of
+ * "Cy Agent"), no more of a person than a name badge shows. `null` for no agent.
+ */
+export async function agentFirstName(
+  db: Kysely<Database>,
+  staffId: number | null,
+): Promise<string | null> {
+  if (staffId === null) return null;
+  const row = await db
+    .selectFrom('staff')
+    .select('name')
+    .where('id', '=', staffId)
+    .executeTakeFirst();
+  return row?.name.trim().split(/\s+/)[0] || null;
+}
+
 /** `GET /api/staff`: the company's staff by id, as the console names them. */
 export async function listColleagues(
   db: Kysely<Database>,

@@ -1,4 +1,5 @@
 import { msUntilRenewal } from '@frontdesk/protocol';
+import { agentNameListeners } from '../features/call/agentName.ts';
 import { callListeners } from '../features/call/callListeners.ts';
 import { chatListeners } from '../features/chat/chatListeners.ts';
 import { guestSignedIn } from '../features/guestAuth/guestAuthSlice.ts';
@@ -17,5 +18,6 @@ export function startListeners(startListening: AppStartListening): void {
     },
   });
   callListeners(startListening);
+  agentNameListeners(startListening);
   chatListeners(startListening);
 }

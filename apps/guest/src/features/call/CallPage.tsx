@@ -1,11 +1,29 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
-import { ChatPanel } from '../chat/ChatPanel.tsx';
+import {
+  CameraIcon,
+  FitIcon,
+  HangUpIcon,
+  MicIcon,
+  PersonIcon,
+  SettingsIcon,
+  SignalIcon,
+  SwitchCameraIcon,
+} from '../../ui/icons.tsx';
+import { ChatSheet, ChatToggle } from '../chat/ChatPanel.tsx';
 import { hangUp } from './callFlow.ts';
-import { backCameraToggled, endConfirmToggled, muteClicked, zoomToggled } from './callSlice.ts';
-import { DevicePanel } from './DevicePanel.tsx';
-import { SelfView, StreamVideo } from './StreamVideo.tsx';
+import {
+  backCameraToggled,
+  deviceConfigToggled,
+  endConfirmToggled,
+  muteClicked,
+  zoomToggled,
+} from './callSlice.ts';
+import { CallTimer, ControlButton, MovableSelfView } from './controls.tsx';
+import { DEVICES_BUTTON_ID, DevicePanel } from './DevicePanel.tsx';
+import { StreamVideo } from './StreamVideo.tsx';
+import './call.css';
 
 /** Confirmation before ending: a dialog that takes focus and answers Escape. */
 function EndCallDialog() {
@@ -39,45 +57,49 @@ function EndCallDialog() {
   );
 }
 
+const BARS = { good: 3, fair: 2, poor: 1 } as const;
+
 /**
- * spec §2 stage "ongoing": the agent's video (or an avatar in a voice call), the guest's own
- * picture, the controls, the chat, the hold page, the recording notice, the watermark, the
- * connection quality and a "reconnecting" state.
+ * spec §2 stage "ongoing", laid out for a phone first (decision 0022): the agent's video fills
+ * the screen (a large avatar and the call's time in a voice call), the guest's own picture a
+ * movable inset, the recording notice and the connection quality small over the picture, one
+ * row of round controls always in sight (microphone, camera, switch camera, devices, chat, end),
+ * and the chat and the devices as panels over the picture (beside it on a wide screen). Also the
+ * hold page, the watermark and the "reconnecting" state.
  */
 export function CallPage() {
   const t = useT();
   const dispatch = useAppDispatch();
   const company = useAppSelector((state) => state.company.details);
   const call = useAppSelector((state) => state.call);
+  const chatOpen = useAppSelector((state) => state.chat.isChatOpen);
+  // One clock for the call, whether the time shows over the video or under the avatar.
+  const [since] = useState(() => Date.now());
   if (!company) return null;
   const feed = call.feeds[0];
   const video = call.callType === 'video';
+  const showsVideo = video && feed !== undefined && !feed.videoMuted;
   const reconnecting =
     call.connection.media === 'reconnecting' || call.connection.chat === 'reconnecting';
   const level = call.quality.receive?.level;
+  const title = t('callTitle', { name: company.name });
+  // The agent's first name once the API gave it (agentName.ts), the company's name until then.
+  const peer = call.agentName ?? company.name;
 
   return (
     <section
       className="call"
       data-testid="stage-ongoing"
+      data-call-type={call.callType}
       data-on-hold={call.onHold}
+      data-chat-open={chatOpen}
       aria-labelledby="call-title"
     >
       <h1 id="call-title" className="visually-hidden">
-        {t('callTitle', { name: company.name })}
+        {title}
       </h1>
-      {company.recordCalls && (
-        <p className="call-recording" data-testid="recording-notice">
-          <span aria-hidden="true">●</span> {company.recordAlertText ?? t('recording')}
-        </p>
-      )}
-      {reconnecting && (
-        <p className="call-reconnecting" role="alert" data-testid="reconnecting">
-          {t('reconnecting')}
-        </p>
-      )}
-      <div className="call-stage">
-        {video && feed && !feed.videoMuted ? (
+      <div className="call-stage" data-testid="call-stage">
+        {showsVideo ? (
           <StreamVideo
             streamKey={feed.janusId}
             label={t('agentVideo')}
@@ -87,8 +109,18 @@ export function CallPage() {
           />
         ) : (
           <div className="call-avatar" data-testid="remote-avatar">
-            <span aria-hidden="true">🎧</span>
+            <span className="call-avatar-picture" aria-hidden="true">
+              {call.agentName ? (
+                <span className="call-avatar-initial">{[...call.agentName][0]}</span>
+              ) : (
+                <PersonIcon />
+              )}
+            </span>
+            <p className="call-avatar-name" data-testid="agent-name">
+              {peer}
+            </p>
             <p>{video ? t('agentCameraOff') : t('voiceCallWith')}</p>
+            <CallTimer since={since} />
             {/* Voice calls and a camera-off agent still play the agent's audio. */}
             {feed && (
               <StreamVideo
@@ -104,7 +136,49 @@ export function CallPage() {
         {company.streamWatermark === 'visible' && company.waterMarkLogo && (
           <img className="call-watermark" src={company.waterMarkLogo} alt="" />
         )}
-        {video && <SelfView className="call-self" label={t('yourCamera')} />}
+        <div className="call-overlays">
+          {showsVideo && (
+            <p className="call-pill call-peer">
+              <span className="call-peer-name" data-testid="agent-name">
+                {peer}
+              </span>
+              <CallTimer since={since} />
+            </p>
+          )}
+          {company.recordCalls && (
+            <p className="call-pill call-recording" data-testid="recording-notice">
+              <span className="call-recording-dot" aria-hidden="true" />
+              <span>{company.recordAlertText ?? t('recording')}</span>
+            </p>
+          )}
+          {level && (
+            <p
+              className={`call-pill call-quality quality-${level}`}
+              role="status"
+              data-testid="call-quality"
+            >
+              <SignalIcon bars={BARS[level]} />
+              <span>{t('quality', { level: t(`quality_${level}`) })}</span>
+            </p>
+          )}
+        </div>
+        {showsVideo && (
+          <button
+            type="button"
+            className="call-fit"
+            aria-label={call.isZoomed ? t('zoomFit') : t('zoomFill')}
+            title={call.isZoomed ? t('zoomFit') : t('zoomFill')}
+            onClick={() => dispatch(zoomToggled())}
+          >
+            <FitIcon fill={!call.isZoomed} />
+          </button>
+        )}
+        {reconnecting && (
+          <p className="call-reconnecting" role="alert" data-testid="reconnecting">
+            {t('reconnecting')}
+          </p>
+        )}
+        {video && <MovableSelfView label={t('yourCamera')} />}
         {call.onHold && (
           <div className="call-hold" role="status" data-testid="hold-page">
             {company.holdPageImage && <img src={company.holdPageImage} alt="" />}
@@ -116,63 +190,51 @@ export function CallPage() {
           </div>
         )}
       </div>
-      {level && (
-        <p className={`call-quality quality-${level}`} role="status" data-testid="call-quality">
-          {t('quality', { level: t(`quality_${level}`) })}
-        </p>
-      )}
-      <div
-        className="call-controls"
-        role="toolbar"
-        aria-label={t('callTitle', { name: company.name })}
-      >
-        <button
-          type="button"
-          aria-pressed={call.localAudioMuted}
+      <div className="call-controls" role="toolbar" aria-label={title}>
+        <ControlButton
+          label={call.localAudioMuted ? t('unmuteMic') : t('muteMic')}
+          icon={<MicIcon off={call.localAudioMuted} />}
+          off={call.localAudioMuted}
           onClick={() => dispatch(muteClicked({ kind: 'audio', muted: !call.localAudioMuted }))}
-          data-testid="toggle-audio"
-        >
-          {call.localAudioMuted ? t('unmuteMic') : t('muteMic')}
-        </button>
+          testId="toggle-audio"
+        />
         {video && (
-          <button
-            type="button"
-            aria-pressed={call.localVideoMuted}
+          <ControlButton
+            label={call.localVideoMuted ? t('cameraOn') : t('cameraOff')}
+            icon={<CameraIcon off={call.localVideoMuted} />}
+            off={call.localVideoMuted}
             onClick={() => dispatch(muteClicked({ kind: 'video', muted: !call.localVideoMuted }))}
-            data-testid="toggle-video"
-          >
-            {call.localVideoMuted ? t('cameraOn') : t('cameraOff')}
-          </button>
+            testId="toggle-video"
+          />
         )}
         {video && company.flipCamera && (
-          <button
-            type="button"
-            aria-pressed={call.isBackCam}
+          <ControlButton
+            label={t('backCamera')}
+            icon={<SwitchCameraIcon />}
             onClick={() => dispatch(backCameraToggled())}
-          >
-            {t('backCamera')}
-          </button>
+            testId="switch-camera"
+          />
         )}
-        {video && (
-          <button
-            type="button"
-            aria-pressed={!call.isZoomed}
-            onClick={() => dispatch(zoomToggled())}
-          >
-            {call.isZoomed ? t('zoomFit') : t('zoomFill')}
-          </button>
-        )}
-        <DevicePanel />
-        <button
-          type="button"
-          className="button-danger"
+        <ControlButton
+          id={DEVICES_BUTTON_ID}
+          label={t('devices')}
+          icon={<SettingsIcon />}
+          expanded={call.deviceConfigOpen}
+          controls="device-panel"
+          onClick={() => dispatch(deviceConfigToggled())}
+          testId="devices-toggle"
+        />
+        <ChatToggle variant="icon" />
+        <ControlButton
+          label={t('endCall')}
+          icon={<HangUpIcon />}
+          danger
           onClick={() => dispatch(endConfirmToggled(true))}
-          data-testid="end-call"
-        >
-          {t('endCall')}
-        </button>
+          testId="end-call"
+        />
       </div>
-      <ChatPanel />
+      <DevicePanel />
+      <ChatSheet className="chat-panel call-chat" />
       {call.endConfirmOpen && <EndCallDialog />}
     </section>
   );

@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { listDevices, type DeviceList } from '@frontdesk/media/devices';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
 import { useStream } from '../../app/servicesContext.ts';
+import { CloseIcon } from '../../ui/icons.tsx';
+import { useEscapeWithin } from '../../ui/useEscapeWithin.ts';
 import {
   callVolumeChanged,
   cameraChosen,
@@ -11,8 +13,16 @@ import {
 } from './callSlice.ts';
 import { LOCAL_STREAM } from '@frontdesk/media/streams';
 import { DeviceSelect } from './DeviceSelect.tsx';
+import '../../ui/sheet.css';
 
-/** The device-configuration panel (spec §3 deviceConfigOpen): switch devices live, set volume. */
+/** The control row's button opens the panel; the panel gives the focus back to it on closing. */
+export const DEVICES_BUTTON_ID = 'devices-toggle';
+
+/**
+ * The device-configuration panel (spec §3 deviceConfigOpen): switch camera and microphone live,
+ * set the call's volume. It opens over the call, above the control row; Escape or its close
+ * button closes it.
+ */
 export function DevicePanel() {
   const t = useT();
   const dispatch = useAppDispatch();
@@ -21,9 +31,16 @@ export function DevicePanel() {
   const video = useAppSelector((state) => state.call.callType === 'video');
   const local = useStream(LOCAL_STREAM);
   const [devices, setDevices] = useState<DeviceList | null>(null);
+  const panel = useRef<HTMLElement>(null);
   useEffect(() => {
     if (open) void listDevices().then(setDevices);
   }, [open]);
+  const close = () => {
+    dispatch(deviceConfigToggled());
+    document.getElementById(DEVICES_BUTTON_ID)?.focus();
+  };
+  useEscapeWithin(panel, close);
+  if (!open) return null;
   const current = (kind: 'audio' | 'video') =>
     local
       ?.getTracks()
@@ -31,47 +48,51 @@ export function DevicePanel() {
       ?.getSettings().deviceId ?? '';
 
   return (
-    <>
-      <button
-        type="button"
-        aria-expanded={open}
-        aria-controls="device-panel"
-        onClick={() => dispatch(deviceConfigToggled())}
-      >
-        {t('devices')}
-      </button>
-      {open && (
-        <div id="device-panel" className="device-panel">
-          {video && (
-            <DeviceSelect
-              id="camera-select"
-              kind="camera"
-              devices={devices?.cameras}
-              value={current('video')}
-              onChoose={(deviceId) => dispatch(cameraChosen(deviceId))}
-            />
-          )}
-          <DeviceSelect
-            id="microphone-select"
-            kind="microphone"
-            devices={devices?.microphones}
-            value={current('audio')}
-            onChoose={(deviceId) => dispatch(microphoneChosen(deviceId))}
-          />
-          <div className="field">
-            <label htmlFor="volume-range">{t('volume')}</label>
-            <input
-              id="volume-range"
-              type="range"
-              min={0}
-              max={1}
-              step={0.05}
-              value={volume}
-              onChange={(e) => dispatch(callVolumeChanged(Number(e.target.value)))}
-            />
-          </div>
-        </div>
+    <section
+      id="device-panel"
+      ref={panel}
+      className="device-panel"
+      aria-labelledby="device-panel-title"
+    >
+      <header className="sheet-header">
+        <h2 id="device-panel-title">{t('devices')}</h2>
+        <button
+          type="button"
+          className="sheet-close"
+          aria-label={t('closeDevices')}
+          onClick={close}
+        >
+          <CloseIcon />
+        </button>
+      </header>
+      {video && (
+        <DeviceSelect
+          id="camera-select"
+          kind="camera"
+          devices={devices?.cameras}
+          value={current('video')}
+          onChoose={(deviceId) => dispatch(cameraChosen(deviceId))}
+        />
       )}
-    </>
+      <DeviceSelect
+        id="microphone-select"
+        kind="microphone"
+        devices={devices?.microphones}
+        value={current('audio')}
+        onChoose={(deviceId) => dispatch(microphoneChosen(deviceId))}
+      />
+      <div className="field">
+        <label htmlFor="volume-range">{t('volume')}</label>
+        <input
+          id="volume-range"
+          type="range"
+          min={0}
+          max={1}
+          step={0.05}
+          value={volume}
+          onChange={(e) => dispatch(callVolumeChanged(Number(e.target.value)))}
+        />
+      </div>
+    </section>
   );
 }

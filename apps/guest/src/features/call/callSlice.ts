@@ -22,6 +22,8 @@ export type CallState = {
   queue: QueuePlace | null;
   /** The agent's jabber username once it took the call. */
   agent: string | null;
+  /** What the call screen calls that agent: its first name, once the API gave it (issue 18). */
+  agentName: string | null;
   /** After a transfer to a named agent: the agent this guest now waits for (spec §4 peer). */
   waitingFor: string | null;
   peerCall: PeerCallState;
@@ -59,6 +61,7 @@ const initialState: CallState = {
   categoryId: null,
   queue: null,
   agent: null,
+  agentName: null,
   waitingFor: null,
   peerCall: 'Paused',
   peerVideo: 'Paused',
@@ -109,8 +112,13 @@ export const callSlice = createSlice({
     },
     /** An agent published `InCall|<this guest>|<this call>` (docs/protocol.md step 4). */
     agentAccepted(state, action: PayloadAction<string>) {
+      if (state.agent !== action.payload) state.agentName = null;
       state.agent = action.payload;
       state.queue = null;
+    },
+    /** The API named the agent who took the call; a name for another agent comes too late. */
+    agentNamed(state, action: PayloadAction<{ agent: string; name: string | null }>) {
+      if (state.agent === action.payload.agent) state.agentName = action.payload.name;
     },
     mediaStateChanged(state, action: PayloadAction<MediaState>) {
       const media = action.payload;
@@ -154,6 +162,7 @@ export const callSlice = createSlice({
       action: PayloadAction<{ toAgent: string | null; toCategoryId: number | null }>,
     ) {
       state.agent = null;
+      state.agentName = null;
       state.waitingFor = action.payload.toAgent;
       state.categoryId = action.payload.toCategoryId ?? state.categoryId;
       state.onHold = false;
@@ -197,6 +206,7 @@ export const {
   chatStatusChanged,
   queuePlaceChanged,
   agentAccepted,
+  agentNamed,
   mediaStateChanged,
   holdStarted,
   holdEnded,
