@@ -1,10 +1,13 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { useAppSelector } from './hooks.ts';
+import { useAppDispatch, useAppSelector } from './hooks.ts';
 import { useT } from '../i18n/useT.ts';
 import { WelcomePage } from '../features/forms/WelcomePage.tsx';
-import { NoticePage } from '../features/refusals/NoticePage.tsx';
+import { voiceCallChosen } from '../features/browserCheck/browserCheckSlice.ts';
+import { stageReached } from '../features/flow/flowSlice.ts';
+import { NoticePage, type NoticeKind } from '../features/refusals/NoticePage.tsx';
 import { SchedulePage } from '../features/schedule/SchedulePage.tsx';
 import { SelectionPage } from '../features/selection/SelectionPage.tsx';
+import './stages.css';
 
 // The call screens load with the call code (issue 6: not before the guest starts a call).
 const PreviewPage = lazy(() =>
@@ -32,6 +35,26 @@ function Loading({ testId }: { testId: string }) {
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Loading testId="stage-loading-code" />}>{children}</Suspense>;
+}
+
+/**
+ * A stage where no call can start, with the flow's ways forward: ask for the camera again, or
+ * go on in a voice call (to the preview when the company shows one, else to the selection).
+ */
+function Notice({ kind }: { kind: NoticeKind }) {
+  const dispatch = useAppDispatch();
+  const preview = useAppSelector((state) => state.company.details?.previewScreen === true);
+  const cameraStage = preview ? 'preview' : 'selection';
+  return (
+    <NoticePage
+      kind={kind}
+      onRetryMedia={() => dispatch(stageReached(cameraStage))}
+      onVoiceCall={() => {
+        dispatch(voiceCallChosen());
+        dispatch(stageReached(cameraStage));
+      }}
+    />
+  );
 }
 
 /** The screen of the current stage (spec §2). */
@@ -76,7 +99,7 @@ export function StageView() {
     case 'outofzone':
     case 'abandoned':
     case 'failed':
-      return <NoticePage kind={stage} />;
+      return <Notice kind={stage} />;
     case 'loading':
       return <Loading testId="stage-loading" />;
   }

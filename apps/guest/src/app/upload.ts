@@ -41,3 +41,30 @@ export async function uploadFile(
   });
   return data;
 }
+
+/** Why a file could not be sent, in terms the guest can act on (issue 18: size, type). */
+export type UploadProblem =
+  | { key: 'uploadTooLarge'; maxMb: number }
+  | { key: 'uploadUnsupported' }
+  | { key: 'uploadOffline' }
+  | { key: 'uploadFailed' };
+
+/** The reason an {@link uploadFile} failure gives the guest. */
+export function uploadProblemOf(error: unknown, file: File): UploadProblem {
+  if (!(error instanceof ApiRequestError)) return { key: 'uploadFailed' };
+  if (error.status === 413) {
+    return { key: 'uploadTooLarge', maxMb: UPLOAD_LIMIT_BYTES[uploadTypeOf(file)] / 1024 / 1024 };
+  }
+  if (error.status === 415) return { key: 'uploadUnsupported' };
+  if (error.status === 0) return { key: 'uploadOffline' };
+  return { key: 'uploadFailed' };
+}
+
+/** The sentence for an upload's problem, with the file's name (and the limit it went over). */
+export function describeUploadProblem(
+  t: (key: UploadProblem['key'], values: Record<string, string>) => string,
+  problem: UploadProblem,
+  name: string,
+): string {
+  return t(problem.key, { name, ...('maxMb' in problem ? { max: String(problem.maxMb) } : {}) });
+}

@@ -37,7 +37,7 @@ const en = {
   unsupported_noWebRTC:
     'Please open this page in a recent version of Chrome, Firefox, Safari or Edge.',
   unsupported_disabledCamera:
-    'We could not use your camera or microphone. Allow access in your browser settings, then try again.',
+    'Your browser did not let this page use the camera or microphone. Allow it in your browser settings (the icon beside the address), then try again.',
   unsupported_offline: 'You seem to be offline. Check your connection, then try again.',
   inactiveTitle: 'Calls are not available',
   inactiveBody: 'This service is currently switched off. Please try again later.',
@@ -119,7 +119,6 @@ const en = {
   ratingSubmit: 'Send rating',
   ratingThanks: 'Thank you for your feedback!',
   thanks: 'Thank you for calling.',
-  ratingRequired: 'Please choose a rating.',
   weekday1: 'Monday',
   weekday2: 'Tuesday',
   weekday3: 'Wednesday',
@@ -127,6 +126,35 @@ const en = {
   weekday5: 'Friday',
   weekday6: 'Saturday',
   weekday7: 'Sunday',
+  // The stages around the call (issue 18).
+  back: 'Back',
+  unsupportedTitle_disabledCamera: 'We cannot use your camera',
+  unsupportedTitle_offline: 'You are offline',
+  unsupportedTitle_noMicrophone: 'We cannot use your microphone',
+  unsupported_noMicrophone:
+    'Your browser did not let this page use the microphone. Allow it in your browser settings (the icon beside the address), then try again.',
+  voiceInsteadHint: 'Or talk to us in a voice call, without the camera.',
+  voiceInstead: 'Make a voice call instead',
+  locationTitle: 'We need your location',
+  locationBody:
+    'We serve only some areas, so we check where you are before a call. Your browser did not share your location: allow it for this page, then try again.',
+  failedTitle_notFound: 'We do not know this link',
+  charactersUsed: '{used} / {max}',
+  charactersUsedLabel: 'Characters used: {used} of {max}',
+  charactersLimit: 'You have reached the limit of {max} characters.',
+  ratingSkip: 'Skip',
+  ratingOptional: 'Optional: a rating helps us improve.',
+  newCall: 'Start a new call',
+  whatNext: 'What would you like to do next?',
+  uploadTooLarge: '{name} is too large: files of this type can be up to {max} MB.',
+  uploadUnsupported: '{name} is not a file type we accept.',
+  uploadOffline: 'Could not send {name}: check your connection and try again.',
+  crashTitle: 'Sorry, something broke on our side',
+  crashBody: 'This page stopped working because of a fault of ours. Reload it to carry on.',
+  crashReporting: 'Sending a report to our team…',
+  crashReported: 'We have sent a report to our team so they can fix it.',
+  crashNotReported: 'We could not send a report this time.',
+  crashReload: 'Reload the page',
 };
 
 export type MessageKey = keyof typeof en;
@@ -250,7 +278,6 @@ const ar: Messages = {
   ratingSubmit: 'إرسال التقييم',
   ratingThanks: 'شكرًا لملاحظاتك!',
   thanks: 'شكرًا لاتصالك.',
-  ratingRequired: 'يرجى اختيار تقييم.',
   weekday1: 'الاثنين',
   weekday2: 'الثلاثاء',
   weekday3: 'الأربعاء',
@@ -258,6 +285,35 @@ const ar: Messages = {
   weekday5: 'الجمعة',
   weekday6: 'السبت',
   weekday7: 'الأحد',
+  // The stages around the call (issue 18).
+  back: 'رجوع',
+  unsupportedTitle_disabledCamera: 'لا يمكننا استخدام الكاميرا',
+  unsupportedTitle_offline: 'أنت غير متصل بالإنترنت',
+  unsupportedTitle_noMicrophone: 'لا يمكننا استخدام الميكروفون',
+  unsupported_noMicrophone:
+    'لم يسمح متصفحك لهذه الصفحة باستخدام الميكروفون. اسمح بذلك من إعدادات المتصفح (الرمز بجانب العنوان)، ثم حاول مرة أخرى.',
+  voiceInsteadHint: 'أو تحدث إلينا في مكالمة صوتية بدون كاميرا.',
+  voiceInstead: 'إجراء مكالمة صوتية بدلًا من ذلك',
+  locationTitle: 'نحتاج إلى موقعك',
+  locationBody:
+    'نخدم مناطق محددة فقط، لذلك نتحقق من موقعك قبل المكالمة. لم يشارك متصفحك موقعك: اسمح بذلك لهذه الصفحة، ثم حاول مرة أخرى.',
+  failedTitle_notFound: 'هذا الرابط غير معروف لدينا',
+  charactersUsed: '{used} / {max}',
+  charactersUsedLabel: 'عدد الأحرف المستخدمة: {used} من {max}',
+  charactersLimit: 'وصلت إلى الحد الأقصى لعدد الأحرف ({max}).',
+  ratingSkip: 'تخطٍّ',
+  ratingOptional: 'اختياري: يساعدنا تقييمك على التحسّن.',
+  newCall: 'بدء مكالمة جديدة',
+  whatNext: 'ماذا تريد أن تفعل الآن؟',
+  uploadTooLarge: 'الملف {name} كبير جدًا: الحد الأقصى لهذا النوع {max} ميغابايت.',
+  uploadUnsupported: 'نوع الملف {name} غير مقبول لدينا.',
+  uploadOffline: 'تعذّر إرسال {name}: تحقق من اتصالك ثم حاول مرة أخرى.',
+  crashTitle: 'عذرًا، حدث خلل من جهتنا',
+  crashBody: 'توقفت هذه الصفحة عن العمل بسبب خلل لدينا. أعد تحميلها للمتابعة.',
+  crashReporting: 'جارٍ إرسال تقرير إلى فريقنا…',
+  crashReported: 'أرسلنا تقريرًا إلى فريقنا لإصلاح الخلل.',
+  crashNotReported: 'تعذّر إرسال تقرير هذه المرة.',
+  crashReload: 'أعد تحميل الصفحة',
 };
 
 const catalogues = { en, ar } as const;

@@ -28,6 +28,28 @@ export function company(overrides: Partial<CompanyDetails> = {}): CompanyDetails
   });
 }
 
+/** A call report as the API answers it, for the guest `username` and its call `callId`. */
+export function callReport(username: string, callId: string) {
+  return {
+    id: 7,
+    call_id: callId,
+    origin_call_id: callId,
+    previous_call_id: null,
+    company: 5,
+    category_id: 1,
+    guest_username: username,
+    source: 'site',
+    status: 'ok',
+    success: null,
+    call_type: 'video',
+    assignmentGroup: null,
+    rating: null,
+    created_at: new Date(0).toISOString(),
+    call_initiated_timestamp: null,
+    guest_exit_timestamp: null,
+  };
+}
+
 /** Services that fail loudly: a component test that reaches one has left its subject. */
 const unreachable = (): never => {
   throw new Error('a component test reached a service');

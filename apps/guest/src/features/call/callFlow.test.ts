@@ -4,7 +4,7 @@ import { answer, fakeApi } from '@frontdesk/protocol/testing';
 import type { Occupant } from '@frontdesk/chat';
 import { createStore } from '../../app/store.ts';
 import { fakeCallAdapters, FakeChat, FakeMedia } from '../../test/fakeCall.ts';
-import { company, offlineServices } from '../../test/render.tsx';
+import { callReport, company, offlineServices } from '../../test/render.tsx';
 import { messageSent } from '../chat/chatSlice.ts';
 import { hangUp, joinQueue } from './callFlow.ts';
 import { backCameraToggled, microphoneChosen, muteClicked } from './callSlice.ts';
@@ -15,24 +15,7 @@ const CALL_ID = `${GUEST}--k9Z1`;
 const ROOM = callRoomJid(CALL_ID, 'frontdesk.localhost');
 const AGENT = 'staff-1';
 
-const callReport = {
-  id: 7,
-  call_id: CALL_ID,
-  origin_call_id: CALL_ID,
-  previous_call_id: null,
-  company: 5,
-  category_id: 1,
-  guest_username: GUEST,
-  source: 'site',
-  status: 'ok',
-  success: null,
-  call_type: 'video',
-  assignmentGroup: null,
-  rating: null,
-  created_at: new Date(0).toISOString(),
-  call_initiated_timestamp: null,
-  guest_exit_timestamp: null,
-};
+const report = callReport(GUEST, CALL_ID);
 
 /** An occupant of the call's room whose presence says `state` about this guest's call. */
 const occupant = (nick: string, state: 'InCall' | 'CallOnHold'): Occupant => ({
@@ -68,8 +51,8 @@ async function guestInQueue({ webview = false } = {}) {
       janusWebsocketUrl: 'ws://media.test/ws',
       errorReporting: null,
     }),
-    'PUT /call-report/update-timestamp': answer(callReport),
-    'PUT /call-report/update': answer(callReport),
+    'PUT /call-report/update-timestamp': answer(report),
+    'PUT /call-report/update': answer(report),
     [`GET /calls/${CALL_ID}`]: answer({
       callId: CALL_ID,
       status: 'answered',

@@ -1,5 +1,4 @@
 import {
-  callBugBodySchema,
   callRoomJid,
   formatCallId,
   routes,
@@ -12,31 +11,10 @@ import type { AppDispatch, RootState } from '../../app/store.ts';
 import { callSuffix } from '../guestAuth/identity.ts';
 import { callReportChained } from '../report/reportSlice.ts';
 import { callRoomChosen } from '../chat/chatRoomSlice.ts';
-import { consoleLog } from '../diagnostics/logBuffer.ts';
+import { bugReport } from '../../app/bugReport.ts';
 import { stageReached } from '../flow/flowSlice.ts';
 import { callRequested, callTransferred, endConfirmToggled } from './callSlice.ts';
 import { closeCall, openCall } from './connections.ts';
-
-/** What a call-bug report carries (spec §3 "Call-bug report fields"); nothing private. */
-function bugReport(state: RootState, callId: string) {
-  return callBugBodySchema.parse({
-    guest_log: consoleLog(),
-    guest_state: {
-      stage: state.flow.stage,
-      call: state.call,
-      chat: { ...state.chat, chatMessages: state.chat.chatMessages.length },
-      report: state.report,
-    },
-    guest_client_info: {
-      userAgent: navigator.userAgent,
-      language: navigator.language,
-      online: navigator.onLine,
-      screen: `${screen.width}x${screen.height}`,
-    },
-    call_id: callId,
-    ...(state.guestAuth.username ? { guest_id: state.guestAuth.username } : {}),
-  });
-}
 
 /**
  * From a call report that the company accepted to the end of the call: join the queue and

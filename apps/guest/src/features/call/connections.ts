@@ -13,6 +13,7 @@ import type { MediaSession, MediaSessionOptions, MediaState } from '@frontdesk/m
 import { LOCAL_STREAM, StreamRegistry } from '@frontdesk/media/streams';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import type { GuestServices } from '../../app/services.ts';
+import { captureChoice } from '../browserCheck/captureChoice.ts';
 import { roomJoined } from '../chat/chatRoomSlice.ts';
 import { chatDeliveryChanged, chatMessageReceived } from '../chat/chatSlice.ts';
 import {
@@ -272,7 +273,8 @@ export async function openCall(
       ).data,
     display: auth.username,
     callType: params.callType,
-    ...(company?.flipCamera ? { video: { camera: { facingMode: 'user' } } } : {}),
+    // The devices the guest picked in the preview (issue 18).
+    ...captureChoice(getState().browserCheck, company?.flipCamera === true),
   });
 
   let settle: (outcome: CallOutcome) => void = () => undefined;

@@ -1,12 +1,7 @@
-import {
-  ApiRequestError,
-  CALL_REFUSAL_STAGES,
-  formatCallId,
-  routes,
-  type CallType,
-} from '@frontdesk/protocol';
+import { formatCallId, routes, type CallType } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
 import { stageReached } from '../flow/flowSlice.ts';
+import { refusalStage } from '../flow/startVisit.ts';
 import { joinQueue } from './callFlow.ts';
 import { callServicesGranted } from '../guestAuth/guestAuthSlice.ts';
 import { callSuffix } from '../guestAuth/identity.ts';
@@ -14,12 +9,6 @@ import { callReportFailed, callReportInitialised } from '../report/reportSlice.t
 
 /** What the guest chose on the selection stage; `assignmentGroup` only where the company asks. */
 export type CallRequest = { categoryId: number; callType: CallType; assignmentGroup?: string };
-
-/** The stage that explains the API's refusal of a new call, when the refusal is one of its rules. */
-function refusalStage(error: unknown) {
-  if (!(error instanceof ApiRequestError) || error.status !== 403) return undefined;
-  return Object.entries(CALL_REFUSAL_STAGES).find(([code]) => code === error.code)?.[1];
-}
 
 /**
  * docs/architecture.md, step 3: a new call id (username--suffix), the call report, and the

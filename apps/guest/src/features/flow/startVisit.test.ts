@@ -57,6 +57,7 @@ async function visit(
     'GET /company/5': answer(company(details)),
     'POST /guest-auth/register': answer(registration),
     'POST /guest-auth/login': answer(login),
+    'POST /call-report/admission': answer({ status: 'ok' }),
     ...answers,
   });
   const services: GuestServices = {
@@ -89,6 +90,7 @@ describe('startVisit: from page load to the first screen the guest acts on', () 
       'GET /company/5',
       'POST /guest-auth/register',
       'POST /guest-auth/login',
+      'POST /call-report/admission',
     ]);
     expect(keptRegistration(services.storage, 5)).toEqual(registration);
   });
@@ -141,6 +143,7 @@ describe('startVisit: from page load to the first screen the guest acts on', () 
       { 'PUT /geo-fence/check': refusal(403, 'outside_geofence') },
     );
     expect(outside.stage).toBe('outofzone');
+    expect(outside.state.geofence.reason).toBe('outside');
 
     const denied = await visit(
       { requestLocation: true },
@@ -152,6 +155,34 @@ describe('startVisit: from page load to the first screen the guest acts on', () 
       },
     );
     expect(denied.stage).toBe('outofzone');
+    // A position the browser did not give is explained as such, and nothing is sent.
+    expect(denied.state.geofence.reason).toBe('noLocation');
+    expect(denied.requests.some((r) => r.route === 'PUT /geo-fence/check')).toBe(false);
+  });
+
+  it("knows the company's refusal before the welcome form and the camera", async () => {
+    const admission = 'POST /call-report/admission';
+    const lookup = 'POST /form-submission/get-submission';
+    for (const status of ['blocked', 'outOfQuota'] as const) {
+      const refused = await visit(
+        { welcomeForm, previewScreen: true },
+        { [admission]: answer({ status }), [lookup]: answer({}) },
+      );
+      expect(refused.stage).toBe(status);
+      expect(refused.requests.find((r) => r.route === admission)?.body).toEqual({ company: 5 });
+    }
+    // The welcome form the API still waits for is the next stage anyway, not a refusal.
+    const unanswered = await visit(
+      { welcomeForm },
+      { [admission]: refusal(403, 'welcome_form_required'), [lookup]: answer({}) },
+    );
+    expect(unanswered.stage).toBe('welcome');
+    // A rule that changed since the company's details were read is shown at once.
+    const closed = await visit({}, { [admission]: refusal(403, 'out_of_hours') });
+    expect(closed.stage).toBe('schedule');
+    // A check that fails lets the guest on: call-report/add decides when the call starts.
+    const broken = await visit({ previewScreen: true }, { [admission]: refusal(500, 'internal') });
+    expect(broken.stage).toBe('preview');
   });
 
   it('asks for the welcome form when the lookup answers {} or fails, and not once it is answered', async () => {

@@ -1,12 +1,15 @@
 import {
   ApiRequestError,
+  CALL_REFUSAL_STAGES,
   routes,
   type CompanyDetails,
   type GuestRegistration,
+  type GuestStage,
 } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
 import type { GuestServices } from '../../app/services.ts';
 import { browserChecked } from '../browserCheck/browserCheckSlice.ts';
+import { resumeCall } from '../call/resumeCall.ts';
 import { companyLoaded } from '../company/companySlice.ts';
 import { geofenceChecked } from '../geofence/geofenceSlice.ts';
 import { guestRegistered, guestSignedIn, locationFound } from '../guestAuth/guestAuthSlice.ts';
@@ -46,6 +49,32 @@ async function signIn(extra: GuestServices, companyId: number) {
   return { registration, login: (await login(registration)).data };
 }
 
+/** The stage that explains the API's refusal of a new call, when the refusal is one of its rules. */
+export function refusalStage(error: unknown) {
+  if (!(error instanceof ApiRequestError) || error.status !== 403) return undefined;
+  return Object.entries(CALL_REFUSAL_STAGES).find(([code]) => code === error.code)?.[1];
+}
+
+/**
+ * The stage that refuses the guest's call before it starts (`call-report/admission`): blocked or
+ * out of quota, or one of the company's rules the API holds (not the welcome form, which comes
+ * next anyway). None when the call would go through or the check itself failed:
+ * `call-report/add` decides again when the call starts.
+ */
+async function admissionRefusal(
+  extra: GuestServices,
+  token: string,
+  companyId: number,
+): Promise<GuestStage | undefined> {
+  try {
+    const { data } = await extra.api(routes.callAdmission, { token, body: { company: companyId } });
+    return data.status === 'ok' ? undefined : data.status;
+  } catch (error) {
+    const stage = refusalStage(error);
+    return stage === 'welcome' ? undefined : stage;
+  }
+}
+
 /** The stage after the welcome form: the preview when the company shows one, else selection. */
 export const stageAfterWelcome = (company: CompanyDetails) =>
   company.previewScreen ? 'preview' : 'selection';
@@ -79,37 +108,50 @@ export const startVisit = createAppThunk(
       const { registration, login } = await signIn(extra, companyId);
       dispatch(guestRegistered(registration));
       dispatch(guestSignedIn(login));
+      // decision 0022: a reload in the middle of a call takes the same call up again.
+      if (await dispatch(resumeCall()).unwrap()) return;
 
       if (company.schedule && !company.schedule.openNow)
         return void dispatch(stageReached('schedule'));
 
       if (company.requestLocation) {
-        let inside = false;
+        let location;
         try {
-          const location = await extra.readLocation();
+          location = await extra.readLocation();
           dispatch(locationFound(location));
-          await api(routes.geofenceCheck, {
-            token: login.access_token,
-            body: { lat: location.latitude, lng: location.longitude, companyID: companyId },
-          });
-          inside = true;
         } catch {
-          // spec §4: any failure of the check means outside.
+          // spec §4 counts this as outside; the page says what the guest can do about it.
+          dispatch(geofenceChecked({ inside: false, reason: 'noLocation' }));
+          return void dispatch(stageReached('outofzone'));
         }
-        dispatch(geofenceChecked({ inside }));
+        const inside = await api(routes.geofenceCheck, {
+          token: login.access_token,
+          body: { lat: location.latitude, lng: location.longitude, companyID: companyId },
+        }).then(
+          () => true,
+          // spec §4: any failure of the check means outside.
+          () => false,
+        );
+        dispatch(geofenceChecked(inside ? { inside } : { inside, reason: 'outside' }));
         if (!inside) return void dispatch(stageReached('outofzone'));
       }
 
-      if (company.welcomeForm) {
-        // spec §5: the form is required when the lookup answers {} or fails.
-        const submitted = await api(routes.latestWelcomeSubmission, {
-          token: login.access_token,
-          body: { companyId, guestUsername: login.username, serviceType },
-        })
-          .then(({ data }) => 'id' in data)
-          .catch(() => false);
-        if (!submitted) return void dispatch(stageReached('welcome'));
-      }
+      // The company's verdict on a call (blocked, out of quota) comes with the welcome-form
+      // lookup, so it is known before the form and the camera (issue 18).
+      const [refusal, submitted] = await Promise.all([
+        admissionRefusal(extra, login.access_token, companyId),
+        company.welcomeForm
+          ? // spec §5: the form is required when the lookup answers {} or fails.
+            api(routes.latestWelcomeSubmission, {
+              token: login.access_token,
+              body: { companyId, guestUsername: login.username, serviceType },
+            })
+              .then(({ data }) => 'id' in data)
+              .catch(() => false)
+          : true,
+      ]);
+      if (refusal) return void dispatch(stageReached(refusal));
+      if (!submitted) return void dispatch(stageReached('welcome'));
       dispatch(stageReached(stageAfterWelcome(company)));
     } catch (error) {
       dispatch(serviceFailed(failureOf(error)));

@@ -66,4 +66,37 @@ describe('form fields', () => {
     ]);
     expect(descriptionOf(screen.getByLabelText(/Your name/))).toEqual(['Please fill this in.']);
   });
+
+  it('shows a limit as a counter, not a silent cut', () => {
+    const limited: FormField[] = [
+      { type: 'textarea', name: 'issue', label: 'Your question', required: false, maxLength: 200 },
+      { type: 'text', name: 'city', label: 'City', required: false, maxLength: 10 },
+    ];
+    const show = (answers: Record<string, string>) =>
+      renderWithState(
+        <FormFields
+          idPrefix="welcome"
+          fields={limited}
+          answers={answers}
+          problems={{}}
+          ratingStyle="stars"
+          onChange={() => undefined}
+        />,
+        { company: { details: company() } },
+      );
+    show({ issue: 'Hello', city: 'Ox' });
+    // A long text always shows its count; a one-line answer only as it nears the limit.
+    expect(screen.getByTestId('welcome-issue-count').textContent).toContain('5 / 200');
+    expect(descriptionOf(screen.getByLabelText(/Your question/))).toEqual([
+      '5 / 200Characters used: 5 of 200',
+    ]);
+    expect(screen.queryByTestId('welcome-city-count')).toBeNull();
+    cleanup();
+
+    show({ issue: '', city: 'Chelmsford' });
+    expect(screen.getByTestId('welcome-city-count').textContent).toContain('10 / 10');
+    expect(
+      screen.getByText('You have reached the limit of 10 characters.').getAttribute('role'),
+    ).toBe('status');
+  });
 });

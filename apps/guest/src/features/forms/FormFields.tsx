@@ -12,6 +12,25 @@ type Props = {
   onChange: (name: string, value: Answers[string]) => void;
 };
 
+/** From this share of a one-line answer's limit on, its counter shows (a long text's always). */
+const COUNTER_FROM = 0.8;
+
+/**
+ * The characters used of a text answer's limit (issue 18: a limit is shown, never a silent cut):
+ * always for a long text, for a one-line answer once it nears the limit. `full` at the limit,
+ * where the browser takes no more.
+ */
+export function counterOf(
+  field: FormField,
+  value: Answers[string] | undefined,
+): { used: number; max: number; full: boolean } | null {
+  if (!('maxLength' in field)) return null;
+  const used = typeof value === 'string' ? value.length : 0;
+  const max = field.maxLength;
+  if (field.type !== 'textarea' && used < max * COUNTER_FROM) return null;
+  return { used, max, full: used >= max };
+}
+
 /**
  * A company-defined form's fields, each labelled, with the company's help under it and its error
  * announced beside it, both tied to the control (`aria-describedby`).
@@ -30,7 +49,13 @@ export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, o
     const id = `${idPrefix}-${field.name}`;
     const problem = problems[field.name];
     const error = problem && describe(field, problem);
-    const describedBy = [field.help && `${id}-help`, error && `${id}-error`].filter(Boolean);
+    const value = answers[field.name];
+    const counter = counterOf(field, value);
+    const describedBy = [
+      field.help && `${id}-help`,
+      counter && `${id}-count`,
+      error && `${id}-error`,
+    ].filter(Boolean);
     const described = {
       ...(error ? { 'aria-invalid': true } : {}),
       ...(describedBy.length > 0 ? { 'aria-describedby': describedBy.join(' ') } : {}),
@@ -42,6 +67,25 @@ export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, o
             {field.help}
           </p>
         )}
+        {counter && (
+          <p
+            id={`${id}-count`}
+            className={counter.full ? 'field-count field-count-full' : 'field-count'}
+            data-testid={`${id}-count`}
+          >
+            <span aria-hidden="true">
+              {t('charactersUsed', { used: String(counter.used), max: String(counter.max) })}
+            </span>
+            <span className="visually-hidden">
+              {t('charactersUsedLabel', { used: String(counter.used), max: String(counter.max) })}
+            </span>
+          </p>
+        )}
+        {counter && (
+          <p className="field-count-limit" role="status">
+            {counter.full ? t('charactersLimit', { max: String(counter.max) }) : ''}
+          </p>
+        )}
         {error && (
           <p id={`${id}-error`} className="field-error">
             {error}
@@ -49,7 +93,6 @@ export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, o
         )}
       </>
     );
-    const value = answers[field.name];
     const label = (
       <>
         {field.label}

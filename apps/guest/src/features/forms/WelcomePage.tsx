@@ -2,18 +2,19 @@ import { useState, type FormEvent } from 'react';
 import type { Answers, FormField } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
+import { StageActions } from '../../app/StageActions.tsx';
 import { FormFields } from './FormFields.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 import { submitWelcomeForm } from './submitWelcomeForm.ts';
 import { validateAnswers, type FieldProblem } from './validate.ts';
 
-/** The company's welcome form (welcomeForm, welcomeFormTitle, welcomeButtonText). */
 /** The prefilled answers that the form has fields for. */
 function prefillFor(fields: readonly FormField[], prefill: Answers | null): Answers {
   const names = new Set(fields.map((field) => field.name));
   return Object.fromEntries(Object.entries(prefill ?? {}).filter(([name]) => names.has(name)));
 }
 
+/** The company's welcome form (welcomeForm, welcomeFormTitle, welcomeButtonText). */
 export function WelcomePage() {
   const t = useT();
   const dispatch = useAppDispatch();
@@ -66,9 +67,11 @@ export function WelcomePage() {
             {t('submitFailed')}
           </p>
         )}
-        <SubmitButton busy={state === 'sending'} busyLabel={t('sending')}>
-          {company.welcomeButtonText ?? t('continue')}
-        </SubmitButton>
+        <StageActions>
+          <SubmitButton busy={state === 'sending'} busyLabel={t('sending')}>
+            {company.welcomeButtonText ?? t('continue')}
+          </SubmitButton>
+        </StageActions>
       </form>
     </section>
   );

@@ -1,6 +1,7 @@
 import type { Ref } from 'react';
 import type { DeviceList } from '@frontdesk/media/devices';
 import { useT } from '../../i18n/useT.ts';
+import { StageActions } from '../../app/StageActions.tsx';
 import { DeviceSelect } from '../call/DeviceSelect.tsx';
 
 /** What the camera check shows, whoever feeds it (the guest's own devices, or a sample). */
@@ -20,6 +21,8 @@ export type CameraCheckProps = {
   /** Whether the camera and microphone work, so the guest may go on. */
   ready: boolean;
   onContinue: () => void;
+  /** Back to the stage before (the welcome form), where there is one. */
+  onBack?: () => void;
 };
 
 const SLOW_CONNECTION_MS = 800;
@@ -41,6 +44,7 @@ export function CameraCheck({
   latency,
   ready,
   onContinue,
+  onBack,
 }: CameraCheckProps) {
   const t = useT();
   return (
@@ -92,9 +96,11 @@ export function CameraCheck({
             ? t('previewConnectionOk')
             : t('previewConnectionBad', { ms: Number.isFinite(latency) ? String(latency) : '∞' })}
       </p>
-      <button type="button" className="button-primary" disabled={!ready} onClick={onContinue}>
-        {t('continue')}
-      </button>
+      <StageActions onBack={onBack}>
+        <button type="button" className="button-primary" disabled={!ready} onClick={onContinue}>
+          {t('continue')}
+        </button>
+      </StageActions>
     </section>
   );
 }

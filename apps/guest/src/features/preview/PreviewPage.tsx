@@ -4,7 +4,7 @@ import { listDevices, playStream, type DeviceList } from '@frontdesk/media/devic
 import { closePreview, microphoneLevel, openPreview } from '@frontdesk/media/preview';
 import { api } from '../../app/api.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
-import { mediaAccessChecked } from '../browserCheck/browserCheckSlice.ts';
+import { mediaAccessChecked, previewDevicesChosen } from '../browserCheck/browserCheckSlice.ts';
 import { stageReached } from '../flow/flowSlice.ts';
 import { CameraCheck } from './CameraCheck.tsx';
 
@@ -17,15 +17,22 @@ async function measureConnection(): Promise<number> {
 
 /**
  * spec §2 stage "preview": the guest sees and hears itself before the call, picks its camera and
- * microphone, and gets a connection test. spec §5: a refused camera is `disabledCamera`.
+ * microphone (which the call then uses), and gets a connection test. spec §5: a refused camera is
+ * `disabledCamera`, whose page offers a voice call where the company lets the guest choose; after
+ * that choice the preview asks for the microphone only.
  */
 export function PreviewPage() {
   const dispatch = useAppDispatch();
   const company = useAppSelector((state) => state.company.details);
-  const withVideo = company?.callType !== 'voice';
+  const voiceOnly = useAppSelector((state) => state.browserCheck.voiceOnly);
+  const withVideo = company?.callType !== 'voice' && !voiceOnly;
   const [devices, setDevices] = useState<DeviceList | null>(null);
-  const [cameraId, setCameraId] = useState<string | undefined>();
-  const [microphoneId, setMicrophoneId] = useState<string | undefined>();
+  // Back from the selection, the preview opens the devices the guest had picked.
+  const chosen = useAppSelector((state) => state.browserCheck);
+  const [cameraId, setCameraId] = useState<string | undefined>(chosen.cameraId ?? undefined);
+  const [microphoneId, setMicrophoneId] = useState<string | undefined>(
+    chosen.microphoneId ?? undefined,
+  );
   const [stream, setStream] = useState<MediaStream | null>(null);
   const [level, setLevel] = useState(0);
   const [latency, setLatency] = useState<number | null>(null);
@@ -77,6 +84,17 @@ export function PreviewPage() {
       ?.getTracks()
       .find((t) => t.kind === kind)
       ?.getSettings().deviceId ?? '';
+  const shownCamera = track('video');
+  const shownMicrophone = track('audio');
+  useEffect(() => {
+    if (stream)
+      dispatch(
+        previewDevicesChosen({
+          cameraId: shownCamera || null,
+          microphoneId: shownMicrophone || null,
+        }),
+      );
+  }, [stream, shownCamera, shownMicrophone, dispatch]);
 
   return (
     <CameraCheck
@@ -84,13 +102,14 @@ export function PreviewPage() {
       video={video}
       level={level}
       devices={devices}
-      cameraId={track('video')}
-      microphoneId={track('audio')}
+      cameraId={shownCamera}
+      microphoneId={shownMicrophone}
       onChooseCamera={setCameraId}
       onChooseMicrophone={setMicrophoneId}
       latency={latency}
       ready={stream !== null}
       onContinue={() => dispatch(stageReached('selection'))}
+      {...(company?.welcomeForm ? { onBack: () => dispatch(stageReached('welcome')) } : {})}
     />
   );
 }

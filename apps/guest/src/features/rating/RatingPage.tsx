@@ -2,16 +2,22 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { RATING_SCALE_MAX, type Answers } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
+import { StageActions } from '../../app/StageActions.tsx';
 import { FormFields } from '../forms/FormFields.tsx';
 import { RatingInput } from '../forms/RatingInput.tsx';
 import { SubmitButton } from '../forms/SubmitButton.tsx';
 import { validateAnswers, type FieldProblem } from '../forms/validate.ts';
 import { submitRating } from './submitRating.ts';
 
-/** The thanks after the rating (ratingThanksMsg, thanksMsg), or instead of it without a rating page. */
+/**
+ * The thanks after the rating (ratingThanksMsg, thanksMsg), or instead of it without a rating
+ * page, with what the guest can do next (issue 18): back to the company's site (not inside the
+ * company's own site, where the widget is a panel over it) or a new call.
+ */
 export function Thanks() {
   const t = useT();
   const company = useAppSelector((state) => state.company.details);
+  const embedded = useAppSelector((state) => state.page.serviceType === 'Widget');
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -20,6 +26,16 @@ export function Thanks() {
         {company?.ratingThanksMsg ?? t('ratingThanks')}
       </h1>
       <p>{company?.thanksMsg ?? t('thanks')}</p>
+      <nav className="stage-actions thanks-next" aria-label={t('whatNext')}>
+        {company?.websiteUrl && !embedded && (
+          <a className="button-secondary" href={company.websiteUrl} rel="noopener">
+            {t('visitWebsite', { site: company.websiteTitle ?? company.name })}
+          </a>
+        )}
+        <button type="button" className="button-primary" onClick={() => window.location.reload()}>
+          {t('newCall')}
+        </button>
+      </nav>
     </section>
   );
 }
@@ -27,6 +43,8 @@ export function Thanks() {
 /**
  * spec §2 stage "rating": stars or emojis (ratingStyle), the company's rating form when it asks
  * for more (advanceRating), then thanks. Without a rating page the guest sees the thanks only.
+ * Issue 18: the score is optional and the whole stage can be skipped; the company's own form
+ * keeps the fields it requires, unless the guest skips it.
  */
 export function RatingPage() {
   const t = useT();
@@ -55,10 +73,13 @@ export function RatingPage() {
       const fromForm = scoreField ? formAnswers[scoreField.name] : undefined;
       if (typeof fromForm === 'number') chosen = fromForm;
     }
-    if (chosen === null) return setProblems({ score: 'required' });
     setProblems({});
+    const answered = formAnswers !== null && Object.keys(formAnswers).length > 0;
+    if (chosen === null && !answered) return setState('done');
     setState('sending');
-    const result = await dispatch(submitRating({ score: chosen, answers: formAnswers }));
+    const result = await dispatch(
+      submitRating({ score: chosen, answers: answered ? formAnswers : null }),
+    );
     setState(submitRating.fulfilled.match(result) ? 'done' : 'failed');
   }
 
@@ -79,7 +100,7 @@ export function RatingPage() {
             onChange={(name, value) => setAnswers((previous) => ({ ...previous, [name]: value }))}
           />
         ) : (
-          <fieldset className="field">
+          <fieldset className="field" aria-describedby="rating-optional">
             <legend>{t('ratingLabel')}</legend>
             <RatingInput
               name="rating-score"
@@ -88,7 +109,9 @@ export function RatingPage() {
               value={score}
               onChange={setScore}
             />
-            {problems.score && <p className="field-error">{t('ratingRequired')}</p>}
+            <p id="rating-optional" className="field-help">
+              {t('ratingOptional')}
+            </p>
           </fieldset>
         )}
         {state === 'failed' && (
@@ -96,9 +119,19 @@ export function RatingPage() {
             {t('submitFailed')}
           </p>
         )}
-        <SubmitButton busy={state === 'sending'} busyLabel={t('sending')}>
-          {company.ratingSubmitMsg ?? t('ratingSubmit')}
-        </SubmitButton>
+        <StageActions>
+          <button
+            type="button"
+            className="button-secondary"
+            disabled={state === 'sending'}
+            onClick={() => setState('done')}
+          >
+            {t('ratingSkip')}
+          </button>
+          <SubmitButton busy={state === 'sending'} busyLabel={t('sending')}>
+            {company.ratingSubmitMsg ?? t('ratingSubmit')}
+          </SubmitButton>
+        </StageActions>
       </form>
     </section>
   );

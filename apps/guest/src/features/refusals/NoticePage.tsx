@@ -13,41 +13,102 @@ export type NoticeKind =
   | 'abandoned'
   | 'failed';
 
+type Action = { label: string; run: () => void };
+
+/** What the page can ask of the flow (StageView wires it: the flow is a layer above this one). */
+export type NoticeActions = {
+  /** Asks for the camera or microphone again: back to the stage that asks. */
+  onRetryMedia: () => void;
+  /** Goes on without the camera, in a voice call. */
+  onVoiceCall: () => void;
+};
+
 /**
  * The stages where no call can start, each with its reason and, where the guest can do
- * something about it, a way forward. The heading takes focus so screen readers announce it.
+ * something about it, a way forward: a refused camera says so (not that the browser cannot call)
+ * and offers a voice call where the company lets the guest choose; a location the browser did not
+ * share is not "outside our area"; an unknown company link says so. The heading takes focus so
+ * screen readers announce it.
  */
-export function NoticePage({ kind }: { kind: NoticeKind }) {
+export function NoticePage({
+  kind,
+  onRetryMedia = () => window.location.reload(),
+  onVoiceCall,
+}: { kind: NoticeKind } & Partial<NoticeActions>) {
   const t = useT();
   const company = useAppSelector((state) => state.company.details);
   const failurePage = useAppSelector((state) => state.browserCheck.failurePage);
+  const voiceOnly = useAppSelector((state) => state.browserCheck.voiceOnly);
+  const noLocation = useAppSelector((state) => state.geofence.reason === 'noLocation');
   const failure = useAppSelector((state) => state.flow.failure);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [kind]);
 
-  const texts: Record<NoticeKind, { title: string; body: string[] }> = {
-    inactive: { title: t('inactiveTitle'), body: [t('inactiveBody')] },
-    outOfQuota: { title: t('outOfQuotaTitle'), body: [t('outOfQuotaBody')] },
-    blocked: { title: t('blockedTitle'), body: [t('blockedBody')] },
-    bot: { title: t('botTitle'), body: [t('botBody')] },
-    unsupported: {
-      title: t('unsupportedTitle'),
-      body: [t(`unsupported_${failurePage ?? 'noWebRTC'}` as MessageKey)],
-    },
-    outofzone: {
-      title: t('outOfZoneTitle'),
-      body: [
-        company?.outOfZoneMsg ?? t('outOfZoneDefault'),
-        ...(company?.locationOfService
-          ? [t('serviceArea', { area: company.locationOfService })]
-          : []),
-      ],
-    },
-    abandoned: { title: t('abandonedTitle'), body: [t('abandonedBody')] },
-    failed: { title: t('failedTitle'), body: [t(`failed_${failure ?? 'unavailable'}`)] },
+  const reload: Action = { label: t('tryAgain'), run: () => window.location.reload() };
+  const mediaRefused = kind === 'unsupported' && failurePage === 'disabledCamera';
+  const microphoneOnly = voiceOnly || company?.callType === 'voice';
+  const retryMedia: Action = { label: t('tryAgain'), run: onRetryMedia };
+
+  const unsupported = (): { title: string; body: string[]; actions: Action[] } => {
+    if (!mediaRefused) {
+      const reason = failurePage ?? 'noWebRTC';
+      return {
+        title: t(reason === 'offline' ? 'unsupportedTitle_offline' : 'unsupportedTitle'),
+        body: [t(`unsupported_${reason}` as MessageKey)],
+        actions: [reload],
+      };
+    }
+    if (microphoneOnly) {
+      return {
+        title: t('unsupportedTitle_noMicrophone'),
+        body: [t('unsupported_noMicrophone')],
+        actions: [retryMedia],
+      };
+    }
+    const voiceAllowed = company?.callType === 'userSelect' && onVoiceCall !== undefined;
+    return {
+      title: t('unsupportedTitle_disabledCamera'),
+      body: [t('unsupported_disabledCamera'), ...(voiceAllowed ? [t('voiceInsteadHint')] : [])],
+      actions: voiceAllowed
+        ? [{ label: t('voiceInstead'), run: onVoiceCall }, retryMedia]
+        : [retryMedia],
+    };
   };
-  const { title, body } = texts[kind];
-  const canRetry = kind === 'failed' || kind === 'unsupported' || kind === 'abandoned';
+
+  const texts: Record<NoticeKind, () => { title: string; body: string[]; actions: Action[] }> = {
+    inactive: () => ({ title: t('inactiveTitle'), body: [t('inactiveBody')], actions: [] }),
+    outOfQuota: () => ({ title: t('outOfQuotaTitle'), body: [t('outOfQuotaBody')], actions: [] }),
+    blocked: () => ({ title: t('blockedTitle'), body: [t('blockedBody')], actions: [] }),
+    bot: () => ({ title: t('botTitle'), body: [t('botBody')], actions: [] }),
+    unsupported,
+    outofzone: () =>
+      noLocation
+        ? { title: t('locationTitle'), body: [t('locationBody')], actions: [reload] }
+        : {
+            title: t('outOfZoneTitle'),
+            body: [
+              company?.outOfZoneMsg ?? t('outOfZoneDefault'),
+              ...(company?.locationOfService
+                ? [t('serviceArea', { area: company.locationOfService })]
+                : []),
+            ],
+            actions: [],
+          },
+    abandoned: () => ({
+      title: t('abandonedTitle'),
+      body: [t('abandonedBody')],
+      actions: [reload],
+    }),
+    failed: () =>
+      failure === 'notFound'
+        ? { title: t('failedTitle_notFound'), body: [t('failed_notFound')], actions: [] }
+        : {
+            title: t('failedTitle'),
+            body: [t(`failed_${failure ?? 'unavailable'}`)],
+            actions: [reload],
+          },
+  };
+  const { title, body, actions } = texts[kind]();
 
   return (
     <section className="notice" data-testid={`stage-${kind}`} aria-labelledby="notice-title">
@@ -57,10 +118,19 @@ export function NoticePage({ kind }: { kind: NoticeKind }) {
       {body.map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
       ))}
-      {canRetry && (
-        <button type="button" className="button-primary" onClick={() => window.location.reload()}>
-          {t('tryAgain')}
-        </button>
+      {actions.length > 0 && (
+        <div className="stage-actions">
+          {actions.map((action, index) => (
+            <button
+              key={action.label}
+              type="button"
+              className={index === 0 ? 'button-primary' : 'button-secondary'}
+              onClick={action.run}
+            >
+              {action.label}
+            </button>
+          ))}
+        </div>
       )}
     </section>
   );

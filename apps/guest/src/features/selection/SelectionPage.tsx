@@ -2,8 +2,10 @@ import { useState, type CSSProperties, type FormEvent } from 'react';
 import type { CallType, Category } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
+import { StageActions } from '../../app/StageActions.tsx';
 import { SubmitButton } from '../forms/SubmitButton.tsx';
 import { startCall } from '../call/startCall.ts';
+import { stageReached } from '../flow/flowSlice.ts';
 
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 
@@ -24,19 +26,25 @@ function categoryColours(category: Category): CSSProperties | undefined {
  * spec §2 stage "selection": the guest picks a category (in the company's categoryStyle and
  * colours, or the category's own), one of the company's assignment groups when it uses them
  * (decision 0019: no group is chosen for the guest, so nobody lands in one by not looking) and,
- * unless the company fixes it, voice or video.
+ * unless the company fixes it, voice or video (voice only once the guest refused the camera and
+ * chose a voice call). Back leads to the camera check where the company shows one.
  */
 export function SelectionPage() {
   const t = useT();
   const dispatch = useAppDispatch();
   const company = useAppSelector((state) => state.company.details);
+  const voiceOnly = useAppSelector((state) => state.browserCheck.voiceOnly);
   const [categoryId, setCategoryId] = useState<number | null>(company?.categories[0]?.id ?? null);
   const [callType, setCallType] = useState<CallType>('video');
   const [groupId, setGroupId] = useState<string | null>(null);
   const [groupMissing, setGroupMissing] = useState(false);
   const [state, setState] = useState<'choosing' | 'starting' | 'failed'>('choosing');
   if (!company) return null;
-  const chosenType: CallType = company.callType === 'userSelect' ? callType : company.callType;
+  const chosenType: CallType = voiceOnly
+    ? 'voice'
+    : company.callType === 'userSelect'
+      ? callType
+      : company.callType;
   const groups = company.assignments ? company.assignmentGroups : [];
 
   async function submit(event: FormEvent) {
@@ -110,7 +118,7 @@ export function SelectionPage() {
             {t('errorChooseGroup')}
           </p>
         )}
-        {company.callType === 'userSelect' && (
+        {company.callType === 'userSelect' && !voiceOnly && (
           <fieldset className="call-types">
             <legend>{t('callType')}</legend>
             {(['video', 'voice'] as const).map((type) => (
@@ -132,13 +140,21 @@ export function SelectionPage() {
             {t('failed_unavailable')}
           </p>
         )}
-        <SubmitButton
-          busy={state === 'starting'}
-          busyLabel={t('startingCall')}
-          disabled={categoryId === null}
+        <StageActions
+          onBack={
+            company.previewScreen && state !== 'starting'
+              ? () => dispatch(stageReached('preview'))
+              : undefined
+          }
         >
-          {t('startCall')}
-        </SubmitButton>
+          <SubmitButton
+            busy={state === 'starting'}
+            busyLabel={t('startingCall')}
+            disabled={categoryId === null}
+          >
+            {t('startCall')}
+          </SubmitButton>
+        </StageActions>
       </form>
     </section>
   );
