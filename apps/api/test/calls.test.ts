@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintJanusToken, startJanus, type RunningJanus } from '@frontdesk/infra';
-import { JanusRooms } from '@frontdesk/media/server';
+import { JanusRooms, VIDEOROOM_PLUGIN, withPluginHandle } from '@frontdesk/media/server';
 import {
   callStateSchema,
   callSummarySchema,
@@ -95,6 +95,17 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
     await rm(janusDir, { recursive: true, force: true });
   });
 
+  /** The video codec Janus made the call's room for (private rooms list only with the admin key). */
+  const videoCodecOf = (room: string) =>
+    withPluginHandle(
+      { httpUrl: janus.httpUrl, token: mintJanusToken(janusTokenSecret, 60) },
+      VIDEOROOM_PLUGIN,
+      async (handle) => {
+        const { list } = (await handle.message({ request: 'list', admin_key: janusAdminKey }))
+          .data as { list: { room: string; videocodec: string }[] };
+        return list.find((listed) => listed.room === room)?.videocodec;
+      },
+    );
   const send = (method: 'GET' | 'POST' | 'PUT', path: string, token?: string, body?: object) =>
     callApi(t.app, method, path, body, token);
   /** Reports a new call of `who` in `categoryId` and answers its call id. */
@@ -210,6 +221,34 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       expect(response.statusCode).toBe(200);
       expect(response.json().data.recorded).toBe(false);
       expect(await rooms.exists(callId)).toBe(true);
+    });
+
+    it("makes a webview call's room for H.264 whoever opens it first: the agent's claim too", async () => {
+      const who = await loginGuest(t.app, SEEDED_COMPANY.demo);
+      const webviewCall = newCallId(who);
+      const added = await send('POST', 'call-report/add', who.token, {
+        call_id: webviewCall,
+        company: 5,
+        source: 'site',
+        category_id: 1,
+        webview: true,
+      });
+      expect(added.statusCode).toBe(201);
+      // Ada answers before the guest's page has asked for the room.
+      expect((await claim(ada, who)).statusCode).toBe(200);
+      const other = await waitingGuest();
+      expect((await claim(ada, other.who)).statusCode).toBe(200);
+      expect(await videoCodecOf(webviewCall)).toBe('h264');
+      expect(await videoCodecOf(other.callId)).not.toBe('h264');
+      // After a Janus restart lost the rooms, the agent asking first makes it H.264 again.
+      const { room_secret: roomSecret } = await t.app.db
+        .selectFrom('call_reports')
+        .select('room_secret')
+        .where('call_id', '=', webviewCall)
+        .executeTakeFirstOrThrow();
+      await rooms.destroy({ room: webviewCall, secret: roomSecret ?? '' });
+      expect((await openRoom(webviewCall, ada)).statusCode).toBe(200);
+      expect(await videoCodecOf(webviewCall)).toBe('h264');
     });
 
     it('refuses a malformed call id or webview flag (400)', async () => {

@@ -46,6 +46,11 @@ export const callReportAddBodySchema = z.strictObject({
    * (decision 0019).
    */
   assignmentGroup: assignmentGroupSchema.shape.id.optional(),
+  /**
+   * Ours (spec §7 `?webview=true`): the guest's page is a native app's webview, so the call's
+   * Janus room is made for H.264 whoever asks for it first (the agent's claim included).
+   */
+  webview: z.boolean().optional(),
 });
 export type CallReportAddBody = z.infer<typeof callReportAddBodySchema>;
 

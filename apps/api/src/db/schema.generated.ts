@@ -240,6 +240,10 @@ export interface CallReports {
    * Where the agent is handing the guest: another agent, or a category (at most one).
    */
   transfer_to_staff_id: number | null;
+  /**
+   * The guest's page is a native app's webview: the call's Janus room is made for H.264.
+   */
+  webview: Generated<boolean>;
 }
 
 export interface Categories {

@@ -58,7 +58,8 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       // An answered call moves its category's wait estimate.
       app.companyDetails.forget(call.company_id);
       const [room] = await Promise.all([
-        callRooms.open(call, roomParticipant(principal), { webview: false }),
+        // The guest's page said whether it is a webview when it reported the call.
+        callRooms.open(call, roomParticipant(principal), { webview: call.webview }),
         callChats.admitAgent(call, principal.staffId),
       ]);
       return {
@@ -118,7 +119,7 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       const call = await requireCall(db, request.params.callId);
       assertParticipant(principal, call);
       const room = await callRooms.open(call, roomParticipant(principal), {
-        webview: request.query.webview === 'true',
+        webview: call.webview || request.query.webview === 'true',
       });
       return { data: room };
     },
