@@ -19,16 +19,22 @@ export type FakeAnswer = { body: unknown } | { file: string } | { refuse: ApiReq
  * The answer is parsed with the route's response schema, as the real client does.
  */
 export function fakeApi(answers: Record<string, FakeAnswer>) {
-  const requests: { route: string; body: unknown; ifMatch?: number }[] = [];
+  const requests: { route: string; body: unknown; ifMatch?: number; keepalive?: true }[] = [];
   const api: ApiClient = async (route, ...[options]) => {
-    const { params, query, body, ifMatch } = (options ?? {}) as {
+    const { params, query, body, ifMatch, keepalive } = (options ?? {}) as {
       params?: Record<string, unknown>;
       query?: Record<string, unknown>;
       body?: unknown;
       ifMatch?: number;
+      keepalive?: boolean;
     };
     const name = `${route.method} ${routeUrl(route, params, query)}`;
-    requests.push({ route: name, body, ...(ifMatch === undefined ? {} : { ifMatch }) });
+    requests.push({
+      route: name,
+      body,
+      ...(ifMatch === undefined ? {} : { ifMatch }),
+      ...(keepalive ? { keepalive: true as const } : {}),
+    });
     const answer = answers[name];
     if (!answer) throw new Error(`unexpected request ${name}`);
     if ('refuse' in answer) throw answer.refuse;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callRoomJid, ROUND_ROBIN_PEER, routes, type ApiClient } from '@frontdesk/protocol';
-import { answer, fakeApi } from '@frontdesk/protocol/testing';
+import { answer, fakeApi, refusal } from '@frontdesk/protocol/testing';
 import type { Occupant } from '@frontdesk/chat';
 import { createStore } from '../../app/store.ts';
 import { fakeCallAdapters, FakeChat, FakeMedia } from '../../test/fakeCall.ts';
@@ -18,7 +18,7 @@ const AGENT = 'staff-1';
 const report = callReport(GUEST, CALL_ID);
 
 /** An occupant of the call's room whose presence says `state` about this guest's call. */
-const occupant = (nick: string, state: 'InCall' | 'CallOnHold'): Occupant => ({
+const occupant = (nick: string, state: 'InCall' | 'CallOnHold' | 'CallResumed'): Occupant => ({
   nick,
   status: { state, peer: NICK, callId: CALL_ID },
   waitingSince: undefined,
@@ -33,7 +33,7 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
  * A signed-in guest of company 5 that joins the queue for a video call, against a fake API
  * (which says `AGENT` answered the call) and fake chat and media sessions.
  */
-async function guestInQueue({ webview = false } = {}) {
+async function guestInQueue({ webview = false, refused = [] as string[] } = {}) {
   const roomAccess = answer({
     room: '1234',
     pin: 'pin',
@@ -61,6 +61,7 @@ async function guestInQueue({ webview = false } = {}) {
       transfer: null,
     }),
     [`PUT /calls/${CALL_ID}/quality`]: { body: undefined },
+    ...Object.fromEntries(refused.map((route) => [route, refusal(503, 'unavailable')])),
     [`POST /calls/${CALL_ID}/end`]: answer({
       callId: CALL_ID,
       status: 'ended',
@@ -296,5 +297,133 @@ describe('the call at the listener level, against fake adapters', () => {
       expect(chat.closed).toBe(true);
       expect(store.getState().flow.stage).toBe('rating');
     });
+  });
+});
+
+describe('spec items of issue 18 at the listener level', () => {
+  /** A guest whose call `AGENT` took (the API confirmed it) and whose media arrived. */
+  async function callUnderWay() {
+    const queued = await guestInQueue();
+    queued.chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
+    await settled();
+    const feed = {
+      janusId: '11',
+      display: AGENT,
+      onlyAudio: false,
+      audioMuted: false,
+      videoMuted: false,
+    };
+    queued.media.emit('state', {
+      ...queued.media.state,
+      status: 'connected',
+      feeds: [feed],
+      streamsReady: { local: true, remote: true },
+      peerCall: 'Resumed',
+      peerVideo: 'Resumed',
+    });
+    expect(queued.store.getState().flow.stage).toBe('ongoing');
+    return { ...queued, feed };
+  }
+
+  it('stamps the start of the call with keepalive, so it outlives a page closed at once', async () => {
+    const { requests } = await guestInQueue();
+    expect(requests).toContainEqual({
+      route: 'PUT /call-report/update-timestamp',
+      body: { call_id: CALL_ID, call_initiated_timestamp: true },
+      keepalive: true,
+    });
+  });
+
+  it('logs a report the API refused and still puts the guest in the queue (spec §8)', async () => {
+    const warnings: unknown[][] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args);
+    try {
+      const { store, media } = await guestInQueue({
+        refused: ['PUT /call-report/update', 'PUT /call-report/update-timestamp'],
+      });
+      // Not left on the selection page's "Starting the call…".
+      expect(store.getState().flow.stage).toBe('waiting');
+      expect(media.connected).toBe(true);
+      expect(warnings.map(([what]) => what)).toEqual(
+        expect.arrayContaining([
+          'could not stamp the start of the call',
+          'could not record the type of the call',
+        ]),
+      );
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it('a transfer the API refuses ends on the failed stage, not on a dead call screen', async () => {
+    const { store, services, chat, media, joining } = await callUnderWay();
+    const api = services.api;
+    services.api = (async (route, ...options) => {
+      if (route.path === routes.callState.path) {
+        return {
+          data: {
+            callId: CALL_ID,
+            status: 'answered',
+            queue: null,
+            agentJabberUsername: AGENT,
+            transfer: { toAgentJabberUsername: null, toCategoryId: 2 },
+          },
+        };
+      }
+      if (route.path === routes.holdCall.path) throw new Error('network down');
+      return api(route, ...options);
+    }) as ApiClient;
+    const error = console.error;
+    console.error = () => undefined;
+    try {
+      chat.occupantsChanged(ROOM, [occupant(AGENT, 'CallOnHold')]);
+      expect(joinQueue.fulfilled.match(await joining)).toBe(true);
+    } finally {
+      console.error = error;
+    }
+    expect(store.getState().flow).toEqual({ stage: 'failed', failure: 'transferFailed' });
+    expect(media.closed).toBe(true);
+    expect(chat.closed).toBe(true);
+    expect(services.connections.call).toBeNull();
+  });
+
+  it("counts a hold each time the peer's call turns Paused, not when our own media reconnects", async () => {
+    const { store, chat, media, feed } = await callUnderWay();
+    const call = () => store.getState().call;
+    expect(call()).toMatchObject({ peerCall: 'Resumed', OnHoldCount: 0 });
+    expect(call().peers).toHaveLength(1);
+
+    // The agent holds the call: its media stays in the room but stops; the peer's call pauses.
+    chat.occupantsChanged(ROOM, [occupant(AGENT, 'CallOnHold')]);
+    await settled();
+    expect(call()).toMatchObject({ peerCall: 'Paused', OnHoldCount: 1, peers: [] });
+    const silent = { ...feed, audioMuted: true, videoMuted: true };
+    media.emit('state', {
+      ...media.state,
+      status: 'connected',
+      feeds: [silent],
+      peerCall: 'Resumed',
+    });
+    expect(call()).toMatchObject({ peerCall: 'Paused', OnHoldCount: 1, mutedAudioJIDs: [] });
+
+    chat.occupantsChanged(ROOM, [occupant(AGENT, 'CallResumed')]);
+    await settled();
+    expect(call()).toMatchObject({ peerCall: 'Resumed', OnHoldCount: 1 });
+    expect(call().peers).toHaveLength(1);
+
+    // Our own media reconnecting drops the agent's feed for a while: that is no hold.
+    media.emit('state', { ...media.state, status: 'reconnecting', feeds: [], peerCall: 'Paused' });
+    media.emit('state', {
+      ...media.state,
+      status: 'connected',
+      feeds: [feed],
+      peerCall: 'Resumed',
+    });
+    expect(call()).toMatchObject({ peerCall: 'Resumed', OnHoldCount: 1 });
+
+    // The agent's media leaves the room while ours is up: the peer's call turned Paused.
+    media.emit('state', { ...media.state, status: 'connected', feeds: [], peerCall: 'Paused' });
+    expect(call()).toMatchObject({ peerCall: 'Paused', OnHoldCount: 2, peers: [] });
   });
 });

@@ -12,9 +12,12 @@ import { callSuffix } from '../guestAuth/identity.ts';
 import { callReportChained } from '../report/reportSlice.ts';
 import { callRoomChosen } from '../chat/chatRoomSlice.ts';
 import { bugReport } from '../../app/bugReport.ts';
-import { stageReached } from '../flow/flowSlice.ts';
+import { serviceFailed, stageReached } from '../flow/flowSlice.ts';
 import { callRequested, callTransferred, endConfirmToggled } from './callSlice.ts';
 import { closeCall, openCall } from './connections.ts';
+
+/** spec §8 "Report failures: logged only": what a report's refusal becomes. */
+const reportFailed = (what: string) => (error: unknown) => console.warn(what, error);
 
 /**
  * From a call report that the company accepted to the end of the call: join the queue and
@@ -31,23 +34,31 @@ export const joinQueue = createAppThunk(
     const ctx = { dispatch, getState, extra };
     const token = getState().guestAuth.access_token ?? undefined;
     dispatch(callRequested({ callType: request.callType, categoryId: request.categoryId }));
+    // spec §7: sent with keepalive, so a guest who closes the page at once still has it stamped.
     void extra
       .api(routes.stampCallReport, {
         token,
+        keepalive: true,
         body: { call_id: request.callId, call_initiated_timestamp: true },
       })
-      .catch(() => undefined);
+      .catch(reportFailed('could not stamp the start of the call'));
     // The agent answers with the same kind of call: recorded before the guest shows in a queue.
-    await extra.api(routes.updateCallReport, {
-      token,
-      body: { call_id: request.callId, call_type: request.callType },
-    });
+    // spec §8: a report that fails is logged, and the call goes on.
+    await extra
+      .api(routes.updateCallReport, {
+        token,
+        body: { call_id: request.callId, call_type: request.callType },
+      })
+      .catch(reportFailed('could not record the type of the call'));
 
     let callId = request.callId;
     for (;;) {
       const categoryId = getState().call.categoryId ?? request.categoryId;
       const xmppJid = getState().guestAuth.services?.xmpp.jid;
-      if (!xmppJid) throw new Error('no chat service for this call');
+      if (!xmppJid) {
+        console.error('no chat service for this call');
+        return void dispatch(stageReached('failed'));
+      }
       // decision 0010: each call has a room of its own, which the API made for it.
       const roomJid = callRoomJid(callId, xmppJid.split('@')[1] ?? '');
       dispatch(callRoomChosen({ categoryId, jid: roomJid }));
@@ -62,7 +73,7 @@ export const joinQueue = createAppThunk(
         if (!setupComplete(extra.connections.call?.media.state.stages ?? {})) {
           void extra
             .api(routes.reportCallBug, { token, body: bugReport(getState(), callId) })
-            .catch(() => undefined);
+            .catch(reportFailed('could not send the call-bug report'));
         }
         await closeCall(extra.connections);
         dispatch(stageReached('failed'));
@@ -78,7 +89,13 @@ export const joinQueue = createAppThunk(
         dispatch(stageReached(completed && getState().call.callStarted ? 'rating' : 'failed'));
         return;
       }
-      callId = await chainCall(outcome, ctx);
+      try {
+        callId = await chainCall(outcome, ctx);
+      } catch (error) {
+        // The leg the agent left is closed: without the next one there is no call to show.
+        console.error('could not continue the call after its transfer', error);
+        return void dispatch(serviceFailed('transferFailed'));
+      }
     }
   },
 );
@@ -113,7 +130,7 @@ async function chainCall(
       token: guestAuth.access_token ?? undefined,
       body: { reason: 'completed' },
     })
-    .catch(() => undefined);
+    .catch(reportFailed('could not end the call left behind'));
   dispatch(callReportChained({ callId: newCallId, reportId: data.id }));
   dispatch(callTransferred(transfer));
   return newCallId;
@@ -142,7 +159,7 @@ export const hangUp = createAppThunk(
           token: state.guestAuth.access_token ?? undefined,
           body: { reason: answered ? 'completed' : 'abandoned' },
         })
-        .catch((error: unknown) => console.warn('could not report the end of the call', error));
+        .catch(reportFailed('could not report the end of the call'));
     }
     await closeCall(extra.connections);
     dispatch(stageReached(answered ? 'rating' : 'abandoned'));

@@ -26,7 +26,10 @@ export type CallState = {
   agentName: string | null;
   /** After a transfer to a named agent: the agent this guest now waits for (spec §4 peer). */
   waitingFor: string | null;
+  /** spec §3: `Paused` while the agent holds the call or its media is not in the room. */
   peerCall: PeerCallState;
+  /** What the media says of the peer's call, hold aside: `peerCall` again once a hold ends. */
+  peerMedia: PeerCallState;
   peerVideo: PeerCallState;
   OnHoldCount: number;
   onHold: boolean;
@@ -64,6 +67,7 @@ const initialState: CallState = {
   agentName: null,
   waitingFor: null,
   peerCall: 'Paused',
+  peerMedia: 'Paused',
   peerVideo: 'Paused',
   OnHoldCount: 0,
   onHold: false,
@@ -89,6 +93,32 @@ const initialState: CallState = {
   mediaError: null,
   endConfirmOpen: false,
 };
+
+/**
+ * spec §4, the peer's call turning to `next`. To `Paused` — the agent holds the call, or its
+ * media left the room — raises `OnHoldCount` and clears the peers and both mute lists; our own
+ * media reconnecting is no hold (unless the agent said so). To `Resumed` — the first remote
+ * media, or the media again after a hold — the call is on, with its peer recorded.
+ */
+function peerCallTurned(state: CallState, next: PeerCallState, { held = false } = {}) {
+  if (state.peerCall === 'Resumed' && next === 'Paused') {
+    if (held || state.connection.media === 'connected') state.OnHoldCount += 1;
+    state.peers = [];
+  } else if (state.peerCall === 'Paused' && next === 'Resumed') {
+    state.callStarted = true;
+    state.peers = state.feeds.map((feed) => ({
+      peerJID: state.agent ?? feed.display,
+      janusId: feed.janusId,
+      profileImageUrl: null,
+      username: feed.display,
+    }));
+  }
+  if (next === 'Paused') {
+    state.mutedAudioJIDs = [];
+    state.mutedVideoJIDs = [];
+  }
+  state.peerCall = next;
+}
 
 /** The guest chose a camera in the device panel; a listener switches the media to it. */
 export const cameraChosen = createAction<string>('call/cameraChosen');
@@ -133,28 +163,17 @@ export const callSlice = createSlice({
       state.mediaError = media.error?.message ?? null;
       state.mutedAudioJIDs = media.feeds.filter((f) => f.audioMuted).map((f) => f.display);
       state.mutedVideoJIDs = media.feeds.filter((f) => f.videoMuted).map((f) => f.display);
-      if (media.peerCall === 'Resumed' && state.peerCall === 'Paused') {
-        // spec §4: the first remote media means the call is on, with that peer recorded.
-        state.callStarted = true;
-        state.peers = media.feeds.map((feed) => ({
-          peerJID: state.agent ?? feed.display,
-          janusId: feed.janusId,
-          profileImageUrl: null,
-          username: feed.display,
-        }));
-      }
-      state.peerCall = media.peerCall;
+      state.peerMedia = media.peerCall;
+      peerCallTurned(state, state.onHold ? 'Paused' : media.peerCall);
     },
-    /** spec §4: toggling to Paused (hold) raises the hold count and clears peers and mute lists. */
+    /** The agent announced `CallOnHold`: it stopped sending, the peer's call is `Paused`. */
     holdStarted(state) {
       state.onHold = true;
-      state.OnHoldCount += 1;
-      state.peers = [];
-      state.mutedAudioJIDs = [];
-      state.mutedVideoJIDs = [];
+      peerCallTurned(state, 'Paused', { held: true });
     },
     holdEnded(state) {
       state.onHold = false;
+      peerCallTurned(state, state.peerMedia);
     },
     /** docs/protocol.md step 7: the call moves to another agent or category; wait again. */
     callTransferred(
@@ -167,6 +186,7 @@ export const callSlice = createSlice({
       state.categoryId = action.payload.toCategoryId ?? state.categoryId;
       state.onHold = false;
       state.peerCall = 'Paused';
+      state.peerMedia = 'Paused';
       state.peerVideo = 'Paused';
       state.feeds = [];
       state.queue = null;

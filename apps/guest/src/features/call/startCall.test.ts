@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError, CALL_REFUSAL_STAGES, type CallRefusalCode } from '@frontdesk/protocol';
+import { answer, fakeApi } from '@frontdesk/protocol/testing';
 import { createStore } from '../../app/store.ts';
 import { company, offlineServices } from '../../test/render.tsx';
 import { startCall } from './startCall.ts';
@@ -46,5 +47,54 @@ describe('startCall', () => {
     const result = await store.dispatch(startCall({ categoryId: 1, callType: 'video' }));
     expect(startCall.rejected.match(result)).toBe(true);
     expect(store.getState().flow.stage).toBe('selection');
+  });
+});
+
+describe('startCall, spec items of issue 18', () => {
+  /** A signed-in guest on the selection stage, against a fake API that answers `add` with `added`. */
+  function guestWith(added: object, { webview = false } = {}) {
+    const { api, requests } = fakeApi({ 'POST /call-report/add': answer(added) });
+    const store = createStore(
+      { companyId: 5, serviceType: 'Talk', webview, parentOrigin: null },
+      offlineServices({ api }),
+      {
+        company: { details: company() },
+        guestAuth: {
+          username: GUEST,
+          credential: 'secret',
+          access_token: 'token',
+          accessTokenExpiresAt: null,
+          jabberusername: `5-${GUEST}`,
+          services: null,
+          location: null,
+        },
+        flow: { stage: 'selection', failure: null },
+      },
+    );
+    return { store, requests };
+  }
+
+  it("tells the API when the page is a native app's webview, so its room is H.264 whoever opens it", async () => {
+    for (const webview of [false, true]) {
+      const { store, requests } = guestWith({ status: 'blocked', id: 3 }, { webview });
+      await store.dispatch(startCall({ categoryId: 1, callType: 'video' }));
+      const [add] = requests;
+      expect(add?.body).toMatchObject({ company: 5, category_id: 1 });
+      expect((add?.body as { webview?: boolean }).webview).toBe(webview ? true : undefined);
+    }
+  });
+
+  it('a call let through that cannot be set up ends on the failed stage, not on "Starting the call…"', async () => {
+    // Let through, but without the chat credentials a call needs.
+    const { store } = guestWith({ status: 'ok', id: 3 });
+    const error = console.error;
+    console.error = () => undefined;
+    try {
+      await store.dispatch(startCall({ categoryId: 1, callType: 'video' }));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    } finally {
+      console.error = error;
+    }
+    expect(store.getState().flow.stage).toBe('failed');
   });
 });

@@ -3,6 +3,7 @@ import { createAppThunk } from '../../app/hooks.ts';
 import { stageReached } from '../flow/flowSlice.ts';
 import { refusalStage } from '../flow/startVisit.ts';
 import { joinQueue } from './callFlow.ts';
+import { closeCall } from './connections.ts';
 import { callServicesGranted } from '../guestAuth/guestAuthSlice.ts';
 import { callSuffix } from '../guestAuth/identity.ts';
 import { callReportFailed, callReportInitialised } from '../report/reportSlice.ts';
@@ -35,6 +36,8 @@ export const startCall = createAppThunk(
           ...(request.assignmentGroup === undefined
             ? {}
             : { assignmentGroup: request.assignmentGroup }),
+          // spec §7: a native app's webview gets an H.264 room, whoever opens it first.
+          ...(page.webview ? { webview: true } : {}),
         },
       });
       dispatch(callReportInitialised({ callId, reportId: data.id, status: data.status }));
@@ -43,11 +46,22 @@ export const startCall = createAppThunk(
       if (data.status === 'blocked') return void dispatch(stageReached('blocked'));
       void dispatch(
         joinQueue({ callId, callType: request.callType, categoryId: request.categoryId }),
-      );
+      ).then((result) => {
+        // Whatever broke the call, the guest is not left on "Starting the call…" or a call
+        // screen with no call behind it.
+        if (!joinQueue.rejected.match(result)) return;
+        console.error('the call failed', result.error);
+        void closeCall(extra.connections);
+        if (['selection', 'waiting', 'ongoing'].includes(getState().flow.stage)) {
+          dispatch(stageReached('failed'));
+        }
+      });
     } catch (error) {
       dispatch(callReportFailed());
       const stage = refusalStage(error);
       if (stage) return void dispatch(stageReached(stage));
+      // spec §8: a report failure is logged; the selection page offers to try again.
+      console.error('could not report the call', error);
       throw error;
     }
   },

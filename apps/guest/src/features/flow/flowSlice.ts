@@ -1,8 +1,11 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { GuestStage } from '@frontdesk/protocol';
 
-/** Why stage `failed` was reached: the server unreachable, the company unknown, or anything else. */
-export type FailureReason = 'unreachable' | 'notFound' | 'unavailable';
+/**
+ * Why stage `failed` was reached: the server unreachable, the company unknown, a transferred
+ * call that could not go on (spec §7 hold-call refused), or anything else.
+ */
+export type FailureReason = 'unreachable' | 'notFound' | 'unavailable' | 'transferFailed';
 
 export type FlowState = {
   stage: GuestStage;
