@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import type { IceConfig } from './calls/ice-servers.ts';
+import { DEFAULT_STUN_URL, type IceConfig } from './calls/ice-servers.ts';
 import type { TurnCli } from './observability/turn-allocations.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -43,10 +43,13 @@ export const envSchema = z
     JANUS_HTTP_URL: z.string().default('http://127.0.0.1:8088/janus'),
     /** Comma-separated origins allowed to open the XMPP and Janus WebSockets besides our own. */
     ALLOWED_ORIGINS: z.string().default(''),
-    /** The STUN server browsers are given; unset: the first TURN server's host, which serves STUN too. */
+    /**
+     * The STUN server browsers are given; unset: the first TURN server's host, which serves STUN
+     * too, else {@link DEFAULT_STUN_URL} (spec §9); `none`: no STUN server at all.
+     */
     STUN_URL: z
       .string()
-      .regex(/^stuns?:[^\s,]+$/, 'must be a stun: or stuns: URL')
+      .regex(/^(stuns?:[^\s,]+|none)$/, 'must be a stun: or stuns: URL, or none')
       .optional(),
     /** TURN relays for the parties of a call, comma-separated `turn:`/`turns:` URLs; unset: none. */
     TURN_URLS: z
@@ -164,7 +167,7 @@ function iceConfig(e: z.infer<typeof envSchema>): IceConfig {
     ?.replace(/^turn:/, 'stun:')
     .replace(/\?.*$/, '');
   return {
-    stunUrl: e.STUN_URL ?? stunOfTurn ?? null,
+    stunUrl: e.STUN_URL === 'none' ? null : (e.STUN_URL ?? stunOfTurn ?? DEFAULT_STUN_URL),
     turnUrls,
     turnSecret: e.TURN_SECRET ?? null,
     turnTtlSeconds: e.TURN_TTL_SECONDS,

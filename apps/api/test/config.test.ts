@@ -54,11 +54,18 @@ describe('STUN and TURN configuration', () => {
       TURN_SECRET: 'x'.repeat(16),
     });
     expect(config.ice.stunUrl).toBe('stun:turn.example:3478');
+  });
+
+  it('keeps a default STUN server when none is configured, unless told none (spec §9)', () => {
     expect(loadConfig(required).ice).toEqual({
-      stunUrl: null,
+      stunUrl: 'stun:stun.l.google.com:19302',
       turnUrls: [],
       turnSecret: null,
       turnTtlSeconds: 3600,
     });
+    expect(loadConfig({ ...required, STUN_URL: 'none' }).ice.stunUrl).toBeNull();
+    expect(loadConfig({ ...required, STUN_URL: 'stun:stun.example:3478' }).ice.stunUrl).toBe(
+      'stun:stun.example:3478',
+    );
   });
 });

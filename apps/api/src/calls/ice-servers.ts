@@ -1,6 +1,12 @@
 import { createHmac } from 'node:crypto';
 import type { IceServer, RecordingRole } from '@frontdesk/protocol';
 
+/**
+ * spec §9: a STUN server is there also when the installation names none and runs no TURN
+ * server, so a browser behind a NAT still learns its public address (janus.js's own default).
+ */
+export const DEFAULT_STUN_URL = 'stun:stun.l.google.com:19302';
+
 /** Where a call's peer connections find STUN and TURN, as the API's configuration says. */
 export type IceConfig = {
   stunUrl: string | null;
