@@ -1,50 +1,238 @@
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
+import type { Page } from '@playwright/test';
 import { DEMO_SHOP_ORIGIN } from '@frontdesk/api/seed';
+import { routes } from '@frontdesk/protocol';
+import { AGENT, agentPage, api } from '../support/console.ts';
+import { queryRows } from '../support/db.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { COMPANY, inspectScreen } from '../support/guest.ts';
 
 /**
- * A company's own site, on an origin of its own (another port) that the company lists in its
- * allowedOrigins, with the embed loader's line.
+ * The embed on companies' own sites (issue 18 item 6, decision 0021, docs/embed.md): a shop on an
+ * origin of its own that the company lists in allowedOrigins, and one that it does not.
  */
-async function startShop(): Promise<{ url: string; close: () => void }> {
-  const page = `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Our shop</h1></main>
-    <script type="module" src="${process.env.FRONTDESK_URL}/embed.js" data-company="${COMPANY.aroundTheClock}" data-label="Call us"></script></body></html>`;
-  const server = createServer((_request, response) =>
-    response.writeHead(200, { 'content-type': 'text/html' }).end(page),
+const SNIPPET = (calls: string) => `<script>
+(function(w,d,u){var f=w.Frontdesk=w.Frontdesk||function(){(f.q=f.q||[]).push(arguments)};
+var s=d.createElement('script');s.type='module';s.src=u;d.head.appendChild(s)})
+(window,document,'${process.env.FRONTDESK_URL}/embed.js');
+${calls}
+</script>`;
+
+/** A site at `origin` whose page at each path has `body(path)` (the shop's pages, as a visitor walks them). */
+async function startSite(origin: string, body: string | ((path: string) => string)) {
+  const page = (path: string) =>
+    `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Our shop</h1><a href="/basket">Basket</a></main>${typeof body === 'string' ? body : body(path)}</body></html>`;
+  const server = createServer((request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end(page(request.url ?? '/')),
   );
-  const { hostname, port } = new URL(DEMO_SHOP_ORIGIN);
+  const { hostname, port } = new URL(origin);
   await new Promise<void>((done) => server.listen(Number(port), hostname, done));
-  return { url: `${DEMO_SHOP_ORIGIN}/`, close: () => server.close() };
+  return { url: `${origin}/`, close: () => server.close() };
 }
 
-test('the embed loader puts the widget on a company’s site and tells the page its stages', async ({
+/** What the company's own server does: signs the answers it knows with its embed secret. */
+async function signedIdentity(answers: Record<string, string>) {
+  const login = await api(routes.staffLogin, {
+    body: { email: 'zoe@frontdesk.demo', password: 'frontdesk-demo' },
+  });
+  if (!('access_token' in login.data)) throw new Error('zoe must choose a password first');
+  const { data } = await api(routes.rotateCompanyEmbedSecret, {
+    params: { id: String(COMPANY.aroundTheClock) },
+    token: login.data.access_token,
+  });
+  const exp = Math.floor(Date.now() / 1000) + 600;
+  const body = Buffer.from(
+    JSON.stringify({ company: COMPANY.aroundTheClock, answers, exp }),
+  ).toString('base64url');
+  return `${body}.${createHmac('sha256', data.secret ?? '')
+    .update(body)
+    .digest('hex')}`;
+}
+
+const seen = (page: Page, name: string) =>
+  page.evaluate((key) => (window as unknown as Record<string, unknown[]>)[key] ?? [], name);
+
+test('the snippet’s calls made before the loader has loaded (boot, a signed identify, open) work on another origin', async ({
   page,
 }) => {
-  const shop = await startShop();
-  await page.goto(shop.url);
-  // The loader is a module script: it runs after the page has loaded.
-  await expect(page.getByRole('button', { name: 'Call us' })).toBeVisible();
-  await page.evaluate(() => {
-    const widget = (
-      window as unknown as { Frontdesk: { on: (e: string, cb: (d: unknown) => void) => void } }
-    ).Frontdesk;
-    const seen: unknown[] = [];
-    (window as unknown as { seenStages: unknown[] }).seenStages = seen;
-    widget.on('stage', (stage) => seen.push(stage));
-  });
+  const token = await signedIdentity({ name: 'Ada Lovelace', email: 'ada@example.org' });
+  // The home page opens the widget itself; the basket only boots it.
+  const shop = await startSite(DEMO_SHOP_ORIGIN, (path) =>
+    path === '/'
+      ? SNIPPET(`window.stages = [];
+Frontdesk('boot', { company: ${COMPANY.aroundTheClock}, label: 'Call us' });
+Frontdesk('on', 'stage', function (stage) { window.stages.push(stage); });
+Frontdesk('identify', { token: '${token}' });
+Frontdesk('open');`)
+      : SNIPPET(`Frontdesk('boot', { company: ${COMPANY.aroundTheClock}, label: 'Call us' });`),
+  );
+  try {
+    await page.goto(shop.url);
+    // Queued before embed.js existed: the panel is open without a click, prefilled.
+    const panel = page.getByRole('dialog', { name: 'Call us' });
+    await expect(panel).toBeVisible();
+    const widget = page.frameLocator('iframe[title="Call us"]');
+    await expect(widget.getByTestId('guest-page')).toHaveAttribute('data-stage', 'welcome');
+    await expect(widget.getByLabel(/Your name/)).toHaveValue('Ada Lovelace');
+    await expect(widget.getByLabel(/E-mail/)).toHaveValue('ada@example.org');
+    await expect.poll(() => seen(page, 'stages')).toContain('welcome');
+    await inspectScreen(page, 'guest-embedded');
 
-  await page.getByRole('button', { name: 'Call us' }).click();
-  const widget = page.frameLocator('iframe[title="Call us"]');
-  await expect(widget.getByTestId('guest-page')).toHaveAttribute('data-stage', 'welcome');
-  await expect
-    .poll(() => page.evaluate(() => (window as unknown as { seenStages: unknown[] }).seenStages))
-    .toContain('welcome');
-  await inspectScreen(page, 'guest-embedded');
+    await widget.getByLabel(/What is it about/).selectOption('account');
+    await widget.getByRole('button', { name: 'Start' }).click();
+    await expect(widget.getByTestId('guest-page')).not.toHaveAttribute('data-stage', 'welcome');
+    // The API checked the signature: the answers the shop vouched for are stored as verified.
+    const [row] = await queryRows<{ verified_fields: string[]; answers: Record<string, string> }>(
+      `select s.verified_fields, s.answers from form_submissions s
+        where s.company_id = $1 and s.service_type = 'Widget' order by s.id desc limit 1`,
+      [COMPANY.aroundTheClock],
+    );
+    expect(row).toMatchObject({
+      verified_fields: ['email', 'name'],
+      answers: { name: 'Ada Lovelace', email: 'ada@example.org', topic: 'account' },
+    });
 
-  // Escape closes the panel and gives the focus back to the button.
-  await widget.getByLabel(/Your name/).press('Escape');
-  await expect(page.getByRole('dialog', { name: 'Call us' })).toBeHidden();
-  await expect(page.getByRole('button', { name: 'Call us' })).toBeFocused();
-  shop.close();
+    // Another page of the shop while the panel is open: it opens again there, and the widget
+    // knows the visitor (the welcome form is not asked twice).
+    await page.getByRole('link', { name: 'Basket' }).click();
+    await expect(page).toHaveURL(/\/basket$/);
+    await expect(panel).toBeVisible();
+    await expect(widget.getByTestId('guest-page')).toHaveAttribute(
+      'data-stage',
+      /^(preview|selection)$/,
+    );
+
+    // Escape closes the panel and gives the focus back to the launcher; closed, it stays closed.
+    await widget.getByRole('button').first().press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Call us' })).toBeFocused();
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Call us' })).toBeVisible();
+    await expect(panel).toBeHidden();
+
+    // A right-to-left site booting the widget in Arabic: the launcher and panel at its inline end.
+    await page.evaluate(() => {
+      document.documentElement.dir = 'rtl';
+      const frontdesk = (window as unknown as { Frontdesk: (...a: unknown[]) => void }).Frontdesk;
+      frontdesk('boot', { company: 12, label: 'تحدث إلينا', locale: 'ar' });
+      frontdesk('open');
+    });
+    const arabic = page.frameLocator('iframe[title="تحدث إلينا"]');
+    await expect(arabic.getByTestId('guest-page')).toHaveAttribute(
+      'data-stage',
+      /^(preview|selection)$/,
+    );
+    await expect(arabic.getByRole('heading', { level: 1 })).toBeVisible();
+    const launcherBox = await page.getByRole('button', { name: 'تحدث إلينا' }).boundingBox();
+    expect(launcherBox?.x).toBeLessThan(100);
+    await inspectScreen(page, 'guest-embedded-rtl');
+  } finally {
+    shop.close();
+  }
+});
+
+test('a site that is not in the company’s allowedOrigins gets no launcher and no widget', async ({
+  page,
+}) => {
+  const port = Number(new URL(DEMO_SHOP_ORIGIN).port) + 1;
+  const stranger = await startSite(
+    `http://127.0.0.1:${port}`,
+    SNIPPET(`window.refused = [];
+Frontdesk('on', 'refused', function (origin) { window.refused.push(origin); });
+Frontdesk('boot', { company: ${COMPANY.aroundTheClock}, label: 'Call us' });
+Frontdesk('open');`),
+  );
+  try {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto(stranger.url);
+    await expect.poll(() => seen(page, 'refused')).toEqual([`http://127.0.0.1:${port}`]);
+    expect(warnings.join('\n')).toContain('is not in the allowedOrigins of company');
+    await expect(page.getByRole('button', { name: 'Call us' })).toHaveCount(0);
+    await expect(page.locator('iframe')).toHaveCount(0);
+  } finally {
+    stranger.close();
+  }
+});
+
+test('the launcher in the company’s colours counts the agent’s messages while the panel is closed; full screen on a phone', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const shop = await startSite(
+    DEMO_SHOP_ORIGIN,
+    `<script type="module" src="${process.env.FRONTDESK_URL}/embed.js" data-company="${COMPANY.aroundTheClock}" data-label="Call us"></script>`,
+  );
+  const agent = await agentPage(browser, AGENT.cy);
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(shop.url);
+    const launcher = page.getByRole('button', { name: 'Call us' });
+    // The company's button colours, as the API gives them to the loader.
+    const { data: look } = await api(routes.embedConfig, {
+      params: { id: String(COMPANY.aroundTheClock) },
+    });
+    const [r, g, b] = [1, 3, 5].map((i) =>
+      parseInt((look.launcherColor ?? '#1f5fd6').slice(i, i + 2), 16),
+    );
+    await expect(launcher).toHaveCSS('background-color', `rgb(${r}, ${g}, ${b})`);
+    // The shop knows its signed-in visitor and vouches for her (queued after the loader ran).
+    const token = await signedIdentity({ name: 'Wanda Widget', email: 'wanda@example.org' });
+    await page.evaluate(
+      (signed) =>
+        (window as unknown as { Frontdesk: (c: string, a: object) => void }).Frontdesk('identify', {
+          token: signed,
+        }),
+      token,
+    );
+    await launcher.click();
+    // On a phone the panel takes the whole screen.
+    const panel = page.getByRole('dialog', { name: 'Call us' });
+    await expect.poll(() => panel.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 844 });
+
+    const widget = page.frameLocator('iframe[title="Call us"]');
+    await expect(widget.getByTestId('guest-page')).toHaveAttribute('data-stage', 'welcome');
+    await expect(widget.getByLabel(/Your name/)).toHaveValue('Wanda Widget');
+    await inspectScreen(page, 'guest-embedded-phone');
+    await widget.getByLabel(/What is it about/).selectOption('existing-order');
+    await widget.getByRole('button', { name: 'Start' }).click();
+    await expect(widget.getByTestId('guest-page')).toHaveAttribute('data-stage', 'preview');
+    await widget.getByRole('button', { name: 'Continue' }).click();
+    await widget.getByTestId('category-11').click();
+    await widget.getByLabel('Voice call').check();
+    await widget.getByRole('button', { name: 'Start the call' }).click();
+    await expect(widget.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
+
+    // The agent sees which answers the shop vouched for.
+    const row = agent.getByTestId('queue-guest').filter({ hasText: 'Wanda Widget' });
+    await expect(row.getByTestId('answer-verified')).toHaveCount(2);
+    await inspectScreen(agent, 'console-queue-verified-answers');
+    await row.getByRole('button', { name: /^Accept/ }).click();
+    await expect(widget.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+
+    // The visitor closes the panel to look at the shop; the agent writes.
+    await page.evaluate(() =>
+      (window as unknown as { Frontdesk: (c: string) => void }).Frontdesk('close'),
+    );
+    await expect(panel).toBeHidden();
+    const agentChat = agent.getByTestId('chat-panel');
+    await agentChat.getByLabel('Message').fill('Still there?');
+    await agentChat.getByRole('button', { name: 'Send' }).click();
+    const badge = page.locator('[data-frontdesk-unread]');
+    await expect(badge).toHaveText('1');
+    await expect(page.getByRole('button', { name: 'Call us (1 unread)' })).toBeVisible();
+    await inspectScreen(page, 'guest-embedded-unread-phone');
+
+    // Opening the panel reads them: the badge goes.
+    await page.getByRole('button', { name: 'Call us (1 unread)' }).click();
+    await expect(badge).toBeHidden();
+    await expect(widget.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+  } finally {
+    await agent.context().close();
+    shop.close();
+  }
 });

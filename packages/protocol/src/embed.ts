@@ -67,6 +67,8 @@ export const embedConfigSchema = z.object({
    */
   launcherColor: z.string().nullable(),
   launcherTextColor: z.string().nullable(),
+  /** The widget's own direction, so the panel's close button sits where its header has room. */
+  pageDirection: z.enum(['ltr', 'rtl']),
 });
 export type EmbedConfig = z.infer<typeof embedConfigSchema>;
 

@@ -54,6 +54,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         name: details.name,
         launcherColor,
         launcherTextColor,
+        pageDirection: details.pageDirection,
       };
       return { data };
     },

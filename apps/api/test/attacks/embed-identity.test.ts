@@ -256,6 +256,7 @@ describe('embed identity and secret', () => {
       expect(response.json().data).toMatchObject({
         companyId: COMPANY,
         name: 'Frontdesk Around the Clock',
+        pageDirection: 'ltr',
       });
       expect(JSON.stringify(response.json())).not.toContain('fdes_');
     });

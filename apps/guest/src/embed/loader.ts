@@ -270,6 +270,8 @@ function boot(options: BootOptions) {
     const text = (!hex(options.color) && hex(config.launcherTextColor)) || '#fff';
     launcher.style.cssText = `position:fixed;inset-block-end:20px;inset-inline-end:20px;z-index:2147483646;padding:14px 22px;border:0;border-radius:999px;background:${background};color:${text};font:600 16px system-ui,sans-serif;box-shadow:0 6px 20px rgb(0 0 0/25%);cursor:pointer`;
     launcher.hidden = Boolean(options.hideLauncher);
+    // The close button follows the widget's direction (its header's free end), not the site's.
+    closeButton.dir = config.pageDirection === 'rtl' ? 'rtl' : 'ltr';
     if (w.wantOpen) open();
   });
 }
