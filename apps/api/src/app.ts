@@ -36,6 +36,7 @@ import { staffAdminRoutes } from './routes/staff-admin.ts';
 import { callBugRoutes } from './routes/call-bugs.ts';
 import { callReportRoutes } from './routes/call-reports.ts';
 import { callRoutes } from './routes/calls.ts';
+import { callResumeRoutes } from './routes/call-resume.ts';
 import { companyRoutes } from './routes/company.ts';
 import { formRoutes } from './routes/forms.ts';
 import { geofenceRoutes } from './routes/geofence.ts';
@@ -175,6 +176,7 @@ export async function buildApp({
     staffRoutes,
     callReportRoutes,
     callRoutes,
+    callResumeRoutes,
     callBugRoutes,
     formRoutes,
     geofenceRoutes,

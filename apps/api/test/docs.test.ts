@@ -33,6 +33,7 @@ describe('OpenAPI document', () => {
       '/api/calls/{callId}/hold',
       '/api/calls/{callId}/notes',
       '/api/calls/{callId}/quality',
+      '/api/calls/{callId}/resume',
       '/api/calls/{callId}/room',
       '/api/calls/{callId}/transfer',
       '/api/company/{id}',

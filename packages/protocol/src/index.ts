@@ -28,6 +28,7 @@ export * from './media.ts';
 export * from './media-gate.ts';
 export * from './chat.ts';
 export * from './calls.ts';
+export * from './resume.ts';
 export * from './embed.ts';
 export * from './preview.ts';
 export * from './adapter.ts';

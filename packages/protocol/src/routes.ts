@@ -24,6 +24,7 @@ import {
   roomAccessSchema,
   transferBodySchema,
 } from './calls.ts';
+import { callResumeSchema } from './resume.ts';
 import { companyDetailsSchema, companyParamsSchema } from './company.ts';
 import { embedConfigSchema } from './embed.ts';
 import { clientConfigSchema, healthSchema } from './config.ts';
@@ -221,6 +222,13 @@ export const routes = {
     path: '/calls/:callId',
     params: callIdParamsSchema,
     response: envelope(callStateSchema),
+  },
+  /** The call's own guest takes up the same conversation after a reload (decision 0025). */
+  resumeCall: {
+    method: 'POST',
+    path: '/calls/:callId/resume',
+    params: callIdParamsSchema,
+    response: envelope(callResumeSchema),
   },
   callRoom: {
     method: 'POST',

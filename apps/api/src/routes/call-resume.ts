@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { routes } from '@frontdesk/protocol';
+import { issueServiceCredentials } from '../auth/credentials.ts';
+import { resumeCall } from '../calls/call-resume.ts';
+import { authenticateGuest, bearerSecurity } from '../plugins/auth.ts';
+import { RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { guestJabberUsername, staffJabberUsername, userJid } from '../xmpp/addresses.ts';
+import { fromTable } from './from-table.ts';
+
+/** The same conversation after the guest's page went away and came back (decision 0025). */
+export const callResumeRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app;
+
+  app.route({
+    ...fromTable(routes.resumeCall, [400, 401, 403, 404, 409, 429], {
+      tags: ['calls'],
+      summary:
+        "The call's own guest takes it up again after a reload (within a minute of leaving): its state and fresh chat and media credentials",
+      security: bearerSecurity,
+    }),
+    config: { rateLimit: RATE_LIMITS.guestActions },
+    handler: async (request) => {
+      const principal = await authenticateGuest(request);
+      const now = new Date();
+      const resumed = await resumeCall(db, principal, request.params.callId, now);
+      // SECURITY: the same credentials `call-report/add` gives the guest of a live call.
+      const services = await issueServiceCredentials(
+        config,
+        userJid(guestJabberUsername(principal.companyId, principal.username), config.xmpp.domain),
+        now,
+      );
+      const { call } = resumed;
+      return {
+        data: {
+          callId: call.call_id,
+          reportId: call.id,
+          originCallId: call.origin_call_id,
+          status: resumed.status,
+          categoryId: call.category_id,
+          callType: resumed.callType,
+          createdAt: call.created_at.toISOString(),
+          agentJabberUsername: call.agent_id === null ? null : staffJabberUsername(call.agent_id),
+          waitingFor: resumed.waitingFor,
+          services,
+        },
+      };
+    },
+  });
+};
