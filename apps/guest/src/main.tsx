@@ -15,6 +15,7 @@ import { computeFingerprint } from './features/guestAuth/identity.ts';
 import { startVisit } from './features/flow/startVisit.ts';
 import { pageVisibilityChanged } from './features/call/callSlice.ts';
 import { Connections } from './features/call/connections.ts';
+import { browserNotifier } from './features/call/notifications.ts';
 import { captureConsole } from './features/diagnostics/logBuffer.ts';
 import { startErrorReporting } from './features/diagnostics/errorReporting.ts';
 import { routes } from '@frontdesk/protocol';
@@ -53,6 +54,7 @@ const services: GuestServices = {
     };
   },
   connections: new Connections(),
+  notifier: browserNotifier(),
 };
 const store = createStore(readPageParams(window.location.search), services);
 

@@ -1,6 +1,7 @@
 import { msUntilRenewal } from '@frontdesk/protocol';
 import { agentNameListeners } from '../features/call/agentName.ts';
 import { callListeners } from '../features/call/callListeners.ts';
+import { notificationListeners } from '../features/call/notifications.ts';
 import { chatListeners } from '../features/chat/chatListeners.ts';
 import { guestSignedIn } from '../features/guestAuth/guestAuthSlice.ts';
 import { renewLogin } from '../features/guestAuth/renewLogin.ts';
@@ -18,6 +19,7 @@ export function startListeners(startListening: AppStartListening): void {
     },
   });
   callListeners(startListening);
+  notificationListeners(startListening);
   agentNameListeners(startListening);
   chatListeners(startListening);
 }

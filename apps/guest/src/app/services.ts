@@ -1,6 +1,7 @@
 import type { CompanyDetails } from '@frontdesk/protocol';
 import type { ApiClient } from './api.ts';
 import type { CallAdapters, Connections } from '../features/call/connections.ts';
+import type { GuestNotifier } from '../features/call/notifications.ts';
 import type { GuestLocation } from '../features/guestAuth/guestAuthSlice.ts';
 
 /**
@@ -20,4 +21,6 @@ export type GuestServices = {
   loadCallAdapters: () => Promise<CallAdapters>;
   /** The live call and its streams: created once per page, reached by thunks and listeners. */
   connections: Connections;
+  /** The browser's notifications (spec §3 `notificationAllowed`); absent where it has none. */
+  notifier?: GuestNotifier;
 };

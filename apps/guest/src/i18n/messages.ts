@@ -53,6 +53,8 @@ const en = {
   failed_unavailable: 'Our service is not answering right now. Please try again in a moment.',
   failed_transferFailed:
     'We could not pass your call on to the next agent. Please start a new call.',
+  notifyAnsweredTitle: '{company}: your call was answered',
+  notifyAnsweredBody: 'An agent is with you now. Come back to the call.',
   abandonedTitle: 'You left the queue',
   abandonedBody: 'Your call was cancelled before an agent answered.',
   tryAgain: 'Try again',
@@ -217,6 +219,8 @@ const ar: Messages = {
   failed_notFound: 'هذه الصفحة لا تتبع أي شركة نعرفها. تحقق من الرابط الذي اتبعته.',
   failed_unavailable: 'خدمتنا لا تستجيب الآن. يرجى المحاولة بعد قليل.',
   failed_transferFailed: 'تعذّر تحويل مكالمتك إلى الموظف التالي. يرجى بدء مكالمة جديدة.',
+  notifyAnsweredTitle: '{company}: تم الرد على مكالمتك',
+  notifyAnsweredBody: 'أحد موظفينا معك الآن. عُد إلى المكالمة.',
   abandonedTitle: 'لقد غادرت قائمة الانتظار',
   abandonedBody: 'أُلغيت مكالمتك قبل أن يرد أحد الموظفين.',
   tryAgain: 'حاول مجددًا',

@@ -338,7 +338,9 @@ export async function openCall(
         ...(localSdp ? { guest_local_sdp: localSdp } : {}),
         ...(remoteSdp ? { guest_remote_sdp: remoteSdp } : {}),
       });
-      void api(routes.updateCallReport, { token: token(), body }).catch(() => undefined);
+      void api(routes.updateCallReport, { token: token(), body }).catch((error: unknown) =>
+        console.warn('could not report the failed ICE', error),
+      );
       void reportQuality('iceFailed');
     }),
   );
