@@ -236,3 +236,24 @@ test('the launcher in the company’s colours counts the agent’s messages whil
     shop.close();
   }
 });
+
+test('the company’s admin copies the snippet and sees and replaces the embed secret', async ({
+  page,
+}) => {
+  await page.goto('/console/admin/embedding');
+  await page.getByLabel('E-mail').fill('zoe@frontdesk.demo');
+  await page.getByLabel('Password').fill('frontdesk-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('embed-snippet')).toContainText(
+    `Frontdesk('boot', { company: ${COMPANY.aroundTheClock}`,
+  );
+  await page.getByRole('button', { name: /^Make (a|a new) secret$/ }).click();
+  await expect(page.getByTestId('outcome')).toHaveText('A new secret is ready.');
+  await page.getByRole('button', { name: 'Show the secret' }).click();
+  await expect(page.getByTestId('embed-secret')).toHaveText(/^fdes_[A-Za-z0-9_-]{43}$/);
+  // Hidden again for the screenshots.
+  await page.getByRole('button', { name: 'Show the secret' }).click();
+  await inspectScreen(page, 'console-embedding');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await inspectScreen(page, 'console-embedding-phone');
+});

@@ -113,6 +113,9 @@ const en = {
   inCallTitle: 'Call with {guest}',
   connectingMedia: 'Connecting the call…',
   mediaReconnecting: 'The connection dropped; reconnecting… The picture may be frozen.',
+  guestReconnecting: 'The guest’s connection dropped; reconnecting…',
+  guestGone:
+    'The guest has left: their page closed or lost its connection. If they come back within a minute, the call goes on.',
   mediaFailed: 'The call’s media could not connect: {reason}',
   guestVideo: 'Guest’s video',
   yourVideo: 'Your video',
@@ -725,11 +728,22 @@ const en = {
   quotaSavedOutcome: 'Guests may now start {limit} calls a month.',
   quotaSavedUnlimited: 'Guests may now start any number of calls.',
   embeddingIntro:
-    'Add this line to the pages of your site where a “Talk to us” button should show: it opens the call in a panel over the page.',
-  snippetLabel: 'The line to add',
-  copySnippet: 'Copy the line',
+    'Add these lines to the pages of your site where a “Talk to us” button should show: it opens the call in a panel over the page, in your colours.',
+  snippetLabel: 'The lines to add',
+  copySnippet: 'Copy the lines',
   embeddingApi:
-    "Your page can also open and close the panel itself: window.Frontdesk.open(), .close() and .on('stage', …).",
+    "Your page can also call Frontdesk('open'), ('close'), ('identify', …) and ('on', 'stage', …), even before the lines have loaded; see docs/embed.md.",
+  embedSecretTitle: 'Secret for verified visitors',
+  embedSecretHelp:
+    'Your site’s server signs what it knows about a signed-in visitor (name, e-mail) with this secret; agents then see those answers marked as verified. Keep it on your server, never in a page.',
+  embedSecretNone: 'No secret yet: answers your site fills in are shown as the visitor’s own.',
+  embedSecretShow: 'Show the secret',
+  embedSecretCopy: 'Copy the secret',
+  embedSecretMake: 'Make a secret',
+  embedSecretRotate: 'Make a new secret',
+  embedSecretRotateHelp:
+    'A new secret replaces this one at once: give it to your site’s server, or its visitors stop being verified.',
+  embedSecretRotated: 'A new secret is ready.',
   embeddingSites: 'Sites that may show it',
   embeddingSitesHelp:
     'Browsers show the call only on the sites listed here; add your site’s address first.',

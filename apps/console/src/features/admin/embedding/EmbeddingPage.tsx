@@ -1,29 +1,76 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { routes } from '@frontdesk/protocol';
+import { routes, type EmbedSecret } from '@frontdesk/protocol';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { t } from '../../../i18n/messages.ts';
 import { AdminPage } from '../listPage/AdminPage.tsx';
 import { CopyButton } from '../../../ui/CopyButton.tsx';
 import { useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
 
-const loadOrigins = async ({ api, params, token }: AdminRequest) =>
-  (await api(routes.companyAllowedOrigins, { params, token })).data.allowedOrigins;
+const loadEmbedding = async ({ api, params, token }: AdminRequest) => {
+  const [origins, secret] = await Promise.all([
+    api(routes.companyAllowedOrigins, { params, token }),
+    api(routes.companyEmbedSecret, { params, token }),
+  ]);
+  return { origins: origins.data.allowedOrigins, secret: secret.data };
+};
 
 /**
- * The line a company puts on its site for the "talk to us" button (apps/guest/src/embed/loader.ts
- * reads its `data-*`), served by this installation, in the company's button colour.
+ * The snippet a company puts on its site (docs/embed.md): `Frontdesk(…)` queues its calls until
+ * this installation's loader (apps/guest/src/embed/loader.ts) has loaded, then boots the
+ * launcher, which takes the company's colours itself.
  */
-export function embedSnippet(origin: string, companyId: number, colour: string | null): string {
+export function embedSnippet(origin: string, companyId: number): string {
   return [
-    '<script',
-    '  type="module"',
-    `  src="${origin}/embed.js"`,
-    `  data-company="${companyId}"`,
-    '  data-label="Talk to us"',
-    ...(colour ? [`  data-color="${colour}"`] : []),
-    '></script>',
+    '<script>',
+    '  (function (w, d, u) {',
+    '    var f = (w.Frontdesk = w.Frontdesk || function () { (f.q = f.q || []).push(arguments); });',
+    "    var s = d.createElement('script'); s.type = 'module'; s.src = u; d.head.appendChild(s);",
+    `  })(window, document, '${origin}/embed.js');`,
+    `  Frontdesk('boot', { company: ${companyId}, label: 'Talk to us' });`,
+    '</script>',
   ].join('\n');
+}
+
+/** The key the company's server signs its visitors' identity with (decision 0021). */
+function SecretCard(props: { secret: EmbedSecret; busy: boolean; onRotate: () => void }) {
+  const id = useId();
+  const [shown, setShown] = useState(false);
+  const { secret } = props.secret;
+  return (
+    <div className="card">
+      <h3 id={`${id}-title`}>{t('embedSecretTitle')}</h3>
+      <p className="help">{t('embedSecretHelp')}</p>
+      {secret === null ? (
+        <p>{t('embedSecretNone')}</p>
+      ) : (
+        <>
+          <p dir="ltr">
+            <code aria-labelledby={`${id}-title`} data-testid="embed-secret">
+              {shown ? secret : '•'.repeat(24)}
+            </code>
+          </p>
+          <p className="actions">
+            <button
+              type="button"
+              className="secondary"
+              aria-pressed={shown}
+              onClick={() => setShown(!shown)}
+            >
+              {t('embedSecretShow')}
+            </button>
+            <CopyButton text={secret} label={t('embedSecretCopy')} />
+          </p>
+        </>
+      )}
+      <p className="actions">
+        <button type="button" disabled={props.busy} onClick={props.onRotate}>
+          {secret === null ? t('embedSecretMake') : t('embedSecretRotate')}
+        </button>
+      </p>
+      {secret !== null && <p className="help">{t('embedSecretRotateHelp')}</p>}
+    </div>
+  );
 }
 
 /**
@@ -32,11 +79,15 @@ export function embedSnippet(origin: string, companyId: number, colour: string |
  */
 export function EmbeddingPage() {
   const id = useId();
-  const resource = useAdminResource(loadOrigins);
+  const resource = useAdminResource(loadEmbedding);
   const company = useAppSelector((state) => state.auth.company);
-  const snippet = company
-    ? embedSnippet(window.location.origin, company.id, company.categoryBackgroundColor)
-    : '';
+  const snippet = company ? embedSnippet(window.location.origin, company.id) : '';
+  const rotate = () =>
+    resource.write(
+      ({ api, params, token }, ifMatch) =>
+        api(routes.rotateCompanyEmbedSecret, { params, token, ifMatch }),
+      () => t('embedSecretRotated'),
+    );
   return (
     <AdminPage
       title={t('group_embedding')}
@@ -44,7 +95,7 @@ export function EmbeddingPage() {
       resource={resource}
       testId="embedding-page"
     >
-      {(origins) => (
+      {({ origins, secret }) => (
         <>
           <div className="card snippet">
             <h3 id={`${id}-snippet`}>{t('snippetLabel')}</h3>
@@ -72,6 +123,7 @@ export function EmbeddingPage() {
               <Link to="/admin/website">{t('embeddingSitesChange')}</Link>
             </p>
           </div>
+          <SecretCard secret={secret} busy={resource.busy} onRotate={() => void rotate()} />
         </>
       )}
     </AdminPage>
