@@ -113,6 +113,9 @@ test('journeys 1 and 6: a whole recorded video call, from the welcome form to th
       .setInputFiles({ name: 'agent-note.png', mimeType: 'image/png', buffer: PNG });
     await expect(guest.getByRole('link', { name: /agent-note\.png/ })).toBeVisible();
     await inspectScreen(guest, 'journey-guest-call');
+    await guest.setViewportSize(SCREENS.desktop);
+    await expect(guest.getByTestId('chat-messages')).toContainText('Cy');
+    await inspectScreen(guest, 'journey-guest-call-desktop');
 
     // The agent ends; the guest rates with stars and the rating form.
     await agent.getByRole('button', { name: 'End call' }).click();

@@ -142,7 +142,7 @@ describe('call stage', () => {
     });
     renderWithState(<CallPage />, {
       company: { details: company() },
-      call: call({ feeds: [feed], agent: 'staff-1' }),
+      call: call({ feeds: [feed], agent: 'staff-1', agentName: 'Ada' }),
       chat: {
         ...chatSlice.getInitialState(),
         unreadMessages: 2,
@@ -164,6 +164,8 @@ describe('call stage', () => {
         .map((item) => item.querySelector('p')?.textContent),
     ).toEqual(['Hello!', 'Are you there?']);
     expect(screen.getByTestId('remote-video')).toBeTruthy();
+    // Signed by the agent who answered, by its first name.
+    expect(within(panel).getAllByText('Ada')).toHaveLength(2);
 
     fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Escape' });
     expect(screen.queryByRole('region', { name: 'Chat' })).toBeNull();

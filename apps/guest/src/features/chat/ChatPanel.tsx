@@ -102,6 +102,10 @@ export function ChatSheet({ className = 'chat-panel' }: { className?: string }) 
   const list = useRef<HTMLOListElement>(null);
   const panel = useRef<HTMLElement>(null);
   const recipient = useAppSelector(selectRecipient);
+  // The agent who answered signs with its first name once the call screen knows it.
+  const agent = useAppSelector((state) => state.call.agent);
+  const agentName = useAppSelector((state) => state.call.agentName);
+  const author = (from: string) => (agentName && from === agent ? agentName : t('agent'));
 
   // The newest message stays in sight, as in every messenger.
   useEffect(() => {
@@ -168,7 +172,7 @@ export function ChatSheet({ className = 'chat-panel' }: { className?: string }) 
             data-delivery={record.delivery}
           >
             <span className="chat-author">
-              {record.direction === 'out' ? t('you') : t('agent')}
+              {record.direction === 'out' ? t('you') : author(record.payload.from)}
             </span>
             {typeof record.payload.message === 'string' ? (
               <p>{record.payload.message}</p>
