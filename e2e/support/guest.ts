@@ -1,5 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import {
+  expect,
+  type BrowserContextOptions,
+  type BrowserType,
+  type LaunchOptions,
+  type Page,
+} from '@playwright/test';
+import { likeAPerson } from './fixtures.ts';
 import { resolve } from 'node:path';
 import type { GuestStage } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '@frontdesk/api/seed';
@@ -65,4 +72,40 @@ export async function walkToWaiting(
   await page.getByLabel(options.callType).check();
   await page.getByRole('button', { name: 'Start the call' }).click();
   await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
+}
+
+/**
+ * The guest answers "Block" to the browser's prompt for the location on the page's origin.
+ */
+export async function refuseLocation(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { targetInfo } = await cdp.send('Target.getTargetInfo');
+  await cdp.send('Browser.setPermission', {
+    permission: { name: 'geolocation' },
+    setting: 'denied',
+    origin: new URL(page.url()).origin,
+    ...(targetInfo.browserContextId ? { browserContextId: targetInfo.browserContextId } : {}),
+  });
+  await cdp.detach();
+}
+
+/**
+ * A guest's page in a browser that answers the camera's prompt "Block" and the microphone's
+ * "Allow". The journeys' Chromium allows every camera and microphone prompt by itself
+ * (`--use-fake-ui-for-media-stream`, which no permission setting overrides), so this one runs
+ * without that switch, with the microphone granted; the camera's prompt, unanswered, is refused.
+ */
+export async function pageRefusingCamera(
+  playwright: { chromium: BrowserType },
+  launchOptions: LaunchOptions,
+  contextOptions: BrowserContextOptions,
+) {
+  const browser = await playwright.chromium.launch({
+    ...launchOptions,
+    args: (launchOptions.args ?? []).filter((arg) => !arg.startsWith('--use-fake-ui-for-media')),
+  });
+  const context = await browser.newContext(contextOptions);
+  await likeAPerson(context);
+  await context.grantPermissions(['microphone']);
+  return { page: await context.newPage(), close: () => browser.close() };
 }

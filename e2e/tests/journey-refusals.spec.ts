@@ -4,14 +4,6 @@ import { AGENT, agentPage } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { COMPANY, inspectScreen, openGuest, walkToWaiting } from '../support/guest.ts';
 
-/** From the preview of a company without a welcome form to pressing "Start the call". */
-async function startCallFromPreview(page: Page, companyId: number) {
-  await openGuest(page, companyId, 'preview');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'selection');
-  await page.getByRole('button', { name: 'Start the call' }).click();
-}
-
 test('journey 4: a guest who leaves while waiting is abandoned in the reports and leaves the queue', async ({
   page: guest,
   browser,
@@ -42,31 +34,76 @@ test('journey 4: a guest who leaves while waiting is abandoned in the reports an
   }
 });
 
-test('journey 5: a company out of its monthly quota refuses the call', async ({ page }) => {
-  await startCallFromPreview(page, COMPANY.outOfQuota);
-  await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'outOfQuota');
+/** Counts the page's requests for the camera or microphone (`window.mediaRequests`). */
+async function countMediaRequests(page: Page) {
+  await page.addInitScript(() => {
+    const counted = window as typeof window & { mediaRequests: number };
+    counted.mediaRequests = 0;
+    const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = (constraints) => {
+      counted.mediaRequests += 1;
+      return ask(constraints);
+    };
+  });
+  return () =>
+    page.evaluate(() => (window as typeof window & { mediaRequests: number }).mediaRequests);
+}
+
+test('journey 5: a company out of its monthly quota says so before asking for the camera', async ({
+  page,
+}) => {
+  const mediaRequests = await countMediaRequests(page);
+  // The company shows a camera check, which the guest never reaches.
+  await openGuest(page, COMPANY.outOfQuota, 'outOfQuota');
   await expect(
     page.getByRole('heading', { name: 'We cannot take more calls this month' }),
-  ).toBeVisible();
+  ).toBeFocused();
+  expect(await mediaRequests()).toBe(0);
   await inspectScreen(page, 'guest-outOfQuota');
-  const [report] = await queryRows<{ status: string }>(
-    'select status from call_reports where company_id = $1 order by id desc limit 1',
+  // Asking is not calling: nothing counts against the company.
+  const reports = await queryRows<{ count: string }>(
+    'select count(*) from call_reports where company_id = $1',
     [COMPANY.outOfQuota],
   );
-  expect(report?.status).toBe('outOfQuota');
+  expect(reports[0]?.count).toBe('0');
 });
 
-test('journey 5: a guest the company blocked cannot start a call', async ({ page }) => {
-  await openGuest(page, COMPANY.blockList, 'preview');
-  // The company's admin blocks this browser's fingerprint (what block lists match).
+/**
+ * The company's admin blocks the browser of the guest who visited last (block lists match the
+ * browser's fingerprint). Answers the unblock.
+ */
+async function blockLatestGuest(reason: string) {
   const [guest] = await queryRows<{ fingerprint: string }>(
     'select fingerprint from guests where company_id = $1 order by id desc limit 1',
     [COMPANY.blockList],
   );
   await queryRows(
-    'insert into guest_blocks (company_id, fingerprint, reason) values ($1, $2, $3)',
-    [COMPANY.blockList, guest?.fingerprint, 'e2e journey 5'],
+    'insert into guest_blocks (company_id, fingerprint, reason) values ($1, $2, $3) on conflict do nothing',
+    [COMPANY.blockList, guest?.fingerprint, reason],
   );
+  return () =>
+    queryRows('delete from guest_blocks where company_id = $1 and fingerprint = $2', [
+      COMPANY.blockList,
+      guest?.fingerprint,
+    ]);
+}
+
+test('journey 5: a browser on the block list is told so before the camera, on its next visit', async ({
+  page,
+}) => {
+  await openGuest(page, COMPANY.blockList, 'preview');
+  const unblock = await blockLatestGuest('e2e journey 5, next visit');
+  const mediaRequests = await countMediaRequests(page);
+  await page.reload();
+  await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'blocked');
+  expect(await mediaRequests()).toBe(0);
+  await unblock();
+});
+
+test('journey 5: a guest the company blocked cannot start a call', async ({ page }) => {
+  await openGuest(page, COMPANY.blockList, 'preview');
+  // Blocked while choosing: call-report/add refuses the call.
+  await blockLatestGuest('e2e journey 5');
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Start the call' }).click();
   await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'blocked');
