@@ -50,6 +50,26 @@ export function callReport(username: string, callId: string) {
   };
 }
 
+/** The state of `username`, a signed-in guest of `details` (no call yet), on the selection stage. */
+export function guestOnSelection(
+  username: string,
+  details: CompanyDetails = company(),
+): Partial<RootState> {
+  return {
+    company: { details },
+    guestAuth: {
+      username,
+      credential: 'secret',
+      access_token: 'token',
+      accessTokenExpiresAt: null,
+      jabberusername: `5-${username}`,
+      services: null,
+      location: null,
+    },
+    flow: { stage: 'selection', failure: null },
+  };
+}
+
 /** Services that fail loudly: a component test that reaches one has left its subject. */
 const unreachable = (): never => {
   throw new Error('a component test reached a service');

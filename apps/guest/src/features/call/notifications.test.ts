@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answer, fakeApi } from '@frontdesk/protocol/testing';
 import { createStore } from '../../app/store.ts';
-import { company, offlineServices } from '../../test/render.tsx';
+import { company, guestOnSelection, offlineServices } from '../../test/render.tsx';
 import { agentAccepted, pageVisibilityChanged } from './callSlice.ts';
 import type { GuestNotifier } from './notifications.ts';
 import { startCall } from './startCall.ts';
@@ -35,19 +35,7 @@ function guest(notifier: GuestNotifier, language?: string) {
       ...(language ? { language } : {}),
     },
     offlineServices({ api, notifier }),
-    {
-      company: { details: company() },
-      guestAuth: {
-        username: GUEST,
-        credential: 'secret',
-        access_token: 'token',
-        accessTokenExpiresAt: null,
-        jabberusername: `5-${GUEST}`,
-        services: null,
-        location: null,
-      },
-      flow: { stage: 'selection', failure: null },
-    },
+    guestOnSelection(GUEST),
   );
 }
 

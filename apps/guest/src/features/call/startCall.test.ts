@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiRequestError, CALL_REFUSAL_STAGES, type CallRefusalCode } from '@frontdesk/protocol';
 import { answer, fakeApi } from '@frontdesk/protocol/testing';
 import { createStore } from '../../app/store.ts';
-import { company, offlineServices } from '../../test/render.tsx';
+import { guestOnSelection, offlineServices } from '../../test/render.tsx';
 import { startCall } from './startCall.ts';
 
 /** A public guest username as registration makes them. */
@@ -16,19 +16,7 @@ function guestFacing(error: Error) {
   return createStore(
     { companyId: 5, serviceType: 'Talk', webview: false, parentOrigin: null },
     offlineServices({ api: refusing }),
-    {
-      company: { details: company() },
-      guestAuth: {
-        username: GUEST,
-        credential: 'secret',
-        access_token: 'token',
-        accessTokenExpiresAt: null,
-        jabberusername: `5-${GUEST}`,
-        services: null,
-        location: null,
-      },
-      flow: { stage: 'selection', failure: null },
-    },
+    guestOnSelection(GUEST),
   );
 }
 
@@ -57,19 +45,7 @@ describe('startCall, spec items of issue 18', () => {
     const store = createStore(
       { companyId: 5, serviceType: 'Talk', webview, parentOrigin: null },
       offlineServices({ api }),
-      {
-        company: { details: company() },
-        guestAuth: {
-          username: GUEST,
-          credential: 'secret',
-          access_token: 'token',
-          accessTokenExpiresAt: null,
-          jabberusername: `5-${GUEST}`,
-          services: null,
-          location: null,
-        },
-        flow: { stage: 'selection', failure: null },
-      },
+      guestOnSelection(GUEST),
     );
     return { store, requests };
   }
