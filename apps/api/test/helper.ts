@@ -13,6 +13,7 @@ import {
   guestRegistrationSchema,
   staffLoginSchema,
   minimalAnswers,
+  REFRESH_COOKIE,
 } from '@frontdesk/protocol';
 import { buildApp, type AppDependencies } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -138,6 +139,23 @@ export const callApi = (
     url: `/api/${path}`,
     ...(body ? { body } : {}),
     ...(token ? { headers: bearer(token) } : {}),
+  });
+
+/** The refresh token a sign-in or a refresh set as its cookie (decision 0024). */
+export function refreshCookieOf(response: { cookies: { name: string; value: string }[] }) {
+  const cookie = response.cookies.find((c) => c.name === REFRESH_COOKIE.name);
+  if (!cookie) throw new Error('no refresh cookie was set');
+  return cookie.value;
+}
+
+/** `POST /api/auth/refresh` as the console sends it: `{}` with the refresh cookie, if any. */
+export const refreshSession = (app: FastifyInstance, refreshToken?: string) =>
+  app.inject({
+    method: 'POST',
+    url: `/api${REFRESH_COOKIE.path.slice('/api'.length)}`,
+    body: {},
+    remoteAddress: someAddress(),
+    ...(refreshToken ? { cookies: { [REFRESH_COOKIE.name]: refreshToken } } : {}),
   });
 
 /**

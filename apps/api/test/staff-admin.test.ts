@@ -14,7 +14,15 @@ import {
   staffSignedInSchema,
 } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
-import { bearer, buildTestApp, loginStaff, testDatabaseUrl, type TestApp } from './helper.ts';
+import {
+  bearer,
+  buildTestApp,
+  loginStaff,
+  refreshCookieOf,
+  refreshSession,
+  testDatabaseUrl,
+  type TestApp,
+} from './helper.ts';
 
 const company = SEEDED_COMPANY.aroundTheClock;
 let t: TestApp;
@@ -185,16 +193,15 @@ describe('an invite', () => {
   });
 
   it('changing one’s own password ends one’s other sign-ins', async () => {
-    const signedIn = envelope(staffSignedInSchema).parse(
-      (await login('eve@example.com', newPassword)).json(),
-    ).data;
+    const signedInResponse = await login('eve@example.com', newPassword);
+    const signedIn = envelope(staffSignedInSchema).parse(signedInResponse.json()).data;
     const changed = await changePassword('eve@example.com', newPassword, 'yet another passphrase');
     expect(changed.statusCode).toBe(200);
     expect((await send('GET', 'staff', signedIn.access_token)).statusCode).toBe(401);
-    const refreshed = await send('POST', 'auth/refresh', undefined, {
-      refreshToken: signedIn.refreshToken,
-    });
+    const refreshed = await refreshSession(t.app, refreshCookieOf(signedInResponse));
     expect(refreshed.statusCode).toBe(401);
+    // The change signed this page in anew: its own cookie works.
+    expect((await refreshSession(t.app, refreshCookieOf(changed))).statusCode).toBe(200);
   });
 
   it('refuses a one-time password past its week', async () => {
@@ -312,9 +319,8 @@ describe('PATCH /api/company/:id/staff/:staffId', () => {
       role: 'agent',
     });
     const ownPassword = 'ivy chose this passphrase';
-    const signedIn = envelope(staffSignedInSchema).parse(
-      (await changePassword('ivy@example.com', oneTimePassword, ownPassword)).json(),
-    ).data;
+    const changed = await changePassword('ivy@example.com', oneTimePassword, ownPassword);
+    const signedIn = envelope(staffSignedInSchema).parse(changed.json()).data;
     const deactivate = await send('PATCH', `company/${company}/staff/${member.id}`, zoe, {
       active: false,
     });
@@ -322,8 +328,7 @@ describe('PATCH /api/company/:id/staff/:staffId', () => {
     expect(deactivate.json().data.active).toBe(false);
 
     expect((await send('GET', 'staff', signedIn.access_token)).statusCode).toBe(401);
-    const refresh = () =>
-      send('POST', 'auth/refresh', undefined, { refreshToken: signedIn.refreshToken });
+    const refresh = () => refreshSession(t.app, refreshCookieOf(changed));
     expect((await refresh()).statusCode).toBe(401);
     expect((await login('ivy@example.com', ownPassword)).statusCode).toBe(401);
     const [entry] = await auditOf('staff.deactivate', `staff ${member.id}`);

@@ -8,6 +8,7 @@ import type { ConsoleServices } from './app/services.ts';
 import { ServicesContext } from './app/servicesContext.ts';
 import { CONSOLE_BASENAME, consoleRoutes } from './app/routes.tsx';
 import { createStore } from './app/store.ts';
+import { resumeRequested } from './features/auth/authSlice.ts';
 import { browserRinger } from './features/queue/ringer.ts';
 import './app/global.css';
 
@@ -20,6 +21,8 @@ const services: ConsoleServices = {
   ringer: browserRinger(),
 };
 const store = createStore(services);
+// A reload or a new tab resumes the sign-in its refresh cookie keeps (decision 0024).
+store.dispatch(resumeRequested());
 const router = createBrowserRouter(consoleRoutes, { basename: CONSOLE_BASENAME });
 
 const root = document.getElementById('root');

@@ -24,33 +24,47 @@ export type StaffMember = z.infer<typeof staffMemberSchema>;
 
 /**
  * A refresh token: exchanged at `POST /auth/refresh` for a new access token and a new refresh
- * token (the old one then stops working), until the login's session ends or is revoked.
+ * token (the old one then stops working), until the login's session ends or is revoked. It
+ * travels only in an httpOnly cookie (`REFRESH_COOKIE`, decision 0024): never in a body the page's
+ * scripts could read.
  */
 export const refreshTokenSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{43}$/, 'must be the refresh token from login (43 characters)');
 
-/** `POST /auth/refresh`. */
-export const refreshBodySchema = z.strictObject({ refreshToken: refreshTokenSchema });
+/**
+ * The cookie that carries the refresh token: httpOnly, SameSite=Strict, Secure over HTTPS, sent
+ * only to `REFRESH_COOKIE.path` (decision 0024).
+ */
+export const REFRESH_COOKIE = { name: 'frontdesk_refresh', path: '/api/auth/refresh' } as const;
 
 /**
- * `POST /auth/refresh`: the next access and refresh tokens, and the chat's next token. A member
- * of staff's XMPP token lasts little longer than its access token, so a sign-in that has ended
- * stops reaching the chat server soon after, whoever copied the token.
+ * `POST /auth/refresh`: an empty JSON object. The token is the cookie; requiring a JSON body
+ * keeps a plain cross-site form from posting here (it cannot send `application/json`).
  */
-export const refreshedSchema = accessTokenSchema.extend({
-  refreshToken: refreshTokenSchema,
-  xmpp: serviceCredentialsSchema.shape.xmpp,
-});
-export type Refreshed = z.infer<typeof refreshedSchema>;
+export const refreshBodySchema = z.strictObject({});
 
+/**
+ * A signed-in member of staff and everything the console needs to work: the access token, the
+ * chat's and the media server's tokens, the member and the company's rooms. A member of staff's
+ * XMPP token lasts little longer than its access token, so a sign-in that has ended stops
+ * reaching the chat server soon after, whoever copied the token. The refresh token is not here:
+ * it is set as a cookie.
+ */
 export const staffLoginSchema = serviceCredentialsSchema.extend({
-  ...refreshedSchema.shape,
+  ...accessTokenSchema.shape,
   user: staffMemberSchema,
   /** The company's room and its category rooms, with their password (docs/protocol.md). */
   rooms: z.array(guestRoomSchema),
 });
 export type StaffLogin = z.infer<typeof staffLoginSchema>;
+
+/**
+ * `POST /auth/refresh`: the same as a sign-in, so a reloaded page or a new tab resumes from the
+ * cookie alone, and a renewal brings fresh chat and media tokens with the access token.
+ */
+export const refreshedSchema = staffLoginSchema;
+export type Refreshed = StaffLogin;
 
 /** `POST /auth/login` with a password of the member's own, and `POST /auth/password`: signed in. */
 export const staffSignedInSchema = staffLoginSchema.extend({

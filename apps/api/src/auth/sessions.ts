@@ -46,6 +46,7 @@ export async function refreshStaffSession(db: Kysely<Database>, refreshToken: st
       'staff.id as staffId',
       'staff.role as role',
       'staff.company_id as companyId',
+      'sessions.expires_at as expiresAt',
     ])
     .executeTakeFirst();
   return session && { ...session, refreshToken: next };

@@ -1,6 +1,14 @@
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Selectable } from 'kysely';
-import { routes, type StaffLogin } from '@frontdesk/protocol';
+import {
+  REFRESH_COOKIE,
+  refreshTokenSchema,
+  routes,
+  type StaffLogin,
+  type StaffRole,
+} from '@frontdesk/protocol';
 import {
   issueAccessToken,
   issueJanusToken,
@@ -23,9 +31,50 @@ import { fromTable } from './from-table.ts';
 const invalidCredentials = () =>
   new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong.');
 
+const sessionEnded = () =>
+  new HttpError(401, 'session_ended', 'This session has ended: sign in again.');
+
+/**
+ * SECURITY (decision 0024): the refresh token lives in a cookie the page's scripts cannot read
+ * (HttpOnly), that no other site's page or frame can make the browser send (SameSite=Strict), that
+ * goes to the refresh route alone (Path), and over HTTPS only whenever the request came by HTTPS
+ * (`request.protocol`: Caddy's `X-Forwarded-Proto`, trusted through `TRUST_PROXY`).
+ */
+function setRefreshCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  refreshToken: string,
+  expiresAt: Date,
+) {
+  void reply.setCookie(REFRESH_COOKIE.name, refreshToken, {
+    path: REFRESH_COOKIE.path,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    expires: expiresAt,
+  });
+}
+
+function clearRefreshCookie(request: FastifyRequest, reply: FastifyReply) {
+  void reply.clearCookie(REFRESH_COOKIE.name, {
+    path: REFRESH_COOKIE.path,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+  });
+}
+
+/** The refresh token of the request's cookie, if it has one of the right form. */
+function refreshTokenOf(request: FastifyRequest): string | undefined {
+  const parsed = refreshTokenSchema.safeParse(request.cookies[REFRESH_COOKIE.name]);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** Agents' and admins' login (docs/architecture.md: the console). */
 export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
+  // Parses cookies for these routes (the refresh cookie's Path reaches no other anyway).
+  await app.register(fastifyCookie);
   // Sign-in and password change share one guard: neither is a way around the other's limits.
   const guard = await SignInGuard.create();
 
@@ -53,37 +102,61 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     return member;
   }
 
-  /** Opens a session for `member` and answers everything the console needs to work. */
-  async function signIn(member: Selectable<StaffTable>): Promise<StaffLogin> {
+  /** Everything the console needs to work, for a session that is open. */
+  async function workspaceOf(
+    member: { staffId: number; role: StaffRole; companyId: number; sessionId: number },
+    now: Date,
+  ): Promise<StaffLogin> {
+    const jid = userJid(staffJabberUsername(member.staffId), config.xmpp.domain);
+    const [accessToken, xmpp, company, row] = await Promise.all([
+      issueAccessToken(config, member, now),
+      issueStaffXmppCredentials(config, jid, now),
+      requireCompany(db, member.companyId),
+      db
+        .selectFrom('staff')
+        .select(['email', 'name'])
+        .where('id', '=', member.staffId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return {
+      ...accessToken,
+      xmpp,
+      ...issueJanusToken(config, now),
+      user: {
+        id: member.staffId,
+        email: row.email,
+        name: row.name,
+        role: member.role,
+        companyId: member.companyId,
+      },
+      rooms: [companyRoom(company, config.xmpp.domain)],
+    };
+  }
+
+  /**
+   * Opens a session for `member`, sets its refresh cookie and answers everything the console
+   * needs to work.
+   */
+  async function signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    member: Selectable<StaffTable>,
+  ): Promise<StaffLogin> {
     const signedInAt = new Date();
-    const { sessionId, refreshToken } = await openStaffSession(db, member.id, signedInAt);
+    const { sessionId, refreshToken, expiresAt } = await openStaffSession(
+      db,
+      member.id,
+      signedInAt,
+    );
     app.callChats.teamChanged(member.company_id);
+    setRefreshCookie(request, reply, refreshToken, expiresAt);
     const principal = {
       role: member.role,
       staffId: member.id,
       companyId: member.company_id,
       sessionId,
     };
-    const jid = userJid(staffJabberUsername(member.id), config.xmpp.domain);
-    const [accessToken, xmpp, company] = await Promise.all([
-      issueAccessToken(config, principal, signedInAt),
-      issueStaffXmppCredentials(config, jid, signedInAt),
-      requireCompany(db, member.company_id),
-    ]);
-    return {
-      ...accessToken,
-      refreshToken,
-      xmpp,
-      ...issueJanusToken(config, signedInAt),
-      user: {
-        id: member.id,
-        email: member.email,
-        name: member.name,
-        role: member.role,
-        companyId: member.company_id,
-      },
-      rooms: [companyRoom(company, config.xmpp.domain)],
-    };
+    return workspaceOf(principal, signedInAt);
   }
 
   app.route({
@@ -103,7 +176,9 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         };
       }
-      return { data: { ...(await signIn(member)), mustChangePassword: false as const } };
+      return {
+        data: { ...(await signIn(request, reply, member)), mustChangePassword: false as const },
+      };
     },
   });
 
@@ -123,39 +198,50 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         throw invalidCredentials();
       }
       await app.staffChats.endIfSignedOut(member.id);
-      return { data: { ...(await signIn(member)), mustChangePassword: false as const } };
+      return {
+        data: { ...(await signIn(request, reply, member)), mustChangePassword: false as const },
+      };
     },
   });
 
   app.route({
-    ...fromTable(routes.refresh, [400, 401, 429], {
+    ...fromTable(routes.refresh, [400, 401, 403, 429], {
       tags: ['staff auth'],
-      summary: 'Exchange a refresh token for a new access token and the next refresh token',
+      summary:
+        'Resume a sign-in from its refresh cookie: a new access token, the chat and media tokens, the member and its rooms, and the next refresh cookie',
+      description: `The refresh token is the \`${REFRESH_COOKIE.name}\` cookie set at sign-in (HttpOnly, SameSite=Strict, Path=${REFRESH_COOKIE.path}); each works once. 401 \`session_ended\` without it, with a spent one, or once the session ended.`,
     }),
     config: { rateLimit: RATE_LIMITS.refresh },
-    handler: async (request) => {
-      const session = await refreshStaffSession(db, request.body.refreshToken);
-      if (!session) {
-        throw new HttpError(401, 'session_ended', 'This session has ended: sign in again.');
+    handler: async (request, reply) => {
+      // SECURITY: SameSite=Strict already keeps the cookie off another site's requests, and this
+      // route answers no CORS preflight, so no other origin reads its answer; a browser that sent
+      // the cookie anyway still names the page's origin, refused here before the token is spent.
+      const origin = request.headers.origin;
+      if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
+        throw new HttpError(403, 'cross_origin', `${origin} cannot resume a console's sign-in.`);
       }
-      const { refreshToken, ...principal } = session;
-      const now = new Date();
-      const jid = userJid(staffJabberUsername(principal.staffId), config.xmpp.domain);
-      const [accessToken, xmpp] = await Promise.all([
-        issueAccessToken(config, principal, now),
-        issueStaffXmppCredentials(config, jid, now),
-      ]);
-      return { data: { ...accessToken, refreshToken, xmpp } };
+      const presented = refreshTokenOf(request);
+      const session = presented && (await refreshStaffSession(db, presented));
+      if (!session) {
+        clearRefreshCookie(request, reply);
+        throw sessionEnded();
+      }
+      const { refreshToken, expiresAt, ...principal } = session;
+      setRefreshCookie(request, reply, refreshToken, expiresAt);
+      return { data: await workspaceOf(principal, new Date()) };
     },
   });
 
   app.route({
     ...fromTable(routes.logout, [401, 403], {
       tags: ['staff auth'],
-      summary: "Sign out: the session's access and refresh tokens stop working",
+      summary:
+        "Sign out: the session's access and refresh tokens stop working, and the refresh cookie is cleared",
       security: bearerSecurity,
     }),
     handler: async (request, reply) => {
+      // The cookie goes whatever happens next: a signed-out page keeps nothing to resume from.
+      clearRefreshCookie(request, reply);
       const principal = await authenticateStaff(request);
       await revokeSession(db, principal.sessionId);
       app.callChats.teamChanged(principal.companyId);

@@ -7,7 +7,7 @@ import { useAppSelector } from './hooks.ts';
 /**
  * Sign-in until the workspace (company, chat and media servers) is known, then the page the
  * address names: signing in keeps the address, so a reloaded or shared link lands where it
- * pointed (decision 0018).
+ * pointed (decision 0018); a reload or a new tab stays signed in (decision 0024).
  */
 export function App() {
   const status = useAppSelector((state) => state.auth.status);
@@ -18,7 +18,8 @@ export function App() {
       </Suspense>
     );
   }
-  if (status === 'loadingWorkspace') return <Loading />;
+  // A reloaded page or a new tab first asks whether its refresh cookie still signs in (0024).
+  if (status === 'loadingWorkspace' || status === 'resuming') return <Loading />;
   return <LoginPage />;
 }
 

@@ -12,6 +12,7 @@ import { QueuePanel } from '../features/queue/QueuePanel.tsx';
 import { selectWaitingCount } from '../features/queue/queueSlice.ts';
 import { t } from '../i18n/messages.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
+import { useCallAddress } from './useCallAddress.ts';
 
 /**
  * Admins see the services' health too (the sign-in page shows it to everyone), and can run the
@@ -51,6 +52,7 @@ export function Workspace() {
   const chat = useAppSelector((state) => state.chat);
   const phase = useAppSelector((state) => state.call.phase);
   const waiting = useAppSelector(selectWaitingCount);
+  useCallAddress();
 
   // The tab's title carries the count, so a waiting guest shows from any other tab (issue 7).
   useEffect(() => {

@@ -43,7 +43,8 @@ function NotFound() {
 }
 
 /**
- * The console's pages (decision 0018): the agent's workspace at `/console/`, the company's
+ * The console's pages (decision 0018): the agent's workspace at `/console/queue` (where
+ * `/console/` leads) and `/console/calls/<callId>` during a call, the company's
  * settings at `/console/admin/<group>`, its reports at `/console/reports/…`. Every one of them
  * needs a signed-in member of staff, but the platform operator's page, `/console/operator`,
  * which has its own sign-in (decision 0017).
@@ -54,7 +55,13 @@ export const consoleRoutes: RouteObject[] = [
     path: '/',
     element: <App />,
     children: [
-      { index: true, element: <Workspace /> },
+      { index: true, element: <Navigate to="queue" replace /> },
+      // The workspace's views: the queue between calls, a call while it lasts (useCallAddress).
+      // One layout route, so moving between them keeps the workspace (and the call) mounted.
+      {
+        element: <Workspace />,
+        children: [{ path: 'queue' }, { path: 'calls/:callId' }],
+      },
       {
         path: 'admin',
         element: <AdminArea />,

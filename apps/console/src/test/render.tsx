@@ -20,7 +20,6 @@ export const unreachable = (): never => {
 export const adaLogin: StaffLogin = {
   access_token: 'token-ada',
   accessTokenExpiresAt: '2099-01-01T00:00:00.000Z',
-  refreshToken: 'R'.repeat(43),
   user: { id: 1, email: 'ada@frontdesk.demo', name: 'Ada Agent', role: 'agent', companyId: 12 },
   xmpp: { jid: 'staff-1@frontdesk.localhost', password: 'xmpp-token' },
   janusToken: 'janus-token',

@@ -251,6 +251,6 @@ describe('the admin area', () => {
       within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Leave' }),
     );
     expect(await screen.findByTestId('workspace')).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/console');
+    expect(router.state.location.pathname).toBe('/console/queue');
   });
 });

@@ -13,7 +13,7 @@ import {
   signedIn,
   type FakeAnswer,
 } from '../../test/render.tsx';
-import { signInSucceeded } from './authSlice.ts';
+import { resumeRequested, signInSucceeded } from './authSlice.ts';
 
 /** A store over a fake API that loads the workspace and answers the refresh with `refresh`. */
 function consoleWith(refresh: FakeAnswer) {
@@ -47,23 +47,22 @@ const expiringLogin = () => ({
 });
 
 describe("renewing the agent's access token", () => {
-  it('exchanges the refresh token before the access token expires and keeps the next one', async () => {
+  it('exchanges the refresh cookie before the access token expires', async () => {
     const renewed = {
+      ...adaLogin,
       access_token: 'token-ada-2',
       accessTokenExpiresAt: new Date(Date.now() + 600_000).toISOString(),
-      refreshToken: 'S'.repeat(43),
       xmpp: { jid: adaLogin.xmpp.jid, password: 'xmpp-token-ada-2' },
     };
     const { store, requests, setToken } = consoleWith(answer(renewed));
     store.dispatch(signInSucceeded(expiringLogin()));
     await vi.waitFor(() => expect(store.getState().auth.login?.access_token).toBe('token-ada-2'));
-    expect(store.getState().auth.login?.refreshToken).toBe('S'.repeat(43));
     // The chat's next reconnection signs in with the renewed token.
     expect(store.getState().auth.login?.xmpp.password).toBe('xmpp-token-ada-2');
     expect(setToken).toHaveBeenCalledWith('xmpp-token-ada-2');
-    expect(requests.find((r) => r.route === 'POST /auth/refresh')?.body).toEqual({
-      refreshToken: adaLogin.refreshToken,
-    });
+    // The token is the httpOnly cookie, which the page never sees: the body is empty.
+    expect(requests.find((r) => r.route === 'POST /auth/refresh')?.body).toEqual({});
+    expect(JSON.stringify(store.getState())).not.toMatch(/refresh/i);
   });
 
   it('signs out with a reason when the API says the session has ended', async () => {
@@ -79,5 +78,29 @@ describe("renewing the agent's access token", () => {
     store.dispatch(signInSucceeded(expiringLogin()));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(store.getState().auth.login?.access_token).toBe(adaLogin.access_token);
+  });
+});
+
+describe('resuming after a reload or in a new tab', () => {
+  it('signs in from the refresh cookie and loads the workspace', async () => {
+    const { store } = consoleWith(answer(adaLogin));
+    store.dispatch(resumeRequested());
+    expect(store.getState().auth.status).toBe('resuming');
+    await vi.waitFor(() => expect(store.getState().auth.status).toBe('ready'));
+    expect(store.getState().auth.login?.user.name).toBe('Ada Agent');
+  });
+
+  it('shows the sign-in page, with no error, when there is nothing to resume', async () => {
+    const { store } = consoleWith(refusal(401, 'session_ended'));
+    store.dispatch(resumeRequested());
+    await vi.waitFor(() => expect(store.getState().auth.status).toBe('signedOut'));
+    expect(store.getState().auth.error).toBeNull();
+  });
+
+  it('says so when the API cannot be reached', async () => {
+    const { store } = consoleWith({ refuse: new ApiRequestError(0, 'network', 'offline') });
+    store.dispatch(resumeRequested());
+    await vi.waitFor(() => expect(store.getState().auth.status).toBe('signedOut'));
+    expect(store.getState().auth.error).toMatch(/reach/i);
   });
 });

@@ -8,8 +8,11 @@ import {
 import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
+import { renewSession } from './renewSession.ts';
 import {
   accessTokenRenewed,
+  resumeRefused,
+  resumeRequested,
   passwordChangeRefused,
   passwordChangeRequired,
   passwordChangeSubmitted,
@@ -32,6 +35,20 @@ function signInMessage(error: unknown): string {
 }
 
 export function authListeners(startListening: AppStartListening): void {
+  // A reload or a new tab: the refresh cookie, if the browser has a live one, signs the member in
+  // again with all a sign-in gives (decision 0024). Without one, the sign-in page, quietly.
+  startListening({
+    actionCreator: resumeRequested,
+    effect: async (_action, { dispatch, extra }) => {
+      try {
+        dispatch(signInSucceeded(await renewSession(extra.api)));
+      } catch (error) {
+        const ended = error instanceof ApiRequestError && error.status === 401;
+        dispatch(resumeRefused(ended ? null : signInMessage(error)));
+      }
+    },
+  });
+
   startListening({
     actionCreator: signInSubmitted,
     effect: async (action, { dispatch, extra }) => {
@@ -80,9 +97,10 @@ export function authListeners(startListening: AppStartListening): void {
     },
   });
 
-  // The access token lasts minutes: renew it with the refresh token a minute before it expires
-  // (the refresh token works once; the answer brings the next). While the API cannot be reached,
-  // try again every few seconds; when it says the session is over, sign out with that reason.
+  // The access token lasts minutes: renew it with the refresh cookie a minute before it expires
+  // (the token works once; the answer sets the next, and `renewSession` keeps the tabs from
+  // spending one twice). While the API cannot be reached, try again every few seconds; when it
+  // says the session is over, sign out with that reason.
   startListening({
     matcher: isAnyOf(signInSucceeded, accessTokenRenewed),
     effect: async (_action, { dispatch, getState, delay, cancelActiveListeners, extra }) => {
@@ -91,11 +109,9 @@ export function authListeners(startListening: AppStartListening): void {
       if (!login) return;
       await delay(msUntilRenewal(login.accessTokenExpiresAt));
       for (;;) {
-        if (getState().auth.login?.refreshToken !== login.refreshToken) return;
+        if (getState().auth.login?.access_token !== login.access_token) return;
         try {
-          const { data } = await extra.api(routes.refresh, {
-            body: { refreshToken: login.refreshToken },
-          });
+          const data = await renewSession(extra.api);
           dispatch(accessTokenRenewed(data));
           // The chat's token lasts about as long: its next reconnection takes the new one.
           extra.connections.chat?.setToken(data.xmpp.password);

@@ -7,10 +7,13 @@ import type { ClientConfig, CompanyDetails, Refreshed, StaffLogin } from '@front
  */
 export type AuthState = {
   /**
+   * `resuming`: a (re)loaded page asks the API whether its refresh cookie still signs the member
+   * in (decision 0024), before it shows the sign-in page.
    * `mustChangePassword`: signed in with a one-time password (an invite or a reset), which opens
    * nothing until the member chooses their own (`changingPassword` while that is sent).
    */
   status:
+    | 'resuming'
     | 'signedOut'
     | 'signingIn'
     | 'mustChangePassword'
@@ -35,6 +38,15 @@ export const authSlice = createSlice({
   name: 'auth',
   initialState,
   reducers: {
+    /** The page was (re)loaded or opened in a new tab: resume from the refresh cookie, if any. */
+    resumeRequested(state) {
+      state.status = 'resuming';
+      state.error = null;
+    },
+    /** Nothing to resume (no cookie, or its session ended): the sign-in page, with no error. */
+    resumeRefused(_state, action: PayloadAction<string | null>) {
+      return { ...initialState, error: action.payload };
+    },
     // The credentials travel in the action only, for the sign-in listener; state never keeps them.
     signInSubmitted: {
       reducer(state) {
@@ -95,6 +107,8 @@ export const authSlice = createSlice({
 });
 
 export const {
+  resumeRequested,
+  resumeRefused,
   signInSubmitted,
   passwordChangeRequired,
   passwordChangeSubmitted,
