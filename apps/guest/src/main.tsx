@@ -7,7 +7,6 @@ import { readPageParams } from './app/page-params.ts';
 import { ServicesContext } from './app/servicesContext.ts';
 import type { GuestServices } from './app/services.ts';
 import { createStore } from './app/store.ts';
-import { startEmbedBridge } from './embed/bridge.ts';
 import { browserSupportsCalls, detectBot } from './features/browserCheck/checks.ts';
 import { applyBranding } from './features/company/branding.ts';
 import { readLocation } from './features/geofence/location.ts';
@@ -65,8 +64,11 @@ void api(routes.config).then(
   () => undefined,
 );
 
-// Embedded by the loader (service type Widget): the host page's side of the conversation.
-startEmbedBridge(store);
+// Embedded by the loader (service type Widget): the host page's side of the conversation,
+// loaded only inside a frame that names its parent, so other visits do not carry it.
+if (store.getState().page.parentOrigin && window.parent !== window) {
+  void import('./embed/bridge.ts').then(({ startEmbedBridge }) => startEmbedBridge(store));
+}
 
 // spec §4: the waiting guest's presence follows the page's visibility.
 document.addEventListener('visibilitychange', () =>
