@@ -78,8 +78,17 @@ export const authSlice = createSlice({
       state.status = 'loadingWorkspace';
       state.login = action.payload;
     },
+    /** The tokens are new; the member and the rooms stay the objects the workspace holds. */
     accessTokenRenewed(state, action: PayloadAction<Refreshed>) {
-      if (state.login) state.login = { ...state.login, ...action.payload };
+      if (!state.login) return;
+      const { access_token, accessTokenExpiresAt, xmpp, janusToken, expiresAt } = action.payload;
+      Object.assign(state.login, {
+        access_token,
+        accessTokenExpiresAt,
+        xmpp,
+        janusToken,
+        expiresAt,
+      });
     },
     /** The API says the session is over (signed out elsewhere, deactivated, role changed). */
     sessionEnded(_state, action: PayloadAction<string>) {
