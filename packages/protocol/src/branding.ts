@@ -1,4 +1,4 @@
-import type { CompanyDetails } from './company.ts';
+import type { CompanyDetails, CompanySettings } from './company.ts';
 
 /**
  * The CSS custom properties a company's colours, font and background feed (the guest app's
@@ -6,14 +6,16 @@ import type { CompanyDetails } from './company.ts';
  * the page it serves and the guest app sets them again when it loads the company, so both agree.
  * A value with `;` is left out: it could only end the declaration it belongs to.
  */
-export function brandingVariables(company: CompanyDetails): Record<string, string | null> {
+export function brandingVariables(company: CompanySettings): Record<string, string | null> {
+  const font = fontFamilies(company.fontFamily);
   const variables: Record<string, string | null> = {
     '--fd-page-bg': company.backgroundColor,
     '--fd-page-bg-image': company.backgroundImgUrl
       ? `url("${encodeURI(company.backgroundImgUrl)}")`
       : null,
     '--fd-text': company.textColor,
-    '--fd-font': company.fontFamily,
+    '--fd-font': font.named,
+    '--fd-font-generic': font.generic,
     '--fd-category-bg': company.categoryBackgroundColor,
     '--fd-category-text': company.categoryTextColor,
   };
@@ -21,6 +23,36 @@ export function brandingVariables(company: CompanyDetails): Record<string, strin
     if (value?.includes(';')) variables[name] = null;
   }
   return variables;
+}
+
+const GENERIC_FAMILIES = new Set([
+  'serif',
+  'sans-serif',
+  'monospace',
+  'cursive',
+  'fantasy',
+  'system-ui',
+  'ui-serif',
+  'ui-sans-serif',
+  'ui-monospace',
+  'ui-rounded',
+]);
+
+/**
+ * A company's font list split into its named families and its generic one. The page puts the
+ * app's own families (Latin and Arabic) between them: a font made for one script (`Noto Naskh
+ * Arabic, serif`) then leaves the other script to a font made for it, not to the browser's
+ * generic serif.
+ */
+function fontFamilies(list: string | null): { named: string | null; generic: string | null } {
+  const families = (list ?? '')
+    .split(',')
+    .map((family) => family.trim())
+    .filter(Boolean);
+  const last = families.at(-1)?.toLowerCase();
+  const generic = last && GENERIC_FAMILIES.has(last) ? last : null;
+  const named = generic ? families.slice(0, -1) : families;
+  return { named: named.length > 0 ? named.join(', ') : null, generic };
 }
 
 /** The page title a company's pages carry. */

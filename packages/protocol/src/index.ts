@@ -13,6 +13,7 @@ export * from './schedule-admin.ts';
 export * from './company-admin.ts';
 export * from './company-admin-routes.ts';
 export * from './reports.ts';
+export * from './call-quality.ts';
 export * from './report-routes.ts';
 export * from './branding.ts';
 export * from './call-report.ts';

@@ -3,6 +3,7 @@ import { callIdSchema } from './call-id.ts';
 import { callTypeSchema } from './call-report.ts';
 import { recordIdSchema, recordIdTextSchema } from './ids.ts';
 import { uploadTypeSchema } from './upload.ts';
+import { callQualityBodySchema } from './call-quality.ts';
 
 /**
  * Reports (issue 17, docs/reports.md): the company's figures, its calls one by one, the quality
@@ -27,38 +28,8 @@ export type CallSide = z.infer<typeof callSideSchema>;
 export const recordingStatusSchema = z.enum(['pending', 'ready', 'failed', 'empty']);
 export type RecordingStatus = z.infer<typeof recordingStatusSchema>;
 
-export const iceCandidateTypeSchema = z.enum(['host', 'srflx', 'prflx', 'relay']);
-export type IceCandidateType = z.infer<typeof iceCandidateTypeSchema>;
-
 const count = z.number().int().nonnegative();
 const milliseconds = z.number().int().nonnegative();
-const measure = z.number().nonnegative().max(1e9);
-
-/**
- * `PUT /api/calls/:callId/quality`: what one side measured of its media, sent when the call
- * ends for it (or ICE fails). Sent again, it replaces that side's earlier report.
- */
-export const callQualityBodySchema = z.strictObject({
-  /** From accepting the call to the first remote frame (or sound); `null` if none arrived. */
-  setupMs: milliseconds.max(3_600_000).nullable(),
-  localCandidateType: iceCandidateTypeSchema.nullable(),
-  remoteCandidateType: iceCandidateTypeSchema.nullable(),
-  /** How this side reached its TURN relay, when its candidate was a relay. */
-  relayProtocol: z.enum(['udp', 'tcp', 'tls']).nullable(),
-  packetsReceived: count.max(Number.MAX_SAFE_INTEGER),
-  packetsLost: count.max(Number.MAX_SAFE_INTEGER),
-  jitterMs: measure.nullable(),
-  roundTripMs: measure.nullable(),
-  sendKbps: measure.nullable(),
-  receiveKbps: measure.nullable(),
-  reconnects: count.max(10_000),
-  iceFailed: z.boolean(),
-});
-export type CallQualityBody = z.infer<typeof callQualityBodySchema>;
-
-/** `POST /api/calls/:callId/hold` (the agent who took the call): the call went on hold or back. */
-export const callHoldBodySchema = z.strictObject({ onHold: z.boolean() });
-export type CallHoldBody = z.infer<typeof callHoldBodySchema>;
 
 /** A day (`2026-11-01`, in the company's time zone) or an instant with its offset. */
 const reportInstantSchema = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);

@@ -55,7 +55,7 @@ import {
   staffLoginBodySchema,
 } from './staff.ts';
 import { uploadedFileSchema, uploadParamsSchema } from './upload.ts';
-import { callHoldBodySchema, callQualityBodySchema } from './reports.ts';
+import { callHoldBodySchema, callQualityBodySchema } from './call-quality.ts';
 import { companyAdminRoutes } from './company-admin-routes.ts';
 import { scheduleAdminRoutes } from './schedule-admin-routes.ts';
 import { staffAdminRoutes } from './staff-admin-routes.ts';

@@ -19,7 +19,8 @@ describe('applyBranding', () => {
     expect(root.lang).toBe('ar');
     expect(root.dir).toBe('rtl');
     expect(root.style.getPropertyValue('--fd-page-bg')).toBe('#102030');
-    expect(root.style.getPropertyValue('--fd-font')).toBe('Cairo, sans-serif');
+    expect(root.style.getPropertyValue('--fd-font')).toBe('Cairo');
+    expect(root.style.getPropertyValue('--fd-font-generic')).toBe('sans-serif');
     // A quote in the URL cannot end the CSS string.
     expect(root.style.getPropertyValue('--fd-page-bg-image')).toBe('url("/bg%20%22x%22.png")');
     expect(document.title).toBe('Acme');
