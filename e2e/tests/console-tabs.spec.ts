@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { COMPANY } from '../support/guest.ts';
 import { AGENT, signIn, waitingGuest } from '../support/console.ts';
@@ -5,13 +6,21 @@ import { AGENT, signIn, waitingGuest } from '../support/console.ts';
 /** Company 12's Sales category (apps/api/src/db/seed.ts). */
 const CLOCK_SALES = 10;
 
+/** Signed in, with the chat up, without having been shown the sign-in form (decision 0024). */
+async function expectSignedIn(page: Page) {
+  await expect(page.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
+  await expect(page.getByLabel('E-mail')).toHaveCount(0);
+}
+
 test('two tabs of one agent both stay signed in, and what one sends shows in the other', async ({
   context,
 }) => {
   const tabA = await context.newPage();
   const tabB = await context.newPage();
   await signIn(tabA, AGENT.cy);
-  await signIn(tabB, AGENT.cy);
+  // The second tab is signed in by the first's refresh cookie: no sign-in form.
+  await tabB.goto('/console/');
+  await expectSignedIn(tabB);
   const guest = await waitingGuest(COMPANY.aroundTheClock, CLOCK_SALES);
   try {
     // Both tabs are in the rooms: each lists the guest and can open its chat.
@@ -37,4 +46,41 @@ test('two tabs of one agent both stay signed in, and what one sends shows in the
   } finally {
     await guest.leave();
   }
+});
+
+test('a reload keeps the agent signed in and on the same view; signing out ends it for every tab', async ({
+  context,
+}) => {
+  const tab = await context.newPage();
+  await signIn(tab, AGENT.cy);
+  // The workspace's view has an address of its own, which a reload keeps.
+  await expect(tab).toHaveURL(/\/console\/queue$/);
+  await tab.reload();
+  await expectSignedIn(tab);
+  await expect(tab).toHaveURL(/\/console\/queue$/);
+  await expect(tab.getByText('Signed in as Cy')).toBeVisible();
+
+  // The refresh token is a cookie no script of the page can read, sent to the refresh route alone.
+  const [cookie] = (await context.cookies()).filter((c) => c.name === 'frontdesk_refresh');
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/auth/refresh' });
+  expect(await tab.evaluate(() => document.cookie)).not.toContain('frontdesk_refresh');
+
+  // A second tab opened on a link, then both reloaded at the same moment: each sends the cookie,
+  // whose token works once; the tabs take turns (Web Locks), so neither is signed out.
+  const other = await context.newPage();
+  await other.goto('/console/queue');
+  await expectSignedIn(other);
+  await Promise.all([tab.reload(), other.reload()]);
+  await Promise.all([expectSignedIn(tab), expectSignedIn(other)]);
+
+  // Signing out in one tab clears the cookie: the other, reloaded, asks to sign in.
+  const loggedOut = tab.waitForResponse((r) => r.url().endsWith('/api/auth/logout'));
+  await tab.getByRole('button', { name: 'Sign out' }).click();
+  await expect(tab.getByLabel('E-mail')).toBeVisible();
+  // The page shows the sign-in at once; the API hears of it after the chat has closed.
+  expect((await loggedOut).status()).toBe(204);
+  await other.reload();
+  await expect(other.getByLabel('E-mail')).toBeVisible();
+  await expect(other.getByRole('alert')).toHaveCount(0);
+  expect((await context.cookies()).filter((c) => c.name === 'frontdesk_refresh')).toEqual([]);
 });
