@@ -283,6 +283,26 @@ describe('call reports', () => {
       });
     });
 
+    it("keeps a webview guest's call a webview call through the chain (its rooms stay H.264)", async () => {
+      const origin = newCallId(guest);
+      expect(
+        (await add(guest, { call_id: origin, webview: 'yes' })).json().error.fields,
+      ).toHaveProperty('webview');
+      expect((await add(guest, { call_id: origin, webview: true })).statusCode).toBe(201);
+      const next = newCallId(guest);
+      await hold({ origin_call_id: origin, current_call_id: origin, new_call_id: next }, agent);
+      const rows = await t.app.db
+        .selectFrom('call_reports')
+        .select(['call_id', 'webview'])
+        .where('call_id', 'in', [origin, next])
+        .orderBy('id')
+        .execute();
+      expect(rows).toEqual([
+        { call_id: origin, webview: true },
+        { call_id: next, webview: true },
+      ]);
+    });
+
     it('refuses an origin that is not the first call of its chain (400)', async () => {
       const origin = newCallId(guest);
       await add(guest, { call_id: origin });
