@@ -2,7 +2,7 @@
 // API (inside the test's network namespace, where those ports are free), a certificate from a
 // throw-away authority, and Chromium trusting that authority's key. Plain HTTP is redirected,
 // the pages load over HTTPS with HSTS, /api/config hands out wss:// URLs, and the console's
-// chat connects through Caddy.
+// chat connects through Caddy, its refresh cookie Secure.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -113,5 +113,17 @@ test('/api/config names wss:// URLs, and the console’s chat connects through C
   await page.getByLabel('Password').fill('frontdesk-demo');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
+  // Through Caddy the request is HTTPS, so the refresh cookie is Secure (decision 0024); a reload
+  // resumes the sign-in from it.
+  const cookies = await page.context().cookies();
+  expect(cookies.find((c) => c.name === 'frontdesk_refresh')).toMatchObject({
+    secure: true,
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/api/auth/refresh',
+  });
+  await page.reload();
+  await expect(page.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
+  await expect(page.getByLabel('E-mail')).toHaveCount(0);
   await page.context().close();
 });
