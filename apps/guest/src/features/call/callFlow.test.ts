@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { callRoomJid, ROUND_ROBIN_PEER, routes, type ApiClient } from '@frontdesk/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  callRoomJid,
+  QUEUE_POLL_MS,
+  ROUND_ROBIN_PEER,
+  routes,
+  type ApiClient,
+} from '@frontdesk/protocol';
 import { answer, fakeApi, refusal } from '@frontdesk/protocol/testing';
 import type { Occupant } from '@frontdesk/chat';
 import { createStore } from '../../app/store.ts';
@@ -386,6 +392,46 @@ describe('spec items of issue 18 at the listener level', () => {
     expect(media.closed).toBe(true);
     expect(chat.closed).toBe(true);
     expect(services.connections.call).toBeNull();
+  });
+
+  it('asks again whether a held call is being transferred when the question failed', async () => {
+    const { store, services, chat, joining } = await callUnderWay();
+    const api = services.api;
+    let asked = 0;
+    services.api = (async (route, ...options) => {
+      if (route.path === routes.callState.path) {
+        asked += 1;
+        if (asked === 1) throw new Error('network down');
+        return {
+          data: {
+            callId: CALL_ID,
+            status: 'answered',
+            queue: null,
+            agentJabberUsername: AGENT,
+            transfer: { toAgentJabberUsername: null, toCategoryId: 2 },
+          },
+        };
+      }
+      if (route.path === routes.holdCall.path) throw new Error('refused');
+      return api(route, ...options);
+    }) as ApiClient;
+    const [warn, error] = [console.warn, console.error];
+    console.warn = console.error = () => undefined;
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      chat.occupantsChanged(ROOM, [occupant(AGENT, 'CallOnHold')]);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(asked).toBe(1);
+      expect(store.getState().call.onHold).toBe(true);
+      // The next question, a poll later, finds the transfer: the guest follows it.
+      await vi.advanceTimersByTimeAsync(QUEUE_POLL_MS);
+      expect(asked).toBe(2);
+      await joining;
+    } finally {
+      vi.useRealTimers();
+      [console.warn, console.error] = [warn, error];
+    }
+    expect(store.getState().flow).toEqual({ stage: 'failed', failure: 'transferFailed' });
   });
 
   it("counts a hold each time the peer's call turns Paused, not when our own media reconnects", async () => {

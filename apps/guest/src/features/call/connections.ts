@@ -124,15 +124,27 @@ export function waitingPresence(state: RootState) {
   };
 }
 
-/** On hold, the guest asks the API whether the agent is moving the call elsewhere (step 7). */
+/**
+ * On hold, the guest asks the API whether the agent is moving the call elsewhere (step 7). A
+ * question that fails is asked again while the hold lasts: a transfer missed would leave the
+ * guest on the hold screen of a call its agent has left.
+ */
 async function checkTransfer(call: LiveCall, ctx: Context): Promise<void> {
-  const state = await readCallState(call.callId, ctx).catch(() => null);
-  if (state?.transfer) {
-    call.settle({
-      kind: 'transfer',
-      toAgent: state.transfer.toAgentJabberUsername,
-      toCategoryId: state.transfer.toCategoryId,
+  for (;;) {
+    const state = await readCallState(call.callId, ctx).catch((error: unknown) => {
+      console.warn('could not ask whether the call is being transferred', error);
+      return null;
     });
+    if (state?.transfer) {
+      call.settle({
+        kind: 'transfer',
+        toAgent: state.transfer.toAgentJabberUsername,
+        toCategoryId: state.transfer.toCategoryId,
+      });
+      return;
+    }
+    if (state || ctx.extra.connections.call !== call || !ctx.getState().call.onHold) return;
+    await new Promise((resolve) => setTimeout(resolve, QUEUE_POLL_MS));
   }
 }
 
