@@ -30,6 +30,8 @@ test('an agent takes a guest of the guest app: both see each other, hold reaches
     // docs/protocol.md step 4: the guest sees the claim, both sides get the other's media.
     await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
     await expect(agent.getByTestId('remote-video')).toHaveAttribute('data-live', 'true');
+    // The call's view has an address of its own (decision 0024), which a link can name.
+    await expect(agent).toHaveURL(/\/console\/calls\/[^/]+$/);
     await expect(agent.getByTestId('quality-receive')).not.toHaveAttribute('data-level', 'unknown');
     await inspectScreen(agent, 'console-call');
 
@@ -41,6 +43,10 @@ test('an agent takes a guest of the guest app: both see each other, hold reaches
     await agent.getByRole('button', { name: 'End call' }).click();
     await expect(agent.getByText('The call has ended.')).toBeVisible();
     await expect(guest.getByTestId('guest-page')).not.toHaveAttribute('data-stage', 'ongoing');
+    // Put away, the call gives the address back to the queue.
+    await agent.getByRole('button', { name: 'Back to the queue' }).click();
+    await expect(agent).toHaveURL(/\/console\/queue$/);
+    await expect(agent.getByRole('heading', { name: 'Waiting guests' })).toBeVisible();
   } finally {
     await agent.context().close();
   }
