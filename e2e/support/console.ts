@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect, type Browser, type Page } from '@playwright/test';
 import { ChatSession, type RoomSnapshot } from '@frontdesk/chat';
 import { passCompanyChecks } from './company-checks.ts';
+import { expectMovingVideo, walkToWaiting } from './guest.ts';
 import {
   callRoomJid,
   createApiClient,
@@ -130,4 +131,22 @@ export async function waitingGuest(companyId: number, categoryId: number) {
     },
     leave: () => chat.close(),
   };
+}
+
+/**
+ * A video call of company 12 under way: the guest walks to the queue as `name`, Cy accepts it in
+ * a console of its own, and the agent's picture moves on the guest's screen. Close the agent's
+ * page with its context.
+ */
+export async function callInProgress(guest: Page, browser: Browser, name: string): Promise<Page> {
+  const agent = await agentPage(browser, AGENT.cy);
+  await walkToWaiting(guest, { categoryTestId: 'category-12', callType: 'Video call', name });
+  await agent
+    .getByTestId('queue-guest')
+    .filter({ hasText: name })
+    .getByRole('button', { name: /^Accept/ })
+    .click();
+  await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+  await expectMovingVideo(guest, 'remote-video');
+  return agent;
 }

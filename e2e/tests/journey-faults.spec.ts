@@ -1,7 +1,6 @@
-import type { Browser, Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
-import { AGENT, agentPage } from '../support/console.ts';
-import { expectMovingVideo, walkToWaiting } from '../support/guest.ts';
+import { callInProgress } from '../support/console.ts';
+import { expectMovingVideo } from '../support/guest.ts';
 
 /** Restarts one of the stack's servers in place (e2e/support/global-setup.ts). */
 async function restart(server: 'xmpp' | 'janus') {
@@ -9,19 +8,6 @@ async function restart(server: 'xmpp' | 'janus') {
     method: 'POST',
   });
   expect(response.status).toBe(204);
-}
-
-async function callInProgress(guest: Page, browser: Browser, name: string): Promise<Page> {
-  const agent = await agentPage(browser, AGENT.cy);
-  await walkToWaiting(guest, { categoryTestId: 'category-12', callType: 'Video call', name });
-  await agent
-    .getByTestId('queue-guest')
-    .filter({ hasText: name })
-    .getByRole('button', { name: /^Accept/ })
-    .click();
-  await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
-  await expectMovingVideo(guest, 'remote-video');
-  return agent;
 }
 
 test('journey 8: the chat server restarts during a call; the call goes on and the chat comes back', async ({

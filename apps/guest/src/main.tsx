@@ -21,11 +21,11 @@ import { routes } from '@frontdesk/protocol';
 import { sendBeacon } from '@frontdesk/protocol/browser';
 import './app/global.css';
 
-function localStorageOrUndefined(): Storage | undefined {
+function storageOrUndefined(kind: 'localStorage' | 'sessionStorage'): Storage | undefined {
   try {
-    return window.localStorage;
+    return window[kind];
   } catch {
-    // Some privacy settings throw on any access to localStorage.
+    // Some privacy settings throw on any access to the browser's storage.
     return undefined;
   }
 }
@@ -40,7 +40,8 @@ const services: GuestServices = {
   isOnline: () => navigator.onLine,
   readLocation: () => readLocation(navigator.geolocation),
   applyBranding,
-  storage: localStorageOrUndefined(),
+  storage: storageOrUndefined('localStorage'),
+  tabStorage: storageOrUndefined('sessionStorage'),
   // Loaded when the guest joins a queue, not before: the pre-call pages stay light.
   loadCallAdapters: async () => {
     const [chat, media] = await Promise.all([

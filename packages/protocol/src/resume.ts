@@ -13,9 +13,10 @@ export const CALL_RESUME_WINDOW_MS = 60_000;
 
 /**
  * How long a peer may be missing from both the media server's room and the chat server's room,
- * while this side's own connections stay up, before it counts as gone (issue 18: within 3 s).
+ * while this side's own connections stay up, before it counts as gone: with the servers' own
+ * delay in telling, a peer that left is known gone within 3 s (issue 18).
  */
-export const PEER_GONE_MS = 3000;
+export const PEER_GONE_MS = 2000;
 
 /**
  * How long a peer missing from one signal only (its chat, say, while its media still flows), or

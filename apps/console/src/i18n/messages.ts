@@ -113,6 +113,9 @@ const en = {
   inCallTitle: 'Call with {guest}',
   connectingMedia: 'Connecting the call…',
   mediaReconnecting: 'The connection dropped; reconnecting… The picture may be frozen.',
+  guestReconnecting: 'The guest’s connection dropped; reconnecting…',
+  guestGone:
+    'The guest has left: their page closed or lost its connection. If they come back within a minute, the call goes on.',
   mediaFailed: 'The call’s media could not connect: {reason}',
   guestVideo: 'Guest’s video',
   yourVideo: 'Your video',

@@ -17,6 +17,11 @@ export type GuestServices = {
   readLocation: () => Promise<GuestLocation>;
   applyBranding: (company: CompanyDetails) => void;
   storage: Storage | undefined;
+  /**
+   * This tab's own storage (sessionStorage): where the live call's ticket waits for a reload
+   * (decision 0025). Absent in tests that do not reload.
+   */
+  tabStorage?: Storage;
   /** The chat and media adapters load when the guest joins a queue (dynamic import). */
   loadCallAdapters: () => Promise<CallAdapters>;
   /** The live call and its streams: created once per page, reached by thunks and listeners. */

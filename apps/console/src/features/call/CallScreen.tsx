@@ -115,9 +115,8 @@ function Notes() {
 /** The call with one guest: media, controls, notes; then how it ended. */
 export function CallScreen() {
   const dispatch = useAppDispatch();
-  const { phase, call, media, onHold, pending, error, outcome } = useAppSelector(
-    (state) => state.call,
-  );
+  const { phase, call, media, onHold, pending, error, outcome, guestAway, guestGone } =
+    useAppSelector((state) => state.call);
   const [transferring, setTransferring] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   // A new call takes the focus, so keyboard and screen-reader users land in it.
@@ -167,6 +166,12 @@ export function CallScreen() {
         </p>
       )}
       {media?.status === 'reconnecting' && <p role="status">{t('mediaReconnecting')}</p>}
+      {guestAway && (
+        // decision 0025: the guest's page reloads, its network changed, or it closed.
+        <p role="status" data-testid="guest-link" data-state={guestGone ? 'gone' : 'reconnecting'}>
+          {t(guestGone ? 'guestGone' : 'guestReconnecting')}
+        </p>
+      )}
       {onHold && <p role="status">{t('onHold')}</p>}
       {error && <p role="alert">{error}</p>}
       <div className="tiles">
@@ -226,7 +231,7 @@ export function CallScreen() {
         <Quality
           direction="receive"
           label={t('qualityReceive')}
-          quality={media?.quality.receive ?? null}
+          quality={guestAway ? null : (media?.quality.receive ?? null)}
         />
       </dl>
       <Notes />

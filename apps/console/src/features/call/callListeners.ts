@@ -1,5 +1,12 @@
 import { isAnyOf } from '@reduxjs/toolkit';
-import { ApiRequestError, callRoomJid, routes, type PresenceStatus } from '@frontdesk/protocol';
+import {
+  ApiRequestError,
+  CALL_RESUME_WINDOW_MS,
+  callRoomJid,
+  peerAbsence,
+  routes,
+  type PresenceStatus,
+} from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import type { ConsoleServices } from '../../app/services.ts';
 import { describeError } from '../../app/errors.ts';
@@ -22,7 +29,10 @@ import {
   callEnded,
   cameraChosen,
   endClicked,
+  guestAbsenceChanged,
+  guestGoneNoticed,
   guestJoinedCall,
+  guestRoomSeen,
   holdChanged,
   holdClicked,
   mediaFailed,
@@ -255,39 +265,78 @@ export function callListeners(startListening: AppStartListening): void {
   });
 
   // The guest's side of the call, as its presence in the call's room tells it (step 4, 8).
-  const GUEST_GONE_GRACE_MS = 15_000;
   startListening({
     actionCreator: roomChanged,
-    effect: async (action, { dispatch, getState, extra, cancelActiveListeners, delay }) => {
+    effect: async (action, { dispatch, getState, extra, cancelActiveListeners }) => {
       const state = getState();
       const live = current(state);
       const { snapshot } = action.payload;
       if (!live || snapshot.jid !== live.roomJid) return;
       if (state.call.phase === 'ended' || state.call.pending === 'end') return;
-      // The newest view of the room decides; an older one still waiting (below) is dropped.
+      // The newest view of the room decides; an older one still asking the API is dropped.
       cancelActiveListeners();
-      const endedAtApi = () =>
-        extra
-          .api(routes.callState, { params: { callId: live.call.callId }, token: live.token })
-          .then(({ data }) => data.status === 'ended' || data.status === 'abandoned')
-          .catch(() => false);
-      if (!snapshot.joined) {
-        // Out of the room: the API removed it as the guest ended the call, or the chat
-        // server restarted (the room comes back on rejoin). Only the API's word ends the call.
-        if (!(await endedAtApi())) return;
-      } else {
-        const guest = snapshot.occupants.find((o) => o.nick === live.call.guestJabberUsername);
-        const inThisCall = guest?.status?.callId === live.call.callId;
-        if (inThisCall && !state.call.guestJoined) dispatch(guestJoinedCall());
-        if (guest && (inThisCall || !state.call.guestJoined)) return;
-        // Gone from the room, or (once it had joined) no longer naming the call. A guest who
-        // hung up has told the API first; a chat server restart empties the room too, until
-        // everyone rejoins, so without the API's word the absence must last before it ends.
-        if (!(await endedAtApi())) await delay(GUEST_GONE_GRACE_MS);
+      const guest = snapshot.joined
+        ? snapshot.occupants.find((o) => o.nick === live.call.guestJabberUsername)
+        : undefined;
+      const inThisCall = guest?.status?.callId === live.call.callId;
+      if (inThisCall && !state.call.guestJoined) dispatch(guestJoinedCall());
+      const present = guest !== undefined && (inThisCall || !state.call.guestJoined);
+      if (present) return void dispatch(guestRoomSeen(true));
+      // Out of the room, or (once it had joined) no longer naming the call. A guest who hung up
+      // has told the API first: that ends the call at once. Otherwise the guest may be
+      // reloading, or the chat server restarting (out of the room: this console cannot tell).
+      const ended = await extra
+        .api(routes.callState, { params: { callId: live.call.callId }, token: live.token })
+        .then(({ data }) => data.status === 'ended' || data.status === 'abandoned')
+        .catch(() => false);
+      if (!ended) {
+        const known = snapshot.joined && extra.connections.chat?.status === 'connected';
+        return void dispatch(guestRoomSeen(known ? false : null));
       }
-      dispatch(callEnded('guestLeft'));
-      await reportQuality(extra.connections, extra.api, live.call.callId, live.token);
-      await finish(extra.connections, dispatch, live.roomJid);
+      await guestLeft(extra, dispatch, live);
+    },
+  });
+
+  // decision 0025: the guest's absence from the chat server's room and the media server's, each
+  // as far as this console can see; "reconnecting" while away, "gone" after PEER_GONE_MS when
+  // both servers saw it leave (longer when only the chat server did).
+  startListening({
+    matcher: isAnyOf(guestRoomSeen, mediaStateChanged),
+    effect: (_action, { dispatch, getState }) => {
+      const { call } = getState();
+      if (call.phase !== 'active' && call.phase !== 'connecting') return;
+      const media = call.media;
+      const absence = peerAbsence({
+        chat: call.guestInRoom,
+        media: media?.status === 'connected' && call.guestMediaSeen ? media.feeds.length > 0 : null,
+      });
+      const away = call.guestAway;
+      if (absence.away ? away?.goneAfterMs === absence.goneAfterMs : away === null) return;
+      dispatch(guestAbsenceChanged({ ...absence, at: Date.now() }));
+    },
+  });
+
+  // Gone after its grace; still gone a minute later (no reload brought it back), the call ends.
+  startListening({
+    actionCreator: guestAbsenceChanged,
+    effect: async (_action, { dispatch, getState, extra, cancelActiveListeners, delay }) => {
+      cancelActiveListeners();
+      const away = getState().call.guestAway;
+      if (!away || away.goneAfterMs === null) return;
+      await delay(Math.max(0, away.since + away.goneAfterMs - Date.now()));
+      dispatch(guestGoneNoticed());
+      await delay(CALL_RESUME_WINDOW_MS);
+      const live = current(getState());
+      if (!live || getState().call.phase === 'ended' || getState().call.pending === 'end') return;
+      // The call is over for the API too: a reload after this starts a new conversation.
+      await extra
+        .api(routes.endCall, {
+          params: { callId: live.call.callId },
+          token: live.token,
+          body: { reason: 'completed' },
+        })
+        .catch((error: unknown) => console.warn('could not end the call the guest left', error));
+      await guestLeft(extra, dispatch, live);
     },
   });
 
@@ -347,6 +396,17 @@ export function callListeners(startListening: AppStartListening): void {
       }
     },
   });
+}
+
+/** The guest has left for good: the call ends here, with what the media measured. */
+async function guestLeft(
+  extra: ConsoleServices,
+  dispatch: AppDispatch,
+  live: NonNullable<ReturnType<typeof current>>,
+) {
+  dispatch(callEnded('guestLeft'));
+  await reportQuality(extra.connections, extra.api, live.call.callId, live.token);
+  await finish(extra.connections, dispatch, live.roomJid);
 }
 
 /** Both sides leave the Janus room and the call's room (docs/protocol.md step 8). */

@@ -18,6 +18,20 @@ export type CallState = {
   media: MediaState | null;
   /** The guest's presence has named this call (docs/protocol.md step 4). */
   guestJoined: boolean;
+  /**
+   * Whether the guest is in the call's chat room (naming this call once it had): `null` while
+   * this console cannot tell (its own chat is down, or it is out of the room). decision 0025.
+   */
+  guestInRoom: boolean | null;
+  /** The guest's media has reached this console once: from then on its absence is news. */
+  guestMediaSeen: boolean;
+  /**
+   * Since when the guest is missing from the chat room or the media (`Date.now()`), and after how
+   * long away it counts as gone (`null`: never, its media alone recovers); `null` while present.
+   */
+  guestAway: { since: number; goneAfterMs: number | null } | null;
+  /** The guest was away long enough to be gone; it may still come back within a minute. */
+  guestGone: boolean;
   onHold: boolean;
   pending: CallAction | null;
   /** The last failure, in the agent's words. */
@@ -34,6 +48,10 @@ const initialState: CallState = {
   roomJid: null,
   media: null,
   guestJoined: false,
+  guestInRoom: null,
+  guestMediaSeen: false,
+  guestAway: null,
+  guestGone: false,
   onHold: false,
   pending: null,
   error: null,
@@ -49,12 +67,32 @@ export const callSlice = createSlice({
   reducers: {
     mediaStateChanged(state, action: PayloadAction<MediaState>) {
       state.media = action.payload;
+      if (action.payload.feeds.length > 0) state.guestMediaSeen = true;
       if (state.phase === 'connecting' && action.payload.status === 'connected') {
         state.phase = 'active';
       }
     },
     guestJoinedCall(state) {
       state.guestJoined = true;
+    },
+    guestRoomSeen(state, action: PayloadAction<boolean | null>) {
+      state.guestInRoom = action.payload;
+    },
+    /** The guest went away, came back, or its absence now counts differently (decision 0025). */
+    guestAbsenceChanged(
+      state,
+      action: PayloadAction<{ away: boolean; goneAfterMs: number | null; at: number }>,
+    ) {
+      const { away, goneAfterMs, at } = action.payload;
+      if (!away) {
+        state.guestAway = null;
+        state.guestGone = false;
+        return;
+      }
+      state.guestAway = { since: state.guestAway?.since ?? at, goneAfterMs };
+    },
+    guestGoneNoticed(state) {
+      if (state.guestAway) state.guestGone = true;
     },
     mediaFailed(state, action: PayloadAction<string>) {
       state.error = action.payload;
@@ -120,6 +158,9 @@ export const callSlice = createSlice({
 export const {
   mediaStateChanged,
   guestJoinedCall,
+  guestRoomSeen,
+  guestAbsenceChanged,
+  guestGoneNoticed,
   mediaFailed,
   holdClicked,
   resumeClicked,

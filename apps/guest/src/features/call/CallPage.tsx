@@ -19,6 +19,7 @@ import {
   endConfirmToggled,
   muteClicked,
   zoomToggled,
+  callReconnecting,
 } from './callSlice.ts';
 import { CallTimer, ControlButton, MovableSelfView } from './controls.tsx';
 import { DEVICES_BUTTON_ID, DevicePanel } from './DevicePanel.tsx';
@@ -59,6 +60,13 @@ function EndCallDialog() {
 
 const BARS = { good: 3, fair: 2, poor: 1 } as const;
 
+/** What the call screen says while the call reconnects, by its cause. */
+const RECONNECTING_TEXT = {
+  self: 'reconnecting',
+  resuming: 'resumingCall',
+  agent: 'agentReconnecting',
+} as const;
+
 /**
  * spec §2 stage "ongoing", laid out for a phone first (decision 0022): the agent's video fills
  * the screen (a large avatar and the call's time in a voice call), the guest's own picture a
@@ -79,8 +87,8 @@ export function CallPage() {
   const feed = call.feeds[0];
   const video = call.callType === 'video';
   const showsVideo = video && feed !== undefined && !feed.videoMuted;
-  const reconnecting =
-    call.connection.media === 'reconnecting' || call.connection.chat === 'reconnecting';
+  // decision 0025: this side's connection, a call taken up after a reload, or the agent's side.
+  const reconnecting = callReconnecting(call);
   const level = call.quality.receive?.level;
   const title = t('callTitle', { name: company.name });
   // The agent's first name once the API gave it (agentName.ts), the company's name until then.
@@ -174,8 +182,13 @@ export function CallPage() {
           </button>
         )}
         {reconnecting && (
-          <p className="call-reconnecting" role="alert" data-testid="reconnecting">
-            {t('reconnecting')}
+          <p
+            className="call-reconnecting"
+            role="alert"
+            data-testid="reconnecting"
+            data-reconnecting={reconnecting}
+          >
+            {t(RECONNECTING_TEXT[reconnecting])}
           </p>
         )}
         {video && <MovableSelfView label={t('yourCamera')} />}

@@ -28,28 +28,31 @@ const reportFailed = (what: string) => (error: unknown) => console.warn(what, er
 export const joinQueue = createAppThunk(
   'call/joinQueue',
   async (
-    request: { callId: string; callType: CallType; categoryId: number },
+    /** `resumed`: the call a reload interrupted (decision 0025), requested and stamped before. */
+    request: { callId: string; callType: CallType; categoryId: number; resumed?: boolean },
     { dispatch, getState, extra },
   ) => {
     const ctx = { dispatch, getState, extra };
     const token = getState().guestAuth.access_token ?? undefined;
-    dispatch(callRequested({ callType: request.callType, categoryId: request.categoryId }));
-    // spec §7: sent with keepalive, so a guest who closes the page at once still has it stamped.
-    void extra
-      .api(routes.stampCallReport, {
-        token,
-        keepalive: true,
-        body: { call_id: request.callId, call_initiated_timestamp: true },
-      })
-      .catch(reportFailed('could not stamp the start of the call'));
-    // The agent answers with the same kind of call: recorded before the guest shows in a queue.
-    // spec §8: a report that fails is logged, and the call goes on.
-    await extra
-      .api(routes.updateCallReport, {
-        token,
-        body: { call_id: request.callId, call_type: request.callType },
-      })
-      .catch(reportFailed('could not record the type of the call'));
+    if (!request.resumed) {
+      dispatch(callRequested({ callType: request.callType, categoryId: request.categoryId }));
+      // spec §7: sent with keepalive, so a guest who closes the page at once still has it stamped.
+      void extra
+        .api(routes.stampCallReport, {
+          token,
+          keepalive: true,
+          body: { call_id: request.callId, call_initiated_timestamp: true },
+        })
+        .catch(reportFailed('could not stamp the start of the call'));
+      // The agent answers with the same kind of call: recorded before the guest shows in a queue.
+      // spec §8: a report that fails is logged, and the call goes on.
+      await extra
+        .api(routes.updateCallReport, {
+          token,
+          body: { call_id: request.callId, call_type: request.callType },
+        })
+        .catch(reportFailed('could not record the type of the call'));
+    }
 
     let callId = request.callId;
     for (;;) {
@@ -62,13 +65,14 @@ export const joinQueue = createAppThunk(
       // decision 0010: each call has a room of its own, which the API made for it.
       const roomJid = callRoomJid(callId, xmppJid.split('@')[1] ?? '');
       dispatch(callRoomChosen({ categoryId, jid: roomJid }));
-      dispatch(stageReached('waiting'));
+      // A resumed call its agent had answered goes on at once (it shows "reconnecting").
+      dispatch(stageReached(getState().call.agent === null ? 'waiting' : 'ongoing'));
       let call;
       try {
         call = await openCall({ callId, callType: request.callType, roomJid }, ctx);
       } catch (error) {
         // The guest left the queue while the call was being set up: that is no failure.
-        if (getState().flow.stage !== 'waiting') return;
+        if (!['waiting', 'ongoing'].includes(getState().flow.stage)) return;
         console.error('call set-up failed', error);
         if (!setupComplete(extra.connections.call?.media.state.stages ?? {})) {
           void extra

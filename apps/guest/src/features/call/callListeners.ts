@@ -12,9 +12,12 @@ import {
   pageVisibilityChanged,
 } from './callSlice.ts';
 import { waitingPresence } from './connections.ts';
+import { resumeListeners } from './resumeCall.ts';
 
 /** The call's side effects: the components dispatch events, these reach the live call. */
 export function callListeners(startListening: AppStartListening): void {
+  resumeListeners(startListening);
+
   // docs/protocol.md step 4: the agent took the call and its media arrived ⇒ stage ongoing.
   startListening({
     matcher: isAnyOf(agentAccepted, mediaStateChanged),

@@ -57,6 +57,15 @@ export type CallState = {
   quality: MediaState['quality'];
   mediaError: string | null;
   endConfirmOpen: boolean;
+  /**
+   * The agent's side dropped (gone from the call's chat room or its media) and may come back:
+   * the call screen says it reconnects instead of showing a frozen picture (decision 0025).
+   */
+  peerAway: boolean;
+  /** How the call ended, when the guest is told in words: the agent hung up or was lost. */
+  endNotice: 'agentEnded' | 'agentGone' | null;
+  /** This page took up a call a reload interrupted (decision 0025). */
+  resumed: boolean;
 };
 
 const initialState: CallState = {
@@ -92,6 +101,9 @@ const initialState: CallState = {
   quality: { send: null, receive: null },
   mediaError: null,
   endConfirmOpen: false,
+  peerAway: false,
+  endNotice: null,
+  resumed: false,
 };
 
 /**
@@ -133,6 +145,34 @@ export const callSlice = createSlice({
       state.callType = action.payload.callType;
       state.categoryId = action.payload.categoryId;
       state.callInitiated = true;
+    },
+    /**
+     * decision 0025: the API gave back the call a reload interrupted; an answered call has its
+     * agent (the API named it) and counts as started, so its end leads to the rating.
+     */
+    callResumed(
+      state,
+      action: PayloadAction<{
+        callType: CallType;
+        categoryId: number;
+        agent: string | null;
+        waitingFor: string | null;
+      }>,
+    ) {
+      const { callType, categoryId, agent, waitingFor } = action.payload;
+      state.callType = callType;
+      state.categoryId = categoryId;
+      state.callInitiated = true;
+      state.agent = agent;
+      state.waitingFor = waitingFor;
+      state.callStarted = agent !== null;
+      state.resumed = true;
+    },
+    peerAwayChanged(state, action: PayloadAction<boolean>) {
+      state.peerAway = action.payload;
+    },
+    callEndNoticed(state, action: PayloadAction<'agentEnded' | 'agentGone'>) {
+      state.endNotice ??= action.payload;
     },
     chatStatusChanged(state, action: PayloadAction<ConnectionStatus>) {
       state.connection.chat = action.payload;
@@ -185,6 +225,7 @@ export const callSlice = createSlice({
       state.waitingFor = action.payload.toAgent;
       state.categoryId = action.payload.toCategoryId ?? state.categoryId;
       state.onHold = false;
+      state.peerAway = false;
       state.peerCall = 'Paused';
       state.peerMedia = 'Paused';
       state.peerVideo = 'Paused';
@@ -223,6 +264,9 @@ export const callSlice = createSlice({
 
 export const {
   callRequested,
+  callResumed,
+  peerAwayChanged,
+  callEndNoticed,
   chatStatusChanged,
   queuePlaceChanged,
   agentAccepted,
@@ -247,3 +291,16 @@ export const {
 export const muteClicked = createAction<{ kind: 'audio' | 'video'; muted: boolean }>(
   'call/muteClicked',
 );
+
+/**
+ * Why the call screen says the call reconnects (decision 0025): this side's own connection
+ * dropped (`self`), the page took up a call after a reload and waits for the agent's media
+ * (`resuming`), or the agent's side dropped (`agent`); `null` while the call is whole.
+ */
+export function callReconnecting(call: CallState): 'self' | 'resuming' | 'agent' | null {
+  if (call.connection.media === 'reconnecting' || call.connection.chat === 'reconnecting')
+    return 'self';
+  if (call.peerAway) return 'agent';
+  if (call.resumed && !call.onHold && call.peerCall !== 'Resumed') return 'resuming';
+  return null;
+}

@@ -2,6 +2,7 @@ import {
   callReportUpdateBodySchema,
   DEFAULT_AVERAGE_WAIT_MS,
   guestPresenceState,
+  peerAbsence,
   QUEUE_POLL_MS,
   queuePlace,
   ROUND_ROBIN_PEER,
@@ -16,12 +17,15 @@ import type { GuestServices } from '../../app/services.ts';
 import { captureChoice } from '../browserCheck/captureChoice.ts';
 import { roomJoined } from '../chat/chatRoomSlice.ts';
 import { chatDeliveryChanged, chatMessageReceived } from '../chat/chatSlice.ts';
+import { keepTicket, TICKET_REFRESH_MS } from '../guestAuth/resumeTicket.ts';
 import {
   agentAccepted,
+  callEndNoticed,
   chatStatusChanged,
   holdEnded,
   holdStarted,
   mediaStateChanged,
+  peerAwayChanged,
   queuePlaceChanged,
 } from './callSlice.ts';
 
@@ -77,6 +81,8 @@ export type LiveCall = {
   ended: Promise<CallOutcome>;
   settle: (outcome: CallOutcome) => void;
   agentGoneTimer?: ReturnType<typeof setTimeout>;
+  /** Since when the agent is missing from the call's chat room (`Date.now()`), while it is. */
+  agentAwaySince?: number;
   /** The occupant whose claim of the call is being checked with the API. */
   confirming?: string;
   /** When this leg began to wait (`Date.now()`), for the estimate of the wait left. */
@@ -214,32 +220,59 @@ async function confirmAgent(call: LiveCall, nick: string, ctx: Context): Promise
 }
 
 /**
- * An agent whose browser closed never hangs up; the room shows it gone. But so does a chat
- * server restart, until both sides rejoin: only an absence that lasts while this session is in
- * the room ends the call. (An agent's hang-up ends it at once, through the media room.)
+ * Where the agent is, by the servers' own signals: in the call's chat room (known while this
+ * session is in it), publishing in the media room (known while this side's media is connected
+ * and the call has begun).
  */
-const AGENT_GONE_GRACE_MS = 15_000;
-
-function agentPresent(call: LiveCall, agent: string): boolean {
+function agentSignals(call: LiveCall, agent: string, callStarted: boolean) {
   const room = call.chat.room(call.room);
-  return (
-    !room?.joined ||
-    call.chat.status !== 'connected' ||
-    room.occupants.some((o) => o.nick === agent)
-  );
+  const media = call.media.state;
+  return {
+    chat:
+      room?.joined && call.chat.status === 'connected'
+        ? room.occupants.some((o) => o.nick === agent)
+        : null,
+    media: media.status === 'connected' && callStarted ? media.feeds.length > 0 : null,
+  };
 }
 
-function watchAgentPresence(call: LiveCall, { getState }: Context): void {
-  const agent = getState().call.agent;
-  if (!agent || getState().call.onHold || agentPresent(call, agent)) {
-    clearTimeout(call.agentGoneTimer);
-    call.agentGoneTimer = undefined;
+/**
+ * An agent whose browser closed never hangs up: the chat server and the media server both see
+ * it leave, and after `PEER_GONE_MS` of that the call is over and the guest is told so. The
+ * guest sees "reconnecting" meanwhile, and whenever the agent's media alone drops (it recovers by
+ * itself). A chat server restart empties the room until both sides rejoin: gone from the chat
+ * alone takes the longer grace (decision 0025). An agent's hang-up ends the call at once, through
+ * the media room.
+ */
+function watchAgentPresence(call: LiveCall, ctx: Context): void {
+  const { dispatch, getState, extra } = ctx;
+  if (extra.connections.call !== call) return;
+  const { agent, onHold, peerAway, callStarted } = getState().call;
+  const absence =
+    agent && !onHold
+      ? peerAbsence(agentSignals(call, agent, callStarted))
+      : { away: false, goneAfterMs: null };
+  if (absence.away !== peerAway) dispatch(peerAwayChanged(absence.away));
+  clearTimeout(call.agentGoneTimer);
+  call.agentGoneTimer = undefined;
+  if (absence.goneAfterMs === null) {
+    call.agentAwaySince = undefined;
     return;
   }
-  call.agentGoneTimer ??= setTimeout(() => {
-    call.agentGoneTimer = undefined;
-    if (!getState().call.onHold && !agentPresent(call, agent)) call.settle({ kind: 'agentLeft' });
-  }, AGENT_GONE_GRACE_MS);
+  call.agentAwaySince ??= Date.now();
+  const left = call.agentAwaySince + absence.goneAfterMs - Date.now();
+  if (left > 0) {
+    call.agentGoneTimer = setTimeout(() => watchAgentPresence(call, ctx), left);
+    return;
+  }
+  dispatch(callEndNoticed('agentGone'));
+  call.settle({ kind: 'agentLeft' });
+}
+
+/** What the guest says in the call's room: waiting (spec §4), or in the call with its agent. */
+function roomPresence(state: RootState, callId: string) {
+  const agent = state.call.agent;
+  return agent ? { state: 'InCall' as const, peer: agent, callId } : waitingPresence(state);
 }
 
 /**
@@ -320,8 +353,18 @@ export async function openCall(
     reportQuality,
   };
   extra.connections.call = call;
+  // decision 0025: the tab keeps which call it is in, so a reload takes it up again.
+  const ticket = {
+    callId: params.callId,
+    categoryId: getState().call.categoryId ?? 0,
+    callType: params.callType,
+  };
+  const keep = () => keepTicket(extra.tabStorage, getState().page.companyId, ticket);
+  keep();
+  const ticketTimer = setInterval(keep, TICKET_REFRESH_MS);
 
   call.unsubscribe.push(
+    () => clearInterval(ticketTimer),
     chat.on('status', (status) => dispatch(chatStatusChanged(status))),
     chat.on('message', (record) => {
       // SECURITY: only the agent the API confirmed for this call speaks in it (decision 0010).
@@ -336,7 +379,10 @@ export async function openCall(
     }),
     media.on('state', (state) => {
       dispatch(mediaStateChanged(state));
+      if (state.status === 'closed' && state.endReason === 'roomDestroyed' && getState().call.agent)
+        dispatch(callEndNoticed('agentEnded'));
       if (state.status === 'closed') settle({ kind: 'mediaEnded', reason: state.endReason });
+      else watchAgentPresence(call, ctx);
     }),
     media.on('localStream', (stream) => extra.connections.streams.set(LOCAL_STREAM, stream)),
     media.on('remoteStream', ({ janusId, stream }) =>
@@ -359,7 +405,7 @@ export async function openCall(
 
   await chat.connect();
   const snapshot = await chat
-    .joinRoom(params.roomJid, { nick: call.nick, status: waitingPresence(getState()) })
+    .joinRoom(params.roomJid, { nick: call.nick, status: roomPresence(getState(), params.callId) })
     .catch((error: unknown) => {
       const known = chat.room(params.roomJid);
       dispatch(

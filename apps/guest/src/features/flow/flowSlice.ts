@@ -1,5 +1,5 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { GuestStage } from '@frontdesk/protocol';
+import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { CallTicket, GuestStage } from '@frontdesk/protocol';
 
 /**
  * Why stage `failed` was reached: the server unreachable, the company unknown, a transferred
@@ -31,3 +31,9 @@ export const flowSlice = createSlice({
 });
 
 export const { stageReached, serviceFailed } = flowSlice.actions;
+
+/**
+ * The visit found the call this tab was in before a reload (decision 0025): the call feature
+ * takes it up, or starts the visit again when the API will not.
+ */
+export const callResumeFound = createAction<CallTicket>('flow/callResumeFound');

@@ -9,12 +9,12 @@ import {
 import { createAppThunk } from '../../app/hooks.ts';
 import type { GuestServices } from '../../app/services.ts';
 import { browserChecked } from '../browserCheck/browserCheckSlice.ts';
-import { resumeCall } from '../call/resumeCall.ts';
 import { companyLoaded } from '../company/companySlice.ts';
 import { geofenceChecked } from '../geofence/geofenceSlice.ts';
 import { guestRegistered, guestSignedIn, locationFound } from '../guestAuth/guestAuthSlice.ts';
 import { browserUsername, keepRegistration, keptRegistration } from '../guestAuth/identity.ts';
-import { serviceFailed, stageReached, type FailureReason } from './flowSlice.ts';
+import { keptTicket } from '../guestAuth/resumeTicket.ts';
+import { callResumeFound, serviceFailed, stageReached, type FailureReason } from './flowSlice.ts';
 
 /** Why the service failed, in terms the failure page explains (spec §8 leaves wording open). */
 function failureOf(error: unknown): FailureReason {
@@ -108,8 +108,9 @@ export const startVisit = createAppThunk(
       const { registration, login } = await signIn(extra, companyId);
       dispatch(guestRegistered(registration));
       dispatch(guestSignedIn(login));
-      // decision 0022: a reload in the middle of a call takes the same call up again.
-      if (await dispatch(resumeCall()).unwrap()) return;
+      // decision 0025: a reload in the middle of a call takes the same call up again.
+      const ticket = keptTicket(extra.tabStorage, companyId, login.username);
+      if (ticket) return void dispatch(callResumeFound(ticket));
 
       if (company.schedule && !company.schedule.openNow)
         return void dispatch(stageReached('schedule'));

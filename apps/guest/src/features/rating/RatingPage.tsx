@@ -3,6 +3,7 @@ import { RATING_SCALE_MAX, type Answers } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useT } from '../../i18n/useT.ts';
 import { StageActions } from '../../app/StageActions.tsx';
+import { CallEndNotice } from '../call/CallEndNotice.tsx';
 import { FormFields } from '../forms/FormFields.tsx';
 import { RatingInput } from '../forms/RatingInput.tsx';
 import { SubmitButton } from '../forms/SubmitButton.tsx';
@@ -25,6 +26,7 @@ export function Thanks() {
       <h1 id="thanks-title" ref={heading} tabIndex={-1}>
         {company?.ratingThanksMsg ?? t('ratingThanks')}
       </h1>
+      <CallEndNotice />
       <p>{company?.thanksMsg ?? t('thanks')}</p>
       <nav className="stage-actions thanks-next" aria-label={t('whatNext')}>
         {company?.websiteUrl && !embedded && (
@@ -86,6 +88,7 @@ export function RatingPage() {
   return (
     <section className="card" data-testid="stage-rating" aria-labelledby="rating-title">
       <h1 id="rating-title">{company.ratingPageMsg ?? t('ratingTitle')}</h1>
+      <CallEndNotice />
       {company.ratingPageImage && (
         <img className="rating-image" src={company.ratingPageImage} alt="" />
       )}

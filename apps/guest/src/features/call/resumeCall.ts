@@ -1,0 +1,74 @@
+import { routes, type CallTicket } from '@frontdesk/protocol';
+import type { AppStartListening } from '../../app/hooks.ts';
+import { createAppThunk } from '../../app/hooks.ts';
+import { callResumeFound, stageReached } from '../flow/flowSlice.ts';
+import { startVisit } from '../flow/startVisit.ts';
+import { callServicesGranted } from '../guestAuth/guestAuthSlice.ts';
+import { forgetTicket } from '../guestAuth/resumeTicket.ts';
+import { callReportChained, callReportInitialised } from '../report/reportSlice.ts';
+import { joinQueue } from './callFlow.ts';
+import { callResumed } from './callSlice.ts';
+
+/**
+ * decision 0025: the page came back (a reload, a reopened tab) while this tab was in a call. If
+ * the API lets this guest take the call up again, the same conversation goes on — a waiting call
+ * in its place in the queue, an answered one with its agent. `false` when it cannot (over, or left
+ * too long ago): the ticket is forgotten.
+ */
+export const resumeCall = createAppThunk(
+  'call/resume',
+  async (ticket: CallTicket, { dispatch, getState, extra }): Promise<boolean> => {
+    const { page, guestAuth } = getState();
+    let resumed;
+    try {
+      ({ data: resumed } = await extra.api(routes.resumeCall, {
+        params: { callId: ticket.callId },
+        token: guestAuth.access_token ?? undefined,
+      }));
+    } catch (error) {
+      console.info('the interrupted call cannot be taken up again', error);
+      forgetTicket(extra.tabStorage, page.companyId);
+      return false;
+    }
+    const callType = resumed.callType ?? ticket.callType;
+    const categoryId = resumed.categoryId ?? ticket.categoryId;
+    dispatch(
+      callReportInitialised({
+        callId: resumed.originCallId,
+        reportId: resumed.reportId,
+        status: 'ok',
+      }),
+    );
+    dispatch(callReportChained({ callId: resumed.callId, reportId: resumed.reportId }));
+    dispatch(callServicesGranted(resumed.services));
+    dispatch(
+      callResumed({
+        callType,
+        categoryId,
+        agent: resumed.status === 'answered' ? resumed.agentJabberUsername : null,
+        waitingFor: resumed.waitingFor,
+      }),
+    );
+    void dispatch(joinQueue({ callId: resumed.callId, callType, categoryId, resumed: true }));
+    return true;
+  },
+);
+
+export function resumeListeners(startListening: AppStartListening): void {
+  // The visit found this tab's call: take it up, or (over, or left too long ago) visit anew.
+  startListening({
+    actionCreator: callResumeFound,
+    effect: async ({ payload: ticket }, api) => {
+      if (!(await api.dispatch(resumeCall(ticket)).unwrap())) await api.dispatch(startVisit());
+    },
+  });
+
+  // Once the conversation is over (any stage but the queue and the call), no reload resumes it.
+  startListening({
+    actionCreator: stageReached,
+    effect: ({ payload: stage }, api) => {
+      if (stage === 'waiting' || stage === 'ongoing') return;
+      forgetTicket(api.extra.tabStorage, api.getState().page.companyId);
+    },
+  });
+}

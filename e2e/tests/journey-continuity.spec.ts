@@ -1,0 +1,132 @@
+import type { Page } from '@playwright/test';
+import { expect, likeAPerson, test } from '../support/fixtures.ts';
+import { callInProgress } from '../support/console.ts';
+import { queryRows } from '../support/db.ts';
+import { COMPANY, expectMovingVideo, walkToWaiting } from '../support/guest.ts';
+
+/** The call this tab keeps for a reload (decision 0025), as the page stored it. */
+const keptCallId = (page: Page) =>
+  page.evaluate(
+    (key) => JSON.parse(sessionStorage.getItem(key) ?? 'null')?.callId as string | undefined,
+    `frontdesk.call.${COMPANY.aroundTheClock}`,
+  );
+
+/** How long since `start`, for the journey's report. */
+const since = (start: number) => `${Date.now() - start} ms`;
+
+test('continuity: a reload while waiting keeps the same call and its place in the queue', async ({
+  page: guest,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const aheadContext = await browser.newContext();
+  await likeAPerson(aheadContext);
+  const ahead = await aheadContext.newPage();
+  try {
+    await walkToWaiting(ahead, {
+      categoryTestId: 'category-12',
+      callType: 'Video call',
+      name: 'Ada Ahead',
+    });
+    await walkToWaiting(guest, {
+      categoryTestId: 'category-12',
+      callType: 'Video call',
+      name: 'Rita Reload',
+    });
+    const place = guest.getByTestId('queue-position');
+    await expect(place).toBeVisible();
+    const position = await place.getAttribute('data-position');
+    expect(Number(position)).toBeGreaterThan(1);
+    const callId = await keptCallId(guest);
+    expect(callId).toBeTruthy();
+
+    await guest.reload();
+    // Straight back to the queue (no form, no camera check), in the same place, with the same call.
+    await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
+    await expect(place).toHaveAttribute('data-position', position ?? '');
+    expect(await keptCallId(guest)).toBe(callId);
+    const calls = await queryRows<{ call_id: string; ended_at: Date | null }>(
+      `select r.call_id, r.ended_at from call_reports r
+        where r.guest_id = (select guest_id from call_reports where call_id = $1)`,
+      [callId],
+    );
+    expect(calls).toEqual([{ call_id: callId, ended_at: null }]);
+  } finally {
+    await ahead.context().close();
+  }
+});
+
+test('continuity: a reload mid-call resumes the call with video both ways; the agent sees it reconnecting', async ({
+  page: guest,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const agent = await callInProgress(guest, browser, 'Remy Resume');
+  try {
+    const callId = await keptCallId(guest);
+    expect(callId).toBeTruthy();
+    const start = Date.now();
+    await guest.reload();
+    // The agent is told the guest's connection dropped, not shown a frozen picture as "good".
+    await expect(agent.getByTestId('guest-link')).toContainText('reconnecting');
+    test
+      .info()
+      .annotations.push({ type: 'agent saw reconnecting after', description: since(start) });
+    // The same call, on its call screen at once, the pictures back both ways within 5 s.
+    await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+    await expect(guest.getByTestId('remote-video')).toBeVisible({ timeout: 5000 });
+    await expect(agent.getByTestId('remote-video')).toBeVisible({
+      timeout: 5000 - (Date.now() - start),
+    });
+    test.info().annotations.push({ type: 'video both ways after', description: since(start) });
+    await expectMovingVideo(guest, 'remote-video');
+    await expectMovingVideo(agent, 'remote-video');
+    await expect(agent.getByTestId('guest-link')).toBeHidden();
+    expect(await keptCallId(guest)).toBe(callId);
+    await expect(agent.getByTestId('call-screen')).toHaveAttribute('data-phase', 'active');
+
+    // The call goes on: the guest's words reach the agent.
+    await guest.getByTestId('chat-toggle').click();
+    await guest.getByLabel('Message').fill('Back after the reload');
+    await guest.getByRole('button', { name: 'Send' }).click();
+    await expect(agent.getByTestId('chat-panel').getByText('Back after the reload')).toBeVisible();
+  } finally {
+    await agent.context().close();
+  }
+});
+
+test('continuity: a closed guest tab is shown to the agent as gone within 3 s', async ({
+  page: guest,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const agent = await callInProgress(guest, browser, 'Gina Gone');
+  try {
+    const start = Date.now();
+    await guest.close();
+    await expect(agent.getByTestId('guest-link')).toHaveAttribute('data-state', 'gone', {
+      timeout: 3000,
+    });
+    test.info().annotations.push({ type: 'agent saw gone after', description: since(start) });
+    await expect(agent.getByTestId('guest-link')).toContainText('The guest has left');
+  } finally {
+    await agent.context().close();
+  }
+});
+
+test('continuity: when the agent is really gone the guest is told so in words', async ({
+  page: guest,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const agent = await callInProgress(guest, browser, 'Olga Orphan');
+  const start = Date.now();
+  await agent.context().close();
+  await expect(guest.getByTestId('call-end-notice')).toHaveAttribute('data-notice', 'agentGone', {
+    timeout: 5000,
+  });
+  test.info().annotations.push({ type: 'guest told after', description: since(start) });
+  await expect(guest.getByTestId('call-end-notice')).toHaveText(
+    'The agent’s connection was lost, so the call ended.',
+  );
+});
