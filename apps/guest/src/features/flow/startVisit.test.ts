@@ -7,6 +7,7 @@ import { Connections } from '../call/connections.ts';
 import { company } from '../../test/render.tsx';
 import { keepRegistration, keptRegistration } from '../guestAuth/identity.ts';
 import { startVisit } from './startVisit.ts';
+import { memoryStorage } from '../../test/memoryStorage.ts';
 
 const GUEST = `g${'b'.repeat(25)}`;
 const registration = {
@@ -27,21 +28,6 @@ const welcomeForm = {
   title: 'Before we start',
   fields: [{ type: 'text' as const, name: 'name', label: 'Name', required: true, maxLength: 100 }],
 };
-
-/** A memory Storage, as a browser's localStorage behaves. */
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, value),
-  };
-}
 
 /**
  * The visit of a guest of company 5 against fake services: the API answers from `answers`
