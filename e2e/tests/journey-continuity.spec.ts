@@ -2,7 +2,10 @@ import type { Page } from '@playwright/test';
 import { expect, likeAPerson, test } from '../support/fixtures.ts';
 import { callInProgress } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
-import { COMPANY, expectMovingVideo, walkToWaiting } from '../support/guest.ts';
+import { resolve } from 'node:path';
+import { COMPANY, expectMovingVideo, inspectScreen, walkToWaiting } from '../support/guest.ts';
+
+const docsImages = resolve(import.meta.dirname, '../../docs/images');
 
 /** The call this tab keeps for a reload (decision 0025), as the page stored it. */
 const keptCallId = (page: Page) =>
@@ -109,6 +112,7 @@ test('continuity: a closed guest tab is shown to the agent as gone within 3 s', 
     });
     test.info().annotations.push({ type: 'agent saw gone after', description: since(start) });
     await expect(agent.getByTestId('guest-link')).toContainText('The guest has left');
+    await agent.screenshot({ path: `${docsImages}/console-call-guest-gone.png` });
   } finally {
     await agent.context().close();
   }
@@ -129,4 +133,7 @@ test('continuity: when the agent is really gone the guest is told so in words', 
   await expect(guest.getByTestId('call-end-notice')).toHaveText(
     'The agent’s connection was lost, so the call ended.',
   );
+  await inspectScreen(guest, 'guest-agent-gone');
+  await guest.setViewportSize({ width: 390, height: 844 });
+  await guest.screenshot({ path: `${docsImages}/guest-agent-gone-phone.png` });
 });
