@@ -1,5 +1,5 @@
 import type { FrameLocator, Locator, Page } from '@playwright/test';
-import { routes, type CompanyUpdateBody } from '@frontdesk/protocol';
+import { adminRoutes, type CompanyUpdateBody, routes } from '@frontdesk/protocol';
 import { expect, likeAPerson, test } from '../support/fixtures.ts';
 import { agentPage, AGENT, api } from '../support/console.ts';
 import { COMPANY, walkToWaiting } from '../support/guest.ts';
@@ -39,7 +39,7 @@ async function restoreCompany(before: CompanyUpdateBody) {
   const { data: now } = await api(routes.company, {
     params: { id: String(COMPANY.aroundTheClock) },
   });
-  await api(routes.updateCompany, {
+  await api(adminRoutes.updateCompany, {
     params: { id: String(COMPANY.aroundTheClock) },
     body: before,
     token,
@@ -178,7 +178,7 @@ test('an admin closes the company for today, sees the closed page in the preview
     // Other journeys call company 12 at any hour: take the timetable away again if it was saved.
     const { data: after } = await api(routes.company, { params: company });
     if (after.schedule) {
-      await api(routes.removeCompanySchedule, { params: company, token: await zoeToken() });
+      await api(adminRoutes.removeCompanySchedule, { params: company, token: await zoeToken() });
     }
   }
 });

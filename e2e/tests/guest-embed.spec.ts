@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Page } from '@playwright/test';
 import { DEMO_SHOP_ORIGIN } from '@frontdesk/api/seed';
-import { routes } from '@frontdesk/protocol';
+import { adminRoutes, routes } from '@frontdesk/protocol';
 import { AGENT, agentPage, api } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { expect, test } from '../support/fixtures.ts';
@@ -37,7 +37,7 @@ async function signedIdentity(answers: Record<string, string>) {
     body: { email: 'zoe@frontdesk.demo', password: 'frontdesk-demo' },
   });
   if (!('access_token' in login.data)) throw new Error('zoe must choose a password first');
-  const { data } = await api(routes.rotateCompanyEmbedSecret, {
+  const { data } = await api(adminRoutes.rotateCompanyEmbedSecret, {
     params: { id: String(COMPANY.aroundTheClock) },
     token: login.data.access_token,
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { envelope, operatorLoginSchema, routes } from '@frontdesk/protocol';
+import { adminRoutes, envelope, operatorLoginSchema, routes } from '@frontdesk/protocol';
 import { createOperator, openDatabase } from '@frontdesk/api/operations';
 import { expect, likeAPerson, test } from '../support/fixtures.ts';
 import { api } from '../support/console.ts';
@@ -122,5 +122,5 @@ test('an operator creates a company in the console; its admin signs in with the 
   // Signing out ends the operator's token.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Operator sign-in' })).toBeVisible();
-  await expect(api(routes.operatorCompanies, { token })).rejects.toMatchObject({ status: 401 });
+  await expect(api(adminRoutes.operatorCompanies, { token })).rejects.toMatchObject({ status: 401 });
 });

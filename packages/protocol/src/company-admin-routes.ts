@@ -31,7 +31,7 @@ import type { Route } from './routes.ts';
  * Company admin (issue 16, docs/admin-api.md): settings, categories, forms, geofence zones, block
  * list, quota, allowed origins and the audit log; the company's own admins only. Every write
  * takes an optional `If-Match` (the client's `ifMatch`: 412 `stale_version` when the company
- * changed since) and answers the company's new version as its `ETag`. Spread into `routes`.
+ * changed since) and answers the company's new version as its `ETag`. Part of `adminRoutes`.
  */
 export const companyAdminRoutes = {
   /** Any subset of the presentation fields and `name`; answers the new details (and ETag). */

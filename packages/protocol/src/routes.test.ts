@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApiClient } from './client.ts';
+import { adminRoutes } from './admin-routes.ts';
 import { reportRoutes } from './report-routes.ts';
 import { routes, routeUrl, type Route } from './routes.ts';
 
-const table: [string, Route][] = Object.entries({ ...routes, ...reportRoutes });
+const table: [string, Route][] = Object.entries({ ...routes, ...reportRoutes, ...adminRoutes });
 
 describe('route table', () => {
   it.each(table)('%s names a params schema for exactly its path segments', (_name, route) => {

@@ -56,9 +56,6 @@ import {
 } from './staff.ts';
 import { uploadedFileSchema, uploadParamsSchema } from './upload.ts';
 import { callHoldBodySchema, callQualityBodySchema } from './call-quality.ts';
-import { companyAdminRoutes } from './company-admin-routes.ts';
-import { scheduleAdminRoutes } from './schedule-admin-routes.ts';
-import { staffAdminRoutes } from './staff-admin-routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -315,11 +312,6 @@ export const routes = {
     response: envelope(uploadedFileSchema),
     statuses: [201],
   },
-
-  // Company admin (issue 16)
-  ...companyAdminRoutes,
-  ...scheduleAdminRoutes,
-  ...staffAdminRoutes,
 } as const satisfies Record<string, Route>;
 
 export type Routes = typeof routes;

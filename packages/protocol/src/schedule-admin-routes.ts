@@ -6,7 +6,7 @@ import { companyScheduleSchema, timetableBodySchema } from './schedule-admin.ts'
 /**
  * Company admin (issue 16): the timetable: opening hours, nights, closed days, holidays and date
  * exceptions, in the company's time zone. Admins of the company only; each write honours
- * `If-Match` and is audited. Spread into `routes`.
+ * `If-Match` and is audited. Part of `adminRoutes`.
  */
 export const scheduleAdminRoutes = {
   /** The whole timetable for editing, with the exceptions up to a year past. */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { routes } from '@frontdesk/protocol';
+import { adminRoutes } from '@frontdesk/protocol';
 import { listAuditEntries } from '../companies/audit-log.ts';
 import { quotaOf, setQuota } from '../companies/call-quota.ts';
 import {
@@ -46,7 +46,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.updateCompany,
+      adminRoutes.updateCompany,
       WRITE_ERRORS,
       docs("Change any of the company's presentation fields and name; null resets a field"),
     ),
@@ -67,7 +67,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.companyCategories,
+      adminRoutes.companyCategories,
       READ_ERRORS,
       docs('The categories, in order, with their colours and agents'),
     ),
@@ -78,7 +78,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.route({
-    ...fromTable(routes.createCategory, WRITE_ERRORS, docs('Add a category')),
+    ...fromTable(adminRoutes.createCategory, WRITE_ERRORS, docs('Add a category')),
     handler: async (request, reply) => {
       const { id } = request.params;
       const { result, version } = await createCategory(
@@ -93,7 +93,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.updateCategory,
+      adminRoutes.updateCategory,
       WRITE_ERRORS,
       docs("Change a category's name, colours, position or agents"),
     ),
@@ -112,7 +112,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.route({
-    ...fromTable(routes.reorderCategories, WRITE_ERRORS, docs('Put the categories in an order')),
+    ...fromTable(adminRoutes.reorderCategories, WRITE_ERRORS, docs('Put the categories in an order')),
     handler: async (request, reply) => {
       const { id } = request.params;
       const { result, version } = await reorderCategories(
@@ -128,7 +128,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.deleteCategory,
+      adminRoutes.deleteCategory,
       WRITE_ERRORS,
       docs('Delete a category without live calls (its reports keep it)'),
     ),
@@ -147,7 +147,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   // Forms
 
   app.route({
-    ...fromTable(routes.companyForm, READ_ERRORS, docs('The welcome or rating form, or null')),
+    ...fromTable(adminRoutes.companyForm, READ_ERRORS, docs('The welcome or rating form, or null')),
     handler: async (request) => {
       const { id, kind } = request.params;
       await companyAdmin(request, id);
@@ -157,7 +157,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.saveCompanyForm,
+      adminRoutes.saveCompanyForm,
       WRITE_ERRORS,
       docs('Replace the welcome or rating form (a new id; old submissions keep theirs)'),
     ),
@@ -176,7 +176,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.route({
-    ...fromTable(routes.deleteCompanyForm, WRITE_ERRORS, docs('Stop asking the form')),
+    ...fromTable(adminRoutes.deleteCompanyForm, WRITE_ERRORS, docs('Stop asking the form')),
     handler: async (request, reply) => {
       const { id, kind } = request.params;
       const { version } = await deleteForm(db, await companyAdminChange(request, id), kind);
@@ -188,7 +188,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   // Geofence
 
   app.route({
-    ...fromTable(routes.companyGeofence, READ_ERRORS, docs('The named zones of the service area')),
+    ...fromTable(adminRoutes.companyGeofence, READ_ERRORS, docs('The named zones of the service area')),
     handler: async (request) => {
       await companyAdmin(request, request.params.id);
       return { data: await listZones(db, request.params.id) };
@@ -197,7 +197,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.saveCompanyGeofence,
+      adminRoutes.saveCompanyGeofence,
       WRITE_ERRORS,
       docs('Replace the zones (none: serve everywhere)'),
     ),
@@ -216,7 +216,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.checkGeofencePoint,
+      adminRoutes.checkGeofencePoint,
       READ_ERRORS,
       docs('Is this point inside the service area, and in which zones?'),
     ),
@@ -229,7 +229,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   // Block list
 
   app.route({
-    ...fromTable(routes.companyBlocks, READ_ERRORS, docs('The block list, newest first')),
+    ...fromTable(adminRoutes.companyBlocks, READ_ERRORS, docs('The block list, newest first')),
     handler: async (request) => {
       await companyAdmin(request, request.params.id);
       return { data: await listBlocks(db, request.params.id) };
@@ -238,7 +238,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.blockGuest,
+      adminRoutes.blockGuest,
       WRITE_ERRORS,
       docs("Block the guest of one of the company's calls, or a fingerprint"),
     ),
@@ -257,7 +257,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.route({
-    ...fromTable(routes.unblockGuest, WRITE_ERRORS, docs('Remove an entry of the block list')),
+    ...fromTable(adminRoutes.unblockGuest, WRITE_ERRORS, docs('Remove an entry of the block list')),
     handler: async (request, reply) => {
       const { id, blockId } = request.params;
       const { version } = await unblockGuest(db, await companyAdminChange(request, id), blockId);
@@ -270,7 +270,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.companyQuota,
+      adminRoutes.companyQuota,
       READ_ERRORS,
       docs("The monthly call quota and this month's use"),
     ),
@@ -281,7 +281,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.route({
-    ...fromTable(routes.saveCompanyQuota, WRITE_ERRORS, docs('Set the monthly quota, or lift it')),
+    ...fromTable(adminRoutes.saveCompanyQuota, WRITE_ERRORS, docs('Set the monthly quota, or lift it')),
     handler: async (request, reply) => {
       const { id } = request.params;
       const { version } = await setQuota(
@@ -299,7 +299,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.companyAllowedOrigins,
+      adminRoutes.companyAllowedOrigins,
       READ_ERRORS,
       docs('The sites that may frame the guest page'),
     ),
@@ -311,7 +311,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.saveCompanyAllowedOrigins,
+      adminRoutes.saveCompanyAllowedOrigins,
       WRITE_ERRORS,
       docs('Replace the sites that may frame the guest page (CSP frame-ancestors)'),
     ),
@@ -332,7 +332,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.companyEmbedSecret,
+      adminRoutes.companyEmbedSecret,
       READ_ERRORS,
       docs("The key the company's site signs identity tokens with"),
     ),
@@ -344,7 +344,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.rotateCompanyEmbedSecret,
+      adminRoutes.rotateCompanyEmbedSecret,
       WRITE_ERRORS,
       docs('Make a new embed secret; tokens signed with the old one stop verifying'),
     ),
@@ -362,7 +362,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   // Audit log
 
   app.route({
-    ...fromTable(routes.companyAudit, READ_ERRORS, docs('Who changed what and when, newest first')),
+    ...fromTable(adminRoutes.companyAudit, READ_ERRORS, docs('Who changed what and when, newest first')),
     handler: async (request) => {
       await companyAdmin(request, request.params.id);
       return { data: await listAuditEntries(db, request.params.id, request.query) };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { routes } from '@frontdesk/protocol';
+import { adminRoutes } from '@frontdesk/protocol';
 import {
   loadCompanySchedule,
   removeSchedule,
@@ -27,7 +27,7 @@ export const scheduleAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.companySchedule,
+      adminRoutes.companySchedule,
       [400, 401, 403, 404],
       docs('The timetable for editing: zone, week, exceptions up to a year past'),
     ),
@@ -41,7 +41,7 @@ export const scheduleAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.replaceCompanySchedule,
+      adminRoutes.replaceCompanySchedule,
       [400, 401, 403, 404, 412],
       docs('Replaces the whole timetable (If-Match: the ETag of the last read)'),
     ),
@@ -55,7 +55,7 @@ export const scheduleAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.removeCompanySchedule,
+      adminRoutes.removeCompanySchedule,
       [400, 401, 403, 404, 412],
       docs('Removes the timetable: the company is open at every hour'),
     ),

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { routes } from '@frontdesk/protocol';
+import { adminRoutes } from '@frontdesk/protocol';
 import {
   companyEtag,
   staffActor,
@@ -79,7 +79,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.companyStaff,
+      adminRoutes.companyStaff,
       [400, 401, 403],
       docs("The company's staff, deactivated members too"),
     ),
@@ -92,7 +92,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.inviteStaff,
+      adminRoutes.inviteStaff,
       [400, 401, 403, 409, 412],
       docs('Invite a member: answers their one-time password, shown this once'),
     ),
@@ -106,7 +106,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.updateStaff,
+      adminRoutes.updateStaff,
       [400, 401, 403, 404, 409, 412],
       docs(
         "Change a member's name, role, categories or assignment groups, or deactivate (signed out within a minute) or reactivate them",
@@ -129,7 +129,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.resetStaffPassword,
+      adminRoutes.resetStaffPassword,
       [400, 401, 403, 404, 412],
       docs("Replace a member's password with a one-time password and end their sign-ins"),
     ),
@@ -144,7 +144,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   // The platform operator (decision 0017).
 
   app.route({
-    ...fromTable(routes.operatorLogin, [400, 401, 429], {
+    ...fromTable(adminRoutes.operatorLogin, [400, 401, 429], {
       tags: ['operator'],
       summary: 'Sign a platform operator in (operators are made by npm run create-operator)',
     }),
@@ -180,7 +180,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.operatorLogout,
+      adminRoutes.operatorLogout,
       [401],
       operatorDocs('Sign the operator out: the token stops'),
     ),
@@ -193,7 +193,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.operatorCompanies,
+      adminRoutes.operatorCompanies,
       [401],
       operatorDocs('Every company of the installation'),
     ),
@@ -205,7 +205,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...fromTable(
-      routes.createCompany,
+      adminRoutes.createCompany,
       [400, 401, 409],
       operatorDocs("Create a company and its first admin: answers the admin's one-time password"),
     ),

@@ -2,13 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Selectable } from 'kysely';
-import {
-  REFRESH_COOKIE,
-  refreshTokenSchema,
-  routes,
-  type StaffLogin,
-  type StaffRole,
-} from '@frontdesk/protocol';
+import { adminRoutes, REFRESH_COOKIE, refreshTokenSchema, routes, type StaffLogin, type StaffRole } from '@frontdesk/protocol';
 import {
   issueAccessToken,
   issueJanusToken,
@@ -183,7 +177,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.route({
-    ...fromTable(routes.changePassword, [400, 401, 429], {
+    ...fromTable(adminRoutes.changePassword, [400, 401, 429], {
       tags: ['staff auth'],
       summary:
         'Choose your password (after a one-time password, or any time): ends your other sign-ins and signs you in',

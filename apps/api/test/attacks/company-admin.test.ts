@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyAdminRoutes, routes, routeUrl, staffLoginSchema } from '@frontdesk/protocol';
+import { adminRoutes, companyAdminRoutes, routeUrl, staffLoginSchema } from '@frontdesk/protocol';
 import { hashPassword } from '../../src/auth/password.ts';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import { bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from '../helper.ts';
@@ -9,7 +9,7 @@ const OTHER = SEEDED_COMPANY.aroundTheClock;
 
 /** A request of every company-admin route against the demo company, each with a valid body. */
 const ATTEMPTS: {
-  name: keyof typeof routes;
+  name: keyof typeof adminRoutes;
   params?: Record<string, unknown>;
   body?: object;
   query?: Record<string, unknown>;
@@ -40,6 +40,8 @@ const ATTEMPTS: {
   { name: 'saveCompanyQuota', body: { monthlyCallQuota: 0 } },
   { name: 'companyAllowedOrigins' },
   { name: 'saveCompanyAllowedOrigins', body: { allowedOrigins: ['https://evil.example'] } },
+  { name: 'companyEmbedSecret' },
+  { name: 'rotateCompanyEmbedSecret' },
   { name: 'companyAudit', query: { limit: 10 } },
 ];
 
@@ -113,7 +115,7 @@ describe('attack: company admin by anyone but its own admins', () => {
   });
 
   it.each(ATTEMPTS)('$name is refused to each of them, and changes nothing', async (attempt) => {
-    const route = routes[attempt.name];
+    const route = adminRoutes[attempt.name];
     const url = `/api${routeUrl(route, { id: COMPANY, ...attempt.params }, attempt.query)}`;
     const before = await snapshot();
     for (const caller of callers) {

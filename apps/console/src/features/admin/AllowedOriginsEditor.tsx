@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { ApiRequestError, allowedOriginsSchema, routes } from '@frontdesk/protocol';
+import { adminRoutes, allowedOriginsSchema, ApiRequestError } from '@frontdesk/protocol';
 import { describeError } from '../../app/errors.ts';
 import { useAppStore } from '../../app/hooks.ts';
 import { useServices } from '../../app/servicesContext.ts';
@@ -42,7 +42,7 @@ export function AllowedOriginsEditor(props: {
     let current = true;
     const login = store.getState().auth.login;
     const request = { params: { id: String(props.companyId) }, token: login?.access_token };
-    api(routes.companyAllowedOrigins, request).then(
+    api(adminRoutes.companyAllowedOrigins, request).then(
       ({ data }) => {
         if (!current) return;
         setState({ kind: 'ready', saved: data.allowedOrigins });
@@ -75,7 +75,7 @@ export function AllowedOriginsEditor(props: {
     setProblem(null);
     setState({ kind: 'saving', saved: saved ?? [] });
     try {
-      const { data } = await api(routes.saveCompanyAllowedOrigins, {
+      const { data } = await api(adminRoutes.saveCompanyAllowedOrigins, {
         params,
         body: parsed.data,
         token: token(),

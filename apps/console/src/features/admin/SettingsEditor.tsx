@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { Outlet, useMatch } from 'react-router';
-import { routes, type CompanyDetails } from '@frontdesk/protocol';
+import { adminRoutes, type CompanyDetails } from '@frontdesk/protocol';
 import { describeError } from '../../app/errors.ts';
 import { useAppStore } from '../../app/hooks.ts';
 import { useServices } from '../../app/servicesContext.ts';
@@ -65,7 +65,7 @@ function SettingsForm(props: {
 
   /** Sends a change of the settings against the version this draft was made from. */
   const patch = (body: ReturnType<typeof changedFields>) =>
-    api(routes.updateCompany, {
+    api(adminRoutes.updateCompany, {
       params: { id: String(saved.id) },
       body,
       token: store.getState().auth.login?.access_token,

@@ -1,10 +1,5 @@
 import { isAnyOf } from '@reduxjs/toolkit';
-import {
-  ACCESS_TOKEN_RETRY_MS,
-  ApiRequestError,
-  msUntilRenewal,
-  routes,
-} from '@frontdesk/protocol';
+import { ACCESS_TOKEN_RETRY_MS, adminRoutes, ApiRequestError, msUntilRenewal, routes } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
@@ -68,7 +63,7 @@ export function authListeners(startListening: AppStartListening): void {
     actionCreator: passwordChangeSubmitted,
     effect: async (action, { dispatch, extra }) => {
       try {
-        const { data } = await extra.api(routes.changePassword, { body: action.payload });
+        const { data } = await extra.api(adminRoutes.changePassword, { body: action.payload });
         dispatch(signInSucceeded(data));
       } catch (error) {
         const field = error instanceof ApiRequestError ? error.fields.newPassword : undefined;

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { blockBodySchema, routes } from '@frontdesk/protocol';
+import { adminRoutes, blockBodySchema } from '@frontdesk/protocol';
 import { describeError } from '../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../app/hooks.ts';
 import { useServices } from '../../app/servicesContext.ts';
@@ -35,7 +35,7 @@ export function BlockGuestButton({ callId }: { callId: string }) {
     }
     setState({ kind: 'blocking' });
     try {
-      await api(routes.blockGuest, {
+      await api(adminRoutes.blockGuest, {
         params: { id: String(companyId) },
         body,
         token: store.getState().auth.login?.access_token,

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ApiRequestError, routes, type OperatorLogin } from '@frontdesk/protocol';
+import { adminRoutes, ApiRequestError, type OperatorLogin } from '@frontdesk/protocol';
 import { useServices } from '../../app/servicesContext.ts';
 import { t } from '../../i18n/messages.ts';
 
@@ -36,7 +36,7 @@ export function OperatorSignIn(props: {
     setBusy(true);
     setError(null);
     try {
-      const { data } = await api(routes.operatorLogin, {
+      const { data } = await api(adminRoutes.operatorLogin, {
         body: { email: String(form.get('email')), password: String(form.get('password')) },
       });
       props.onSignedIn(data);

@@ -1,7 +1,7 @@
 import {
-  ApiRequestError,
-  routes,
+  adminRoutes,
   type ApiClient,
+  ApiRequestError,
   type NewCompany,
   type OperatorCompany,
   type OperatorCreatedCompany,
@@ -16,11 +16,11 @@ export function operatorRequests(api: ApiClient, session: OperatorLogin) {
   const { token } = session;
   return {
     companies: async (): Promise<OperatorCompany[]> =>
-      (await api(routes.operatorCompanies, { token })).data,
+      (await api(adminRoutes.operatorCompanies, { token })).data,
     createCompany: async (body: NewCompany): Promise<OperatorCreatedCompany> =>
-      (await api(routes.createCompany, { token, body })).data,
+      (await api(adminRoutes.createCompany, { token, body })).data,
     signOut: async (): Promise<void> => {
-      await api(routes.operatorLogout, { token });
+      await api(adminRoutes.operatorLogout, { token });
     },
   };
 }

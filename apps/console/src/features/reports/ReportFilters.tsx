@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
-import { callOutcomeSchema, routes, type CallOutcome } from '@frontdesk/protocol';
+import { adminRoutes, type CallOutcome, callOutcomeSchema } from '@frontdesk/protocol';
 import { useAppSelector } from '../../app/hooks.ts';
 import { t, type MessageKey } from '../../i18n/messages.ts';
 import { formatDay, hourSpan, weekdayName } from './format.ts';
@@ -14,7 +14,7 @@ import { useReport, type ReportRequest } from './useReport.ts';
 
 /** The company's members, for the agent filter (admins may list them). */
 async function loadStaff({ api, token }: ReportRequest, companyId: number) {
-  const { data } = await api(routes.companyStaff, {
+  const { data } = await api(adminRoutes.companyStaff, {
     params: { id: String(companyId) },
     ...(token ? { token } : {}),
   });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { routes, type AuditEntry } from '@frontdesk/protocol';
+import { adminRoutes, type AuditEntry } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { hasMessage, t } from '../../../i18n/messages.ts';
 import { formatValue } from '../SaveSummary.tsx';
@@ -17,9 +17,9 @@ type History = AuditPage & { names: Names };
 /** The first page, with the names of the members and categories the entries name by id. */
 const loadHistory = async ({ api, params, token }: AdminRequest): Promise<History> => {
   const [audit, staff, categories] = await Promise.all([
-    api(routes.companyAudit, { params, token }),
-    api(routes.companyStaff, { params, token }),
-    api(routes.companyCategories, { params, token }),
+    api(adminRoutes.companyAudit, { params, token }),
+    api(adminRoutes.companyStaff, { params, token }),
+    api(adminRoutes.companyCategories, { params, token }),
   ]);
   const names: Names = {
     staff: new Map(staff.data.map((member) => [member.id, member.name])),
@@ -141,7 +141,7 @@ export function AuditPage() {
     setMoreError(null);
     try {
       const { api, params, token } = resource.request();
-      const { data } = await api(routes.companyAudit, {
+      const { data } = await api(adminRoutes.companyAudit, {
         params,
         query: { before: String(before) },
         token,

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { blockBodySchema, routes, type GuestBlock } from '@frontdesk/protocol';
+import { adminRoutes, blockBodySchema, type GuestBlock } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
 import { ListField } from '../listPage/ListField.tsx';
 import { AdminPage } from '../listPage/AdminPage.tsx';
@@ -7,7 +7,7 @@ import { formatDateTime, useCompanyTimeZone } from '../listPage/formatTime.ts';
 import { fieldError, useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
 
 const loadBlocks = async ({ api, params, token }: AdminRequest) =>
-  (await api(routes.companyBlocks, { params, token })).data;
+  (await api(adminRoutes.companyBlocks, { params, token })).data;
 
 /** A fingerprint is long and means nothing to a person: its start tells entries apart. */
 const shortFingerprint = (fingerprint: string) => `${fingerprint.slice(0, 10)}…`;
@@ -92,7 +92,7 @@ export function BlocksPage() {
 
   async function block(body: { callId: string; reason?: string }) {
     const result = await write(
-      ({ api, params, token }, ifMatch) => api(routes.blockGuest, { params, body, token, ifMatch }),
+      ({ api, params, token }, ifMatch) => api(adminRoutes.blockGuest, { params, body, token, ifMatch }),
       () => t('blockedOutcome', { callId: body.callId }),
     );
     if (result.ok) return {};
@@ -107,7 +107,7 @@ export function BlocksPage() {
   async function unblock(entry: GuestBlock) {
     await write(
       ({ api, token, companyId }, ifMatch) =>
-        api(routes.unblockGuest, {
+        api(adminRoutes.unblockGuest, {
           params: { id: String(companyId), blockId: String(entry.id) },
           token,
           ifMatch,

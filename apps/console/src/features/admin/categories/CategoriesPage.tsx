@@ -1,10 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import {
-  categoryCreateBodySchema,
-  routes,
-  type AdminCategory,
-  type StaffAdminEntry,
-} from '@frontdesk/protocol';
+import { type AdminCategory, adminRoutes, categoryCreateBodySchema, type StaffAdminEntry } from '@frontdesk/protocol';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { t } from '../../../i18n/messages.ts';
 import { ConfirmDialog } from '../../../ui/Dialog.tsx';
@@ -16,8 +11,8 @@ type Categories = { categories: AdminCategory[]; staff: StaffAdminEntry[] };
 
 const loadCategories = async ({ api, params, token }: AdminRequest): Promise<Categories> => {
   const [categories, staff] = await Promise.all([
-    api(routes.companyCategories, { params, token }),
-    api(routes.companyStaff, { params, token }),
+    api(adminRoutes.companyCategories, { params, token }),
+    api(adminRoutes.companyStaff, { params, token }),
   ]);
   return { categories: categories.data, staff: staff.data };
 };
@@ -114,7 +109,7 @@ export function CategoriesPage() {
     );
     const result = await write(
       ({ api, params, token }, ifMatch) =>
-        api(routes.reorderCategories, { params, body: { categoryIds }, token, ifMatch }),
+        api(adminRoutes.reorderCategories, { params, body: { categoryIds }, token, ifMatch }),
       () =>
         t('movedOutcome', {
           name: category.name,
@@ -133,7 +128,7 @@ export function CategoriesPage() {
   async function add(name: string): Promise<string | undefined> {
     const result = await write(
       ({ api, params, token }, ifMatch) =>
-        api(routes.createCategory, { params, body: { name }, token, ifMatch }),
+        api(adminRoutes.createCategory, { params, body: { name }, token, ifMatch }),
       () => t('categoryAddedOutcome', { name }),
     );
     return result.ok ? undefined : fieldError(result, 'name');
@@ -142,7 +137,7 @@ export function CategoriesPage() {
   async function remove(category: AdminCategory) {
     await write(
       ({ api, token, companyId }, ifMatch) =>
-        api(routes.deleteCategory, {
+        api(adminRoutes.deleteCategory, {
           params: { id: String(companyId), categoryId: String(category.id) },
           token,
           ifMatch,
@@ -233,7 +228,7 @@ export function CategoriesPage() {
                 onSave={(body) =>
                   write(
                     ({ api, token, companyId }, ifMatch) =>
-                      api(routes.updateCategory, {
+                      api(adminRoutes.updateCategory, {
                         params: { id: String(companyId), categoryId: String(asking.category.id) },
                         body,
                         token,

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { routes, type EmbedSecret } from '@frontdesk/protocol';
+import { adminRoutes, type EmbedSecret } from '@frontdesk/protocol';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { t } from '../../../i18n/messages.ts';
 import { AdminPage } from '../listPage/AdminPage.tsx';
@@ -9,8 +9,8 @@ import { useAdminResource, type AdminRequest } from '../listPage/useAdminResourc
 
 const loadEmbedding = async ({ api, params, token }: AdminRequest) => {
   const [origins, secret] = await Promise.all([
-    api(routes.companyAllowedOrigins, { params, token }),
-    api(routes.companyEmbedSecret, { params, token }),
+    api(adminRoutes.companyAllowedOrigins, { params, token }),
+    api(adminRoutes.companyEmbedSecret, { params, token }),
   ]);
   return { origins: origins.data.allowedOrigins, secret: secret.data };
 };
@@ -85,7 +85,7 @@ export function EmbeddingPage() {
   const rotate = () =>
     resource.write(
       ({ api, params, token }, ifMatch) =>
-        api(routes.rotateCompanyEmbedSecret, { params, token, ifMatch }),
+        api(adminRoutes.rotateCompanyEmbedSecret, { params, token, ifMatch }),
       () => t('embedSecretRotated'),
     );
   return (

@@ -8,13 +8,7 @@ import {
   type FieldPath,
 } from 'react-hook-form';
 import { useParams } from 'react-router';
-import {
-  formKindSchema,
-  routes,
-  type CompanyDetails,
-  type Form,
-  type FormBody,
-} from '@frontdesk/protocol';
+import { adminRoutes, type CompanyDetails, type Form, type FormBody, formKindSchema } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
@@ -131,8 +125,8 @@ function FormBuilderForm(props: {
 
   /** Puts `body` in place of the saved form (`null`: removes it); then the company anew. */
   async function replace(body: FormBody | null): Promise<CompanyDetails> {
-    if (body) await api(routes.saveCompanyForm, { ...options(), body });
-    else await api(routes.deleteCompanyForm, options());
+    if (body) await api(adminRoutes.saveCompanyForm, { ...options(), body });
+    else await api(adminRoutes.deleteCompanyForm, options());
     // The version the next change names, and the form as guests now get it.
     return props.loadCompany();
   }

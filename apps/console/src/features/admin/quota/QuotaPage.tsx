@@ -1,12 +1,12 @@
 import { useId, useState } from 'react';
-import { quotaBodySchema, routes, type Quota } from '@frontdesk/protocol';
+import { adminRoutes, type Quota, quotaBodySchema } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
 import { AdminPage } from '../listPage/AdminPage.tsx';
 import { formatDateTime } from '../listPage/formatTime.ts';
 import { fieldError, useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
 
 const loadQuota = async ({ api, params, token }: AdminRequest) =>
-  (await api(routes.companyQuota, { params, token })).data;
+  (await api(adminRoutes.companyQuota, { params, token })).data;
 
 /** This month's calls against the limit: a bar, and the same in words for everyone. */
 function Usage({ quota }: { quota: Quota }) {
@@ -140,7 +140,7 @@ export function QuotaPage() {
   async function save(monthlyCallQuota: number | null) {
     const result = await write(
       ({ api, params, token }, ifMatch) =>
-        api(routes.saveCompanyQuota, { params, body: { monthlyCallQuota }, token, ifMatch }),
+        api(adminRoutes.saveCompanyQuota, { params, body: { monthlyCallQuota }, token, ifMatch }),
       () =>
         monthlyCallQuota === null
           ? t('quotaSavedUnlimited')

@@ -1,14 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
-import {
-  isOpenAt,
-  nextOpening,
-  routes,
-  timetableBodySchema,
-  type CompanyDetails,
-  type CompanySchedule,
-  type TimetableData,
-} from '@frontdesk/protocol';
+import { adminRoutes, type CompanyDetails, type CompanySchedule, isOpenAt, nextOpening, timetableBodySchema, type TimetableData } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
@@ -58,7 +50,7 @@ export function ScheduleEditor() {
   const loadCompany = useCompanyLoader();
   const companyId = useAppSelector((state) => state.auth.login?.user.companyId);
   const loadSchedule = useCallback(async (): Promise<CompanySchedule> => {
-    const { data } = await api(routes.companySchedule, {
+    const { data } = await api(adminRoutes.companySchedule, {
       params: { id: String(companyId) },
       token: store.getState().auth.login?.access_token,
     });
@@ -140,8 +132,8 @@ function ScheduleForm(props: {
   /** Puts `timetable` in place of the saved one (`null`: removes it, always open). */
   async function replace(timetable: TimetableData | null): Promise<CompanySchedule> {
     const { data } = timetable
-      ? await api(routes.replaceCompanySchedule, { ...options(), body: timetable })
-      : await api(routes.removeCompanySchedule, options());
+      ? await api(adminRoutes.replaceCompanySchedule, { ...options(), body: timetable })
+      : await api(adminRoutes.removeCompanySchedule, options());
     return data;
   }
 

@@ -1,11 +1,5 @@
 import { useState } from 'react';
-import {
-  routes,
-  type AdminCategory,
-  type CompanyDetails,
-  type StaffAdminEntry,
-  type StaffInviteBody,
-} from '@frontdesk/protocol';
+import { type AdminCategory, adminRoutes, type CompanyDetails, type StaffAdminEntry, type StaffInviteBody } from '@frontdesk/protocol';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { t } from '../../../i18n/messages.ts';
 import { ConfirmDialog } from '../../../ui/Dialog.tsx';
@@ -24,8 +18,8 @@ const loadTeam = async (
   company: Promise<CompanyDetails>,
 ): Promise<Team> => {
   const [staff, categories, { assignments, assignmentGroups }] = await Promise.all([
-    api(routes.companyStaff, { params, token }),
-    api(routes.companyCategories, { params, token }),
+    api(adminRoutes.companyStaff, { params, token }),
+    api(adminRoutes.companyCategories, { params, token }),
     company,
   ]);
   return {
@@ -75,7 +69,7 @@ export function StaffPage() {
   async function invite(body: StaffInviteBody) {
     const result = await write(
       ({ api, params, token }, ifMatch) =>
-        api(routes.inviteStaff, { params, body, token, ifMatch }).then(({ data }) => data),
+        api(adminRoutes.inviteStaff, { params, body, token, ifMatch }).then(({ data }) => data),
       (data) => t('invitedOutcome', { name: data.member.name }),
     );
     if (result.ok) {
@@ -95,7 +89,7 @@ export function StaffPage() {
   async function setActive(member: StaffAdminEntry, active: boolean) {
     await write(
       ({ api, token, companyId }, ifMatch) =>
-        api(routes.updateStaff, {
+        api(adminRoutes.updateStaff, {
           params: { id: String(companyId), staffId: String(member.id) },
           body: { active },
           token,
@@ -109,7 +103,7 @@ export function StaffPage() {
   async function resetPassword(member: StaffAdminEntry) {
     const result = await write(
       ({ api, token, companyId }, ifMatch) =>
-        api(routes.resetStaffPassword, {
+        api(adminRoutes.resetStaffPassword, {
           params: { id: String(companyId), staffId: String(member.id) },
           token,
           ifMatch,
@@ -241,7 +235,7 @@ export function StaffPage() {
                 onSave={(body) =>
                   write(
                     ({ api, token, companyId }, ifMatch) =>
-                      api(routes.updateStaff, {
+                      api(adminRoutes.updateStaff, {
                         params: { id: String(companyId), staffId: String(editing.id) },
                         body,
                         token,

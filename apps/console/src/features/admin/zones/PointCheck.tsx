@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
-import { ApiRequestError, routes } from '@frontdesk/protocol';
+import { adminRoutes, ApiRequestError } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
@@ -60,7 +60,7 @@ export function PointCheck(props: {
   const check = form.handleSubmit(async (point) => {
     setProgress({ kind: 'checking' });
     try {
-      const { data } = await api(routes.checkGeofencePoint, {
+      const { data } = await api(adminRoutes.checkGeofencePoint, {
         params: { id: String(props.companyId) },
         token: store.getState().auth.login?.access_token,
         body: point,

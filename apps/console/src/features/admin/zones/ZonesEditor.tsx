@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FormProvider, useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { Link } from 'react-router';
-import { routes, type CompanyDetails, type GeofenceZone } from '@frontdesk/protocol';
+import { adminRoutes, type CompanyDetails, type GeofenceZone } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
@@ -42,7 +42,7 @@ export function ZonesEditor() {
   const loadCompany = useCompanyLoader();
   const companyId = useAppSelector((state) => state.auth.login?.user.companyId);
   const loadZones = useCallback(async (): Promise<GeofenceZone[]> => {
-    const { data } = await api(routes.companyGeofence, {
+    const { data } = await api(adminRoutes.companyGeofence, {
       params: { id: String(companyId) },
       token: store.getState().auth.login?.access_token,
     });
@@ -99,7 +99,7 @@ function ZonesForm(props: {
 
   /** Puts `body` in place of the saved zones; then the company's new version. */
   async function replace(body: ZonesBody): Promise<GeofenceZone[]> {
-    const { data } = await api(routes.saveCompanyGeofence, {
+    const { data } = await api(adminRoutes.saveCompanyGeofence, {
       params: { id: String(company.id) },
       token: store.getState().auth.login?.access_token,
       ifMatch: company.version,

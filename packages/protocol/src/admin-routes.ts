@@ -1,0 +1,14 @@
+import { companyAdminRoutes } from './company-admin-routes.ts';
+import { scheduleAdminRoutes } from './schedule-admin-routes.ts';
+import { staffAdminRoutes } from './staff-admin-routes.ts';
+
+/**
+ * The console's administration (issue 16, docs/admin-api.md): company settings, timetable,
+ * staff and operators. Kept out of `routes`, as the reports are (`reportRoutes`), so the guest
+ * page, which calls none of them, does not carry their schemas before a call.
+ */
+export const adminRoutes = {
+  ...companyAdminRoutes,
+  ...scheduleAdminRoutes,
+  ...staffAdminRoutes,
+};
