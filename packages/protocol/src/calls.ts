@@ -179,17 +179,17 @@ export const callSummarySchema = agentCallSchema.extend({
   answeredAt: z.iso.datetime().nullable(),
   /** The guest's latest answers to the company's welcome form, if it filled one in. */
   welcomeAnswers: answersSchema.nullable(),
+  /**
+   * Which of those answers the company's own site vouched for with a signed identity (decision
+   * 0021); absent or empty: none.
+   */
+  welcomeVerified: z.array(z.string()).optional(),
   /** How many calls the guest made before this one (a transferred call counts once). */
   previousCalls: z.number().int().nonnegative(),
   /**
    * The assignment group the guest picked (decision 0019), named as the company names it now;
    * `name` is `null` when the company has removed the group since. `null`: none picked.
    */
-  /**
-   * Which of those answers the company's own site vouched for with a signed identity (decision
-   * 0021); absent or empty: none.
-   */
-  welcomeVerified: z.array(z.string()).optional(),
   assignmentGroup: assignmentGroupSchema
     .extend({ name: assignmentGroupSchema.shape.name.nullable() })
     .nullable(),

@@ -436,12 +436,12 @@ export async function listCalls(
       createdAt: row.created_at.toISOString(),
       answeredAt: row.answered_at?.toISOString() ?? null,
       welcomeAnswers: row.welcome_answers,
+      welcomeVerified: row.welcome_verified ?? [],
       previousCalls: row.previous_calls ?? 0,
       assignmentGroup: group,
       offer: offer && {
         agentJabberUsername: staffJabberUsername(offer.staffId),
         until: offer.until.toISOString(),
-      welcomeVerified: row.welcome_verified ?? [],
       },
     };
   });
