@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { build, defineConfig, type LogLevel, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { formatterWithoutParser, messageCatalogues } from './message-catalogues.ts';
 
 const root = import.meta.dirname;
 /** SECURITY: maps for error reports only, never linked from or served with the bundles. */
@@ -28,7 +29,8 @@ function livePreviewBuild(): Plugin {
         root,
         base: '/',
         logLevel,
-        plugins: [react()],
+        plugins: [react(), messageCatalogues()],
+        resolve: { alias: [formatterWithoutParser] },
         build: {
           outDir,
           emptyOutDir: false,
@@ -46,7 +48,8 @@ function livePreviewBuild(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), livePreviewBuild()],
+  plugins: [react(), messageCatalogues(), livePreviewBuild()],
+  resolve: { alias: [formatterWithoutParser] },
   base: '/',
   build: {
     outDir: 'dist',

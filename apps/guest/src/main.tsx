@@ -19,6 +19,7 @@ import { captureConsole } from './features/diagnostics/logBuffer.ts';
 import { startErrorReporting } from './features/diagnostics/errorReporting.ts';
 import { routes } from '@frontdesk/protocol';
 import { sendBeacon } from '@frontdesk/protocol/browser';
+import { languageOf, loadLanguage } from './i18n/messages.ts';
 import './app/global.css';
 
 function storageOrUndefined(kind: 'localStorage' | 'sessionStorage'): Storage | undefined {
@@ -57,6 +58,13 @@ const services: GuestServices = {
   notifier: browserNotifier(),
 };
 const store = createStore(readPageParams(window.location.search), services);
+
+// The page the API serves names the company's language: its sentences load beside the company.
+void loadLanguage(
+  languageOf(
+    store.getState().page.language ?? (document.documentElement.lang || navigator.language),
+  ),
+);
 
 // Started here rather than in an effect: once per page, before the first render.
 void store.dispatch(startVisit());

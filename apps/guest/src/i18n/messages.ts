@@ -1,338 +1,14 @@
-/** Every sentence of the guest app in English; other languages give the same keys. */
-const en = {
-  loading: 'Loading…',
-  poweredBy: 'Powered by Frontdesk',
-  visitWebsite: 'Back to {site}',
-  welcomeTitle: 'Talk to us',
-  welcomeDefault: 'Start a video or voice call with our team.',
-  continue: 'Continue',
-  sending: 'Sending…',
-  requiredField: 'Required',
-  formInvalid: 'Please check the fields marked below.',
-  errorRequired: 'Please fill this in.',
-  errorEmail: 'Enter an e-mail address like name@example.com.',
-  errorPhone: 'Enter a phone number, digits only, with an optional + in front.',
-  errorInvalid: 'Please check this answer.',
-  submitFailed: 'We could not send your answers. Please try again.',
-  chooseCategory: 'What can we help you with?',
-  callType: 'How would you like to talk?',
-  chooseAssignmentGroup: 'Which of these fits you best?',
-  errorChooseGroup: 'Please choose one.',
-  videoCall: 'Video call',
-  voiceCall: 'Voice call',
-  startCall: 'Start the call',
-  startingCall: 'Starting the call…',
-  previewTitle: 'Check your camera and microphone',
-  scheduleTitle: 'We are closed right now',
-  scheduleDefault:
-    'Our team is not available at this time. Please come back during our opening hours.',
-  timetable: 'Opening hours',
-  nextOpening: 'We open again {when} (your time).',
-  closedAllDay: 'Closed',
-  specialDates: 'Special dates',
-  outOfZoneTitle: 'Not available in your area',
-  outOfZoneDefault: 'Our service is not available where you are.',
-  serviceArea: 'We serve: {area}',
-  unsupportedTitle: 'This browser cannot make calls',
-  unsupported_noWebRTC:
-    'Please open this page in a recent version of Chrome, Firefox, Safari or Edge.',
-  unsupported_disabledCamera:
-    'Your browser did not let this page use the camera or microphone. Allow it in your browser settings (the icon beside the address), then try again.',
-  unsupported_offline: 'You seem to be offline. Check your connection, then try again.',
-  inactiveTitle: 'Calls are not available',
-  inactiveBody: 'This service is currently switched off. Please try again later.',
-  outOfQuotaTitle: 'We cannot take more calls this month',
-  outOfQuotaBody: 'Please contact us another way, or try again next month.',
-  blockedTitle: 'Calls are not available',
-  blockedBody: 'This browser cannot start calls with this company.',
-  botTitle: 'We could not verify your browser',
-  botBody: 'Calls are only available to people using a regular browser.',
-  failedTitle: 'Something went wrong',
-  failed_unreachable: 'We could not reach our service. Check your connection and try again.',
-  failed_notFound: 'This page does not belong to any company we know. Check the link you followed.',
-  failed_unavailable: 'Our service is not answering right now. Please try again in a moment.',
-  failed_transferFailed:
-    'We could not pass your call on to the next agent. Please start a new call.',
-  notifyAnsweredTitle: '{company}: your call was answered',
-  notifyAnsweredBody: 'An agent is with you now. Come back to the call.',
-  abandonedTitle: 'You left the queue',
-  abandonedBody: 'Your call was cancelled before an agent answered.',
-  tryAgain: 'Try again',
-  waitingTitle: 'Connecting you to our team',
-  waitingDefault: 'An agent will be with you shortly.',
-  settingUp: 'Setting up your call…',
-  queuePosition: 'You are number {position} in line.',
-  queueNext: 'You are next in line.',
-  estimatedWait: 'Estimated wait: about {minutes} min.',
-  estimatedWaitSoon: 'Estimated wait: less than a minute.',
-  cancelCall: 'Cancel the call',
-  callTitle: 'Call with {name}',
-  yourCamera: 'Your camera',
-  agentVideo: 'Agent video',
-  agentCameraOff: 'The agent’s camera is off.',
-  voiceCallWith: 'Voice call',
-  muteMic: 'Mute microphone',
-  unmuteMic: 'Unmute microphone',
-  cameraOff: 'Turn camera off',
-  cameraOn: 'Turn camera on',
-  backCamera: 'Switch camera',
-  zoomFit: 'Show whole picture',
-  zoomFill: 'Fill the screen',
-  devices: 'Devices',
-  camera: 'Camera',
-  microphone: 'Microphone',
-  speaker: 'Speaker',
-  volume: 'Volume',
-  chat: 'Chat',
-  unread: '{count} unread',
-  endCall: 'End call',
-  endCallConfirm: 'End this call?',
-  endCallYes: 'Yes, end it',
-  endCallNo: 'Stay in the call',
-  onHoldTitle: 'You are on hold',
-  onHoldDefault: 'Please stay on the line.',
-  reconnecting: 'Connection lost. Reconnecting…',
-  resumingCall: 'Reconnecting your call…',
-  agentReconnecting: 'The agent’s connection dropped. Reconnecting…',
-  endAgentGone: 'The agent’s connection was lost, so the call ended.',
-  endAgentEnded: 'The agent ended the call.',
-  quality: 'Connection: {level}',
-  quality_good: 'good',
-  quality_fair: 'fair',
-  quality_poor: 'poor',
-  recording: 'This call is recorded.',
-  chatTitle: 'Chat',
-  closeChat: 'Close the chat',
-  closeDevices: 'Close the devices',
-  callDuration: 'Call duration',
-  chatEmpty: 'No messages yet.',
-  messageLabel: 'Message',
-  send: 'Send',
-  attachFile: 'Attach a file',
-  uploading: 'Sending {name}…',
-  uploadFailed: 'Could not send {name}.',
-  delivery_sending: 'Sending',
-  delivery_sent: 'Sent',
-  delivery_delivered: 'Delivered',
-  delivery_failed: 'Not delivered',
-  you: 'You',
-  agent: 'Agent',
-  previewTest: 'Testing your connection…',
-  previewConnectionOk: 'Your connection works.',
-  previewConnectionBad: 'Your connection seems slow ({ms} ms).',
-  micLevel: 'Microphone level',
-  previewNoVideo: 'Voice only: no camera needed.',
-  ratingTitle: 'How was your call?',
-  ratingLabel: 'Your rating',
-  ratingSubmit: 'Send rating',
-  ratingThanks: 'Thank you for your feedback!',
-  thanks: 'Thank you for calling.',
-  weekday1: 'Monday',
-  weekday2: 'Tuesday',
-  weekday3: 'Wednesday',
-  weekday4: 'Thursday',
-  weekday5: 'Friday',
-  weekday6: 'Saturday',
-  weekday7: 'Sunday',
-  // The stages around the call (issue 18).
-  back: 'Back',
-  unsupportedTitle_disabledCamera: 'We cannot use your camera',
-  unsupportedTitle_offline: 'You are offline',
-  unsupportedTitle_noMicrophone: 'We cannot use your microphone',
-  unsupported_noMicrophone:
-    'Your browser did not let this page use the microphone. Allow it in your browser settings (the icon beside the address), then try again.',
-  voiceInsteadHint: 'Or talk to us in a voice call, without the camera.',
-  voiceInstead: 'Make a voice call instead',
-  locationTitle: 'We need your location',
-  locationBody:
-    'We serve only some areas, so we check where you are before a call. Your browser did not share your location: allow it for this page, then try again.',
-  failedTitle_notFound: 'We do not know this link',
-  charactersUsed: '{used} / {max}',
-  charactersUsedLabel: 'Characters used: {used} of {max}',
-  charactersLimit: 'You have reached the limit of {max} characters.',
-  ratingSkip: 'Skip',
-  ratingOptional: 'Optional: a rating helps us improve.',
-  newCall: 'Start a new call',
-  whatNext: 'What would you like to do next?',
-  uploadTooLarge: '{name} is too large: files of this type can be up to {max} MB.',
-  uploadUnsupported: '{name} is not a file type we accept.',
-  uploadOffline: 'Could not send {name}: check your connection and try again.',
-  crashTitle: 'Sorry, something broke on our side',
-  crashBody: 'This page stopped working because of a fault of ours. Reload it to carry on.',
-  crashReporting: 'Sending a report to our team…',
-  crashReported: 'We have sent a report to our team so they can fix it.',
-  crashNotReported: 'We could not send a report this time.',
-  crashReload: 'Reload the page',
-};
+import { IntlMessageFormat } from 'intl-messageformat';
+import english from 'virtual:guest-messages/en';
+import type englishSource from './catalogues/en.json';
 
-export type MessageKey = keyof typeof en;
-export type Messages = Record<MessageKey, string>;
+/** A sentence of the guest app: a key of catalogues/en.json, which every catalogue repeats. */
+export type MessageKey = keyof typeof englishSource;
+export type Language = 'en' | 'ar';
+/** What fills a message's arguments; plurals (`{count, plural, …}`) take numbers. */
+export type MessageValues = Record<string, string | number>;
 
-const ar: Messages = {
-  loading: 'جارٍ التحميل…',
-  poweredBy: 'بدعم من Frontdesk',
-  visitWebsite: 'العودة إلى {site}',
-  welcomeTitle: 'تحدث إلينا',
-  welcomeDefault: 'ابدأ مكالمة فيديو أو مكالمة صوتية مع فريقنا.',
-  continue: 'متابعة',
-  sending: 'جارٍ الإرسال…',
-  requiredField: 'مطلوب',
-  formInvalid: 'يرجى مراجعة الحقول المشار إليها أدناه.',
-  errorRequired: 'يرجى ملء هذا الحقل.',
-  errorEmail: 'أدخل بريدًا إلكترونيًا مثل name@example.com.',
-  errorPhone: 'أدخل رقم هاتف بالأرقام فقط، مع + اختيارية في البداية.',
-  errorInvalid: 'يرجى مراجعة هذه الإجابة.',
-  submitFailed: 'تعذّر إرسال إجاباتك. يرجى المحاولة مجددًا.',
-  chooseCategory: 'كيف يمكننا مساعدتك؟',
-  callType: 'كيف تفضّل التحدث؟',
-  chooseAssignmentGroup: 'أيّ من هذه يناسبك أكثر؟',
-  errorChooseGroup: 'يرجى اختيار أحدها.',
-  videoCall: 'مكالمة فيديو',
-  voiceCall: 'مكالمة صوتية',
-  startCall: 'ابدأ المكالمة',
-  startingCall: 'جارٍ بدء المكالمة…',
-  previewTitle: 'تحقق من الكاميرا والميكروفون',
-  scheduleTitle: 'نحن مغلقون الآن',
-  scheduleDefault: 'فريقنا غير متاح في هذا الوقت. يرجى العودة خلال ساعات العمل.',
-  timetable: 'ساعات العمل',
-  nextOpening: 'نفتح مجددًا {when} (بتوقيتك).',
-  closedAllDay: 'مغلق',
-  specialDates: 'أيام خاصة',
-  outOfZoneTitle: 'الخدمة غير متاحة في منطقتك',
-  outOfZoneDefault: 'خدمتنا غير متاحة في موقعك.',
-  serviceArea: 'نخدم: {area}',
-  unsupportedTitle: 'لا يمكن لهذا المتصفح إجراء المكالمات',
-  unsupported_noWebRTC: 'يرجى فتح هذه الصفحة في إصدار حديث من Chrome أو Firefox أو Safari أو Edge.',
-  unsupported_disabledCamera:
-    'تعذّر استخدام الكاميرا أو الميكروفون. اسمح بالوصول من إعدادات المتصفح ثم حاول مجددًا.',
-  unsupported_offline: 'يبدو أنك غير متصل بالإنترنت. تحقق من اتصالك ثم حاول مجددًا.',
-  inactiveTitle: 'المكالمات غير متاحة',
-  inactiveBody: 'هذه الخدمة متوقفة حاليًا. يرجى المحاولة لاحقًا.',
-  outOfQuotaTitle: 'لا يمكننا استقبال مزيد من المكالمات هذا الشهر',
-  outOfQuotaBody: 'يرجى التواصل معنا بطريقة أخرى أو المحاولة الشهر القادم.',
-  blockedTitle: 'المكالمات غير متاحة',
-  blockedBody: 'لا يمكن لهذا المتصفح بدء مكالمات مع هذه الشركة.',
-  botTitle: 'تعذّر التحقق من متصفحك',
-  botBody: 'المكالمات متاحة فقط لمن يستخدمون متصفحًا عاديًا.',
-  failedTitle: 'حدث خطأ ما',
-  failed_unreachable: 'تعذّر الوصول إلى خدمتنا. تحقق من اتصالك ثم حاول مجددًا.',
-  failed_notFound: 'هذه الصفحة لا تتبع أي شركة نعرفها. تحقق من الرابط الذي اتبعته.',
-  failed_unavailable: 'خدمتنا لا تستجيب الآن. يرجى المحاولة بعد قليل.',
-  failed_transferFailed: 'تعذّر تحويل مكالمتك إلى الموظف التالي. يرجى بدء مكالمة جديدة.',
-  notifyAnsweredTitle: '{company}: تم الرد على مكالمتك',
-  notifyAnsweredBody: 'أحد موظفينا معك الآن. عُد إلى المكالمة.',
-  abandonedTitle: 'لقد غادرت قائمة الانتظار',
-  abandonedBody: 'أُلغيت مكالمتك قبل أن يرد أحد الموظفين.',
-  tryAgain: 'حاول مجددًا',
-  waitingTitle: 'جارٍ توصيلك بفريقنا',
-  waitingDefault: 'سيكون أحد موظفينا معك قريبًا.',
-  settingUp: 'جارٍ إعداد مكالمتك…',
-  queuePosition: 'أنت رقم {position} في قائمة الانتظار.',
-  queueNext: 'أنت التالي في قائمة الانتظار.',
-  estimatedWait: 'وقت الانتظار المتوقع: حوالي {minutes} دقيقة.',
-  estimatedWaitSoon: 'وقت الانتظار المتوقع: أقل من دقيقة.',
-  cancelCall: 'إلغاء المكالمة',
-  callTitle: 'مكالمة مع {name}',
-  yourCamera: 'الكاميرا الخاصة بك',
-  agentVideo: 'فيديو الموظف',
-  agentCameraOff: 'كاميرا الموظف مطفأة.',
-  voiceCallWith: 'مكالمة صوتية',
-  muteMic: 'كتم الميكروفون',
-  unmuteMic: 'إلغاء كتم الميكروفون',
-  cameraOff: 'إيقاف الكاميرا',
-  cameraOn: 'تشغيل الكاميرا',
-  backCamera: 'تبديل الكاميرا',
-  zoomFit: 'إظهار الصورة كاملة',
-  zoomFill: 'ملء الشاشة',
-  devices: 'الأجهزة',
-  camera: 'الكاميرا',
-  microphone: 'الميكروفون',
-  speaker: 'مكبر الصوت',
-  volume: 'مستوى الصوت',
-  chat: 'الدردشة',
-  unread: '{count} غير مقروءة',
-  endCall: 'إنهاء المكالمة',
-  endCallConfirm: 'هل تريد إنهاء هذه المكالمة؟',
-  endCallYes: 'نعم، إنهاء',
-  endCallNo: 'البقاء في المكالمة',
-  onHoldTitle: 'مكالمتك قيد الانتظار',
-  onHoldDefault: 'يرجى البقاء على الخط.',
-  reconnecting: 'انقطع الاتصال. جارٍ إعادة الاتصال…',
-  resumingCall: 'جارٍ استئناف مكالمتك…',
-  agentReconnecting: 'انقطع اتصال الموظف. جارٍ إعادة الاتصال…',
-  endAgentGone: 'انقطع اتصال الموظف، فانتهت المكالمة.',
-  endAgentEnded: 'أنهى الموظف المكالمة.',
-  quality: 'الاتصال: {level}',
-  quality_good: 'جيد',
-  quality_fair: 'مقبول',
-  quality_poor: 'ضعيف',
-  recording: 'هذه المكالمة مسجّلة.',
-  chatTitle: 'الدردشة',
-  closeChat: 'إغلاق الدردشة',
-  closeDevices: 'إغلاق الأجهزة',
-  callDuration: 'مدة المكالمة',
-  chatEmpty: 'لا توجد رسائل بعد.',
-  messageLabel: 'الرسالة',
-  send: 'إرسال',
-  attachFile: 'إرفاق ملف',
-  uploading: 'جارٍ إرسال {name}…',
-  uploadFailed: 'تعذّر إرسال {name}.',
-  delivery_sending: 'جارٍ الإرسال',
-  delivery_sent: 'أُرسلت',
-  delivery_delivered: 'وصلت',
-  delivery_failed: 'لم تصل',
-  you: 'أنت',
-  agent: 'الموظف',
-  previewTest: 'جارٍ اختبار اتصالك…',
-  previewConnectionOk: 'اتصالك يعمل.',
-  previewConnectionBad: 'يبدو أن اتصالك بطيء ({ms} مللي ثانية).',
-  micLevel: 'مستوى الميكروفون',
-  previewNoVideo: 'صوت فقط: لا حاجة إلى الكاميرا.',
-  ratingTitle: 'كيف كانت مكالمتك؟',
-  ratingLabel: 'تقييمك',
-  ratingSubmit: 'إرسال التقييم',
-  ratingThanks: 'شكرًا لملاحظاتك!',
-  thanks: 'شكرًا لاتصالك.',
-  weekday1: 'الاثنين',
-  weekday2: 'الثلاثاء',
-  weekday3: 'الأربعاء',
-  weekday4: 'الخميس',
-  weekday5: 'الجمعة',
-  weekday6: 'السبت',
-  weekday7: 'الأحد',
-  // The stages around the call (issue 18).
-  back: 'رجوع',
-  unsupportedTitle_disabledCamera: 'لا يمكننا استخدام الكاميرا',
-  unsupportedTitle_offline: 'أنت غير متصل بالإنترنت',
-  unsupportedTitle_noMicrophone: 'لا يمكننا استخدام الميكروفون',
-  unsupported_noMicrophone:
-    'لم يسمح متصفحك لهذه الصفحة باستخدام الميكروفون. اسمح بذلك من إعدادات المتصفح (الرمز بجانب العنوان)، ثم حاول مرة أخرى.',
-  voiceInsteadHint: 'أو تحدث إلينا في مكالمة صوتية بدون كاميرا.',
-  voiceInstead: 'اتصل صوتيًا بدلًا من ذلك',
-  locationTitle: 'نحتاج إلى موقعك',
-  locationBody:
-    'نخدم مناطق محددة فقط، لذلك نتحقق من موقعك قبل المكالمة. لم يشارك متصفحك موقعك: اسمح بذلك لهذه الصفحة، ثم حاول مرة أخرى.',
-  failedTitle_notFound: 'هذا الرابط غير معروف لدينا',
-  charactersUsed: '{used} / {max}',
-  charactersUsedLabel: 'عدد الأحرف المستخدمة: {used} من {max}',
-  charactersLimit: 'وصلت إلى الحد الأقصى لعدد الأحرف ({max}).',
-  ratingSkip: 'تخطٍّ',
-  ratingOptional: 'اختياري: يساعدنا تقييمك على التحسّن.',
-  newCall: 'بدء مكالمة جديدة',
-  whatNext: 'ماذا تريد أن تفعل الآن؟',
-  uploadTooLarge: 'الملف {name} كبير جدًا: الحد الأقصى لهذا النوع {max} ميغابايت.',
-  uploadUnsupported: 'نوع الملف {name} غير مقبول لدينا.',
-  uploadOffline: 'تعذّر إرسال {name}: تحقق من اتصالك ثم حاول مرة أخرى.',
-  crashTitle: 'عذرًا، حدث خلل من جهتنا',
-  crashBody: 'توقفت هذه الصفحة عن العمل بسبب خلل لدينا. أعد تحميلها للمتابعة.',
-  crashReporting: 'جارٍ إرسال تقرير إلى فريقنا…',
-  crashReported: 'أرسلنا تقريرًا إلى فريقنا لإصلاح الخلل.',
-  crashNotReported: 'تعذّر إرسال تقرير هذه المرة.',
-  crashReload: 'أعد تحميل الصفحة',
-};
-
-const catalogues = { en, ar } as const;
-export type Language = keyof typeof catalogues;
+type Catalogue = typeof english;
 
 /** The supported language closest to a BCP 47 tag (`ar-EG` → `ar`); English otherwise. */
 export function languageOf(tag: string): Language {
@@ -340,14 +16,53 @@ export function languageOf(tag: string): Language {
   return base === 'ar' ? 'ar' : 'en';
 }
 
-/** Looks up a sentence and fills its `{name}` slots. */
-export function translate(
-  language: Language,
-  key: MessageKey,
-  values: Record<string, string> = {},
-): string {
-  return catalogues[language][key].replace(
-    /\{(\w+)\}/g,
-    (slot, name: string) => values[name] ?? slot,
-  );
+/** English comes with the page; another language is fetched by the page that speaks it. */
+const loaded: Partial<Record<Language, Catalogue>> = { en: english };
+const loading = new Map<Language, Promise<void>>();
+const fetchers: Record<Exclude<Language, 'en'>, () => Promise<{ default: Catalogue }>> = {
+  ar: () => import('virtual:guest-messages/ar'),
+};
+
+/**
+ * Fetches `language`'s catalogue once; its sentences are English until it has come. A failed
+ * fetch leaves them English (and may be tried again) rather than stopping the visit.
+ */
+export function loadLanguage(language: Language): Promise<void> {
+  if (language === 'en' || loaded[language]) return Promise.resolve();
+  let pending = loading.get(language);
+  if (!pending) {
+    pending = fetchers[language]().then(
+      (module) => {
+        loaded[language] = module.default;
+      },
+      (error: unknown) => {
+        loading.delete(language);
+        console.warn(`The ${language} sentences could not be loaded`, error);
+      },
+    );
+    loading.set(language, pending);
+  }
+  return pending;
+}
+
+/** One formatter a message and language, made the first time it is needed. */
+const formatters = new Map<string, IntlMessageFormat>();
+
+/**
+ * A sentence in `language` (English until its catalogue has loaded) with its arguments filled
+ * by the language's rules: plural forms (Arabic's dual, few and many included), numbers in the
+ * language's digits.
+ */
+export function translate(language: Language, key: MessageKey, values: MessageValues = {}): string {
+  const speaking = loaded[language] ? language : 'en';
+  const message = (loaded[speaking] ?? english)[key];
+  if (message === undefined) throw new Error(`No message "${key}" in ${speaking}`);
+  if (typeof message === 'string') return message;
+  const id = `${speaking}:${key}`;
+  let formatter = formatters.get(id);
+  if (!formatter) {
+    formatter = new IntlMessageFormat(message, speaking);
+    formatters.set(id, formatter);
+  }
+  return String(formatter.format(values));
 }

@@ -32,7 +32,7 @@ describe('waiting stage', () => {
     });
     expect(screen.getByText('Hang tight!')).toBeTruthy();
     expect(screen.getByText('You are number 3 in line.')).toBeTruthy();
-    expect(screen.getByText('Estimated wait: about 3 min.')).toBeTruthy();
+    expect(screen.getByText('Estimated wait: about 3 minutes.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Cancel the call' })).toBeTruthy();
   });
 
@@ -150,7 +150,7 @@ describe('call stage', () => {
       },
     });
     const toggle = screen.getByTestId('chat-toggle');
-    expect(toggle.getAttribute('aria-label')).toBe('Chat (2 unread)');
+    expect(toggle.getAttribute('aria-label')).toBe('Chat (2 unread messages)');
     expect(screen.getByTestId('unread-badge').textContent).toBe('2');
 
     fireEvent.click(toggle);

@@ -35,12 +35,10 @@ export function WaitingPage() {
             <p data-testid="queue-position" data-position={call.queue.position}>
               {call.queue.position === 1
                 ? t('queueNext')
-                : t('queuePosition', { position: String(call.queue.position) })}
+                : t('queuePosition', { position: call.queue.position })}
             </p>
             <p>
-              {minutes && minutes > 1
-                ? t('estimatedWait', { minutes: String(minutes) })
-                : t('estimatedWaitSoon')}
+              {minutes && minutes > 1 ? t('estimatedWait', { minutes }) : t('estimatedWaitSoon')}
             </p>
           </>
         )}

@@ -39,7 +39,7 @@ export function ChatToggle({ variant }: { variant: 'icon' | 'text' }) {
   const t = useT();
   const dispatch = useAppDispatch();
   const { unreadMessages, isChatOpen } = useAppSelector((state) => state.chat);
-  const unread = unreadMessages > 0 ? t('unread', { count: String(unreadMessages) }) : null;
+  const unread = unreadMessages > 0 ? t('unread', { count: unreadMessages }) : null;
   const badge = unread && (
     <span className="badge" data-testid="unread-badge" aria-hidden="true">
       {unreadMessages}

@@ -15,6 +15,7 @@ import { guestRegistered, guestSignedIn, locationFound } from '../guestAuth/gues
 import { browserUsername, keepRegistration, keptRegistration } from '../guestAuth/identity.ts';
 import { keptTicket } from '../guestAuth/resumeTicket.ts';
 import { callResumeFound, serviceFailed, stageReached, type FailureReason } from './flowSlice.ts';
+import { languageOf, loadLanguage } from '../../i18n/messages.ts';
 
 /** Why the service failed, in terms the failure page explains (spec §8 leaves wording open). */
 function failureOf(error: unknown): FailureReason {
@@ -94,6 +95,8 @@ export const startVisit = createAppThunk(
       // on the page, which must not wait for it.
       const botCheck = extra.detectBot().catch(() => false);
       const { data: company } = await api(routes.company, { params: { id: String(companyId) } });
+      // The company's sentences before its first screen (main.tsx started fetching them).
+      await loadLanguage(languageOf(getState().page.language ?? company.language));
       extra.applyBranding(company);
       dispatch(companyLoaded(company));
 

@@ -74,16 +74,16 @@ export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, o
             data-testid={`${id}-count`}
           >
             <span aria-hidden="true">
-              {t('charactersUsed', { used: String(counter.used), max: String(counter.max) })}
+              {t('charactersUsed', { used: counter.used, max: counter.max })}
             </span>
             <span className="visually-hidden">
-              {t('charactersUsedLabel', { used: String(counter.used), max: String(counter.max) })}
+              {t('charactersUsedLabel', { used: counter.used, max: counter.max })}
             </span>
           </p>
         )}
         {counter && (
           <p className="field-count-limit" role="status">
-            {counter.full ? t('charactersLimit', { max: String(counter.max) }) : ''}
+            {counter.full ? t('charactersLimit', { max: counter.max }) : ''}
           </p>
         )}
         {error && (

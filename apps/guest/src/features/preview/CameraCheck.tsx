@@ -94,7 +94,7 @@ export function CameraCheck({
           ? t('previewTest')
           : latency <= SLOW_CONNECTION_MS
             ? t('previewConnectionOk')
-            : t('previewConnectionBad', { ms: Number.isFinite(latency) ? String(latency) : '∞' })}
+            : t('previewConnectionBad', { ms: Number.isFinite(latency) ? latency : '∞' })}
       </p>
       <StageActions onBack={onBack}>
         <button type="button" className="button-primary" disabled={!ready} onClick={onContinue}>

@@ -1,7 +1,6 @@
 import { nextOpening, type OpeningInterval } from '@frontdesk/protocol';
 import { useAppSelector } from '../../app/hooks.ts';
-import { useT } from '../../i18n/useT.ts';
-import type { MessageKey } from '../../i18n/messages.ts';
+import { useLanguage, useT } from '../../i18n/useT.ts';
 import { hoursByWeekday, upcomingExceptions } from './timetable.ts';
 
 /** `YYYY-MM-DD` as a calendar date: the day itself, whatever the guest's zone. */
@@ -24,12 +23,15 @@ function Openings({ hours }: { hours: readonly OpeningInterval[] }) {
  */
 export function SchedulePage({ now = new Date() }: { now?: Date }) {
   const t = useT();
+  // Dates in the page's language, by the guest's own clock.
+  const locale = useLanguage();
   const company = useAppSelector((state) => state.company.details);
   if (!company) return null;
   const { schedule } = company;
   const opens = schedule ? nextOpening(schedule, now) : null;
   const specialDates = schedule ? upcomingExceptions(schedule, now) : [];
-  const locale = document.documentElement.lang || undefined;
+  // Weekday n (1 = Monday) named from 1 January 2024, a Monday.
+  const weekdayName = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long' });
   const dayName = new Intl.DateTimeFormat(locale, {
     timeZone: 'UTC',
     weekday: 'long',
@@ -64,7 +66,7 @@ export function SchedulePage({ now = new Date() }: { now?: Date }) {
           <tbody>
             {[...hoursByWeekday(schedule.hours)].map(([weekday, hours]) => (
               <tr key={weekday}>
-                <th scope="row">{t(`weekday${weekday}` as MessageKey)}</th>
+                <th scope="row">{weekdayName.format(Date.UTC(2024, 0, weekday))}</th>
                 <td>
                   <Openings hours={hours} />
                 </td>

@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  isStructurallySame,
+  parse,
+  TYPE,
+  type MessageFormatElement,
+} from '@formatjs/icu-messageformat-parser';
+import type { Plugin } from 'vite';
+
+/** The languages the guest app speaks; the first is the one every other is checked against. */
+export const LANGUAGES = ['en', 'ar'] as const;
+const MODULE_PREFIX = 'virtual:guest-messages/';
+const CATALOGUES = resolve(import.meta.dirname, 'src/i18n/catalogues');
+
+type Compiled = Record<string, string | MessageFormatElement[]>;
+
+/** A catalogue file's messages, each parsed as ICU MessageFormat (`{count, plural, …}`). */
+function parsedCatalogue(folder: string, language: string): Record<string, MessageFormatElement[]> {
+  const file = resolve(folder, `${language}.json`);
+  const messages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(messages).map(([key, message]) => {
+      if (typeof message !== 'string') throw new Error(`${file}: "${key}" is not a string`);
+      try {
+        return [key, parse(message, { ignoreTag: true, shouldParseSkeletons: true })];
+      } catch (error) {
+        throw new Error(`${file}: "${key}" is not ICU MessageFormat (${String(error)})`);
+      }
+    }),
+  );
+}
+
+/** Text alone stays a string: only messages with arguments need the formatter at run time. */
+function compiled(messages: Record<string, MessageFormatElement[]>): Compiled {
+  return Object.fromEntries(
+    Object.entries(messages).map(([key, elements]) => {
+      const [only] = elements;
+      if (elements.length === 0) return [key, ''];
+      if (elements.length === 1 && only?.type === TYPE.literal) return [key, only.value];
+      return [key, elements];
+    }),
+  );
+}
+
+/**
+ * Every catalogue, checked against the first: the same keys, and each message with the same
+ * arguments of the same kinds (a translation that drops `{count}` or turns a plural into text
+ * fails the build, naming the key).
+ */
+export function compiledCatalogues(folder = CATALOGUES): Record<string, Compiled> {
+  const [reference, ...others] = LANGUAGES;
+  const base = parsedCatalogue(folder, reference);
+  const catalogues: Record<string, Compiled> = { [reference]: compiled(base) };
+  for (const language of others) {
+    const messages = parsedCatalogue(folder, language);
+    for (const key of Object.keys(base)) {
+      const translation = messages[key];
+      const original = base[key];
+      if (!translation || !original) throw new Error(`${language}.json lacks "${key}"`);
+      const same = isStructurallySame(original, translation);
+      if (!same.success) {
+        throw new Error(`${language}.json "${key}": ${same.error?.message ?? 'other arguments'}`);
+      }
+    }
+    const extra = Object.keys(messages).filter((key) => !(key in base));
+    if (extra.length > 0)
+      throw new Error(`${language}.json has keys ${reference}.json lacks: ${extra.join(', ')}`);
+    catalogues[language] = compiled(messages);
+  }
+  return catalogues;
+}
+
+/**
+ * `virtual:guest-messages/<language>`: a catalogue (src/i18n/catalogues/*.json, what translators
+ * edit) parsed at build time, so the page ships the formatter without its parser. Each language
+ * is a module of its own, so a page loads only the languages it speaks.
+ */
+export function messageCatalogues(): Plugin {
+  return {
+    name: 'frontdesk:message-catalogues',
+    resolveId: (id) => (id.startsWith(MODULE_PREFIX) ? `\0${id}` : null),
+    load(id) {
+      if (!id.startsWith(`\0${MODULE_PREFIX}`)) return null;
+      const language = id.slice(MODULE_PREFIX.length + 1);
+      for (const each of LANGUAGES) this.addWatchFile(resolve(CATALOGUES, `${each}.json`));
+      const catalogue = compiledCatalogues()[language];
+      if (!catalogue) throw new Error(`No catalogue ${language}.json`);
+      return `export default ${JSON.stringify(catalogue)};`;
+    },
+  };
+}
+
+/** The parser is needed at build time only (above); the page's formatter takes parsed messages. */
+export const formatterWithoutParser = {
+  find: /^@formatjs\/icu-messageformat-parser$/,
+  replacement: '@formatjs/icu-messageformat-parser/no-parser.js',
+};
