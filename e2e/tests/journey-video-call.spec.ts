@@ -89,7 +89,7 @@ test('journeys 1 and 6: a whole recorded video call, from the welcome form to th
     await agentChat.getByLabel('Message').fill('Hello from the agent');
     await agentChat.getByRole('button', { name: 'Send' }).click();
     await expect(guest.getByTestId('unread-badge')).toHaveText('1');
-    await expect(guest.getByTestId('chat-toggle')).toHaveAccessibleName('Chat (1 unread)');
+    await expect(guest.getByTestId('chat-toggle')).toHaveAccessibleName('Chat (1 unread message)');
     await inspectScreen(guest, 'call-video-desktop-unread');
     await guest.setViewportSize(SCREENS.phone);
     await expect(guest.getByTestId('unread-badge')).toBeInViewport({ ratio: 1 });
@@ -116,6 +116,21 @@ test('journeys 1 and 6: a whole recorded video call, from the welcome form to th
     await guest.setViewportSize(SCREENS.desktop);
     await expect(guest.getByTestId('chat-messages')).toContainText('Cy');
     await inspectScreen(guest, 'journey-guest-call-desktop');
+
+    // The devices open over the call from their control, even with the chat open; Escape closes
+    // them and gives the focus back to the control.
+    await guest.setViewportSize(SCREENS.phone);
+    const devicesButton = guest.getByRole('button', { name: 'Devices' });
+    await devicesButton.click();
+    const devices = guest.getByRole('region', { name: 'Devices' });
+    await expect(devices).toBeInViewport({ ratio: 1 });
+    await expect(devices.getByLabel('Microphone')).toBeVisible();
+    await expect(devices.getByLabel('Camera')).toBeVisible();
+    await inspectScreen(guest, 'call-video-phone-devices');
+    await devices.getByLabel('Volume').focus();
+    await guest.keyboard.press('Escape');
+    await expect(devices).toHaveCount(0);
+    await expect(devicesButton).toBeFocused();
 
     // The agent ends; the guest rates with stars and the rating form.
     await agent.getByRole('button', { name: 'End call' }).click();
