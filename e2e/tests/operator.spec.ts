@@ -122,5 +122,7 @@ test('an operator creates a company in the console; its admin signs in with the 
   // Signing out ends the operator's token.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Operator sign-in' })).toBeVisible();
-  await expect(api(adminRoutes.operatorCompanies, { token })).rejects.toMatchObject({ status: 401 });
+  await expect(api(adminRoutes.operatorCompanies, { token })).rejects.toMatchObject({
+    status: 401,
+  });
 });

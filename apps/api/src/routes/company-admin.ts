@@ -112,7 +112,11 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.route({
-    ...fromTable(adminRoutes.reorderCategories, WRITE_ERRORS, docs('Put the categories in an order')),
+    ...fromTable(
+      adminRoutes.reorderCategories,
+      WRITE_ERRORS,
+      docs('Put the categories in an order'),
+    ),
     handler: async (request, reply) => {
       const { id } = request.params;
       const { result, version } = await reorderCategories(
@@ -188,7 +192,11 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   // Geofence
 
   app.route({
-    ...fromTable(adminRoutes.companyGeofence, READ_ERRORS, docs('The named zones of the service area')),
+    ...fromTable(
+      adminRoutes.companyGeofence,
+      READ_ERRORS,
+      docs('The named zones of the service area'),
+    ),
     handler: async (request) => {
       await companyAdmin(request, request.params.id);
       return { data: await listZones(db, request.params.id) };
@@ -281,7 +289,11 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.route({
-    ...fromTable(adminRoutes.saveCompanyQuota, WRITE_ERRORS, docs('Set the monthly quota, or lift it')),
+    ...fromTable(
+      adminRoutes.saveCompanyQuota,
+      WRITE_ERRORS,
+      docs('Set the monthly quota, or lift it'),
+    ),
     handler: async (request, reply) => {
       const { id } = request.params;
       const { version } = await setQuota(
@@ -362,7 +374,11 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   // Audit log
 
   app.route({
-    ...fromTable(adminRoutes.companyAudit, READ_ERRORS, docs('Who changed what and when, newest first')),
+    ...fromTable(
+      adminRoutes.companyAudit,
+      READ_ERRORS,
+      docs('Who changed what and when, newest first'),
+    ),
     handler: async (request) => {
       await companyAdmin(request, request.params.id);
       return { data: await listAuditEntries(db, request.params.id, request.query) };

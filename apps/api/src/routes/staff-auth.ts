@@ -2,7 +2,14 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Selectable } from 'kysely';
-import { adminRoutes, REFRESH_COOKIE, refreshTokenSchema, routes, type StaffLogin, type StaffRole } from '@frontdesk/protocol';
+import {
+  adminRoutes,
+  REFRESH_COOKIE,
+  refreshTokenSchema,
+  routes,
+  type StaffLogin,
+  type StaffRole,
+} from '@frontdesk/protocol';
 import {
   issueAccessToken,
   issueJanusToken,

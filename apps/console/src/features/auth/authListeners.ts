@@ -1,5 +1,11 @@
 import { isAnyOf } from '@reduxjs/toolkit';
-import { ACCESS_TOKEN_RETRY_MS, adminRoutes, ApiRequestError, msUntilRenewal, routes } from '@frontdesk/protocol';
+import {
+  ACCESS_TOKEN_RETRY_MS,
+  adminRoutes,
+  ApiRequestError,
+  msUntilRenewal,
+  routes,
+} from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';

@@ -92,7 +92,8 @@ export function BlocksPage() {
 
   async function block(body: { callId: string; reason?: string }) {
     const result = await write(
-      ({ api, params, token }, ifMatch) => api(adminRoutes.blockGuest, { params, body, token, ifMatch }),
+      ({ api, params, token }, ifMatch) =>
+        api(adminRoutes.blockGuest, { params, body, token, ifMatch }),
       () => t('blockedOutcome', { callId: body.callId }),
     );
     if (result.ok) return {};

@@ -1,5 +1,10 @@
 import { useId, useRef, useState } from 'react';
-import { type AdminCategory, adminRoutes, categoryCreateBodySchema, type StaffAdminEntry } from '@frontdesk/protocol';
+import {
+  type AdminCategory,
+  adminRoutes,
+  categoryCreateBodySchema,
+  type StaffAdminEntry,
+} from '@frontdesk/protocol';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { t } from '../../../i18n/messages.ts';
 import { ConfirmDialog } from '../../../ui/Dialog.tsx';

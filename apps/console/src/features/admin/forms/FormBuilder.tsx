@@ -8,7 +8,13 @@ import {
   type FieldPath,
 } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { adminRoutes, type CompanyDetails, type Form, type FormBody, formKindSchema } from '@frontdesk/protocol';
+import {
+  adminRoutes,
+  type CompanyDetails,
+  type Form,
+  type FormBody,
+  formKindSchema,
+} from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';

@@ -1,6 +1,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
-import { adminRoutes, type CompanyDetails, type CompanySchedule, isOpenAt, nextOpening, timetableBodySchema, type TimetableData } from '@frontdesk/protocol';
+import {
+  adminRoutes,
+  type CompanyDetails,
+  type CompanySchedule,
+  isOpenAt,
+  nextOpening,
+  timetableBodySchema,
+  type TimetableData,
+} from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';

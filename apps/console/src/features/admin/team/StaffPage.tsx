@@ -1,5 +1,11 @@
 import { useState } from 'react';
-import { type AdminCategory, adminRoutes, type CompanyDetails, type StaffAdminEntry, type StaffInviteBody } from '@frontdesk/protocol';
+import {
+  type AdminCategory,
+  adminRoutes,
+  type CompanyDetails,
+  type StaffAdminEntry,
+  type StaffInviteBody,
+} from '@frontdesk/protocol';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { t } from '../../../i18n/messages.ts';
 import { ConfirmDialog } from '../../../ui/Dialog.tsx';
