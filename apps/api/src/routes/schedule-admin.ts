@@ -19,7 +19,9 @@ const docs = (summary: string) => ({
 /**
  * Company admin (issue 16): the company's timetable (docs/admin-api.md, "Timetable"), for its
  * own admins only. Each write goes through changeCompany: audited, refused (412) against a stale
- * `If-Match`, and seen at once by every guest (the public details are forgotten at commit).
+ * `If-Match`, and seen at once by every guest: this process forgets the company's public
+ * details as the write returns, the others when the change feed tells them (its notice comes
+ * asynchronously, so a guest of this process could otherwise be answered the old timetable).
  */
 export const scheduleAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   limitAdminWrites(app);
@@ -48,6 +50,7 @@ export const scheduleAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const change = await companyAdminChange(request, request.params.id);
       const schedule = await replaceSchedule(db, change, request.body, new Date());
+      app.companyDetails.forget(request.params.id);
       withCompanyEtag(reply, schedule.version);
       return { data: schedule };
     },
@@ -62,6 +65,7 @@ export const scheduleAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const change = await companyAdminChange(request, request.params.id);
       const schedule = await removeSchedule(db, change, new Date());
+      app.companyDetails.forget(request.params.id);
       withCompanyEtag(reply, schedule.version);
       return { data: schedule };
     },
