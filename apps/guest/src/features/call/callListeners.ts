@@ -35,7 +35,9 @@ export function callListeners(startListening: AppStartListening): void {
     effect: (_action, api) => {
       const state = api.getState();
       const call = api.extra.connections.call;
-      if (state.flow.stage !== 'waiting' || !call) return;
+      // An agent has taken the call (its stage follows when the media does): the guest's
+      // presence names the call now, never the queue again.
+      if (state.flow.stage !== 'waiting' || state.call.agent !== null || !call) return;
       call.chat.setPresence(call.room, waitingPresence(state));
     },
   });
