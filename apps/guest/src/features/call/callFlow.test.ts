@@ -13,7 +13,13 @@ import { fakeCallAdapters, FakeChat, FakeMedia } from '../../test/fakeCall.ts';
 import { callReport, company, offlineServices } from '../../test/render.tsx';
 import { messageSent } from '../chat/chatSlice.ts';
 import { hangUp, joinQueue } from './callFlow.ts';
-import { backCameraToggled, microphoneChosen, muteClicked } from './callSlice.ts';
+import {
+  backCameraToggled,
+  microphoneChosen,
+  muteClicked,
+  notificationPermissionChanged,
+  pageVisibilityChanged,
+} from './callSlice.ts';
 
 const GUEST = `g${'c'.repeat(25)}`;
 const NICK = `g5-${GUEST}`;
@@ -146,6 +152,23 @@ describe('the call at the listener level, against fake adapters', () => {
     expect(chat.presences).toEqual([
       { room: ROOM, status: { state: 'InCall', peer: AGENT, callId: CALL_ID } },
     ]);
+  });
+
+  it('keeps saying InCall when the page hides or notifications change between the claim and the media', async () => {
+    const { store, chat } = await guestInQueue();
+    chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
+    await settled();
+    // The agent's claim is confirmed; its media has not arrived, so the stage still waits.
+    expect(store.getState().flow.stage).toBe('waiting');
+    const inCall = { room: ROOM, status: { state: 'InCall', peer: AGENT, callId: CALL_ID } };
+    expect(chat.presences.at(-1)).toEqual(inCall);
+
+    store.dispatch(pageVisibilityChanged(true));
+    store.dispatch(notificationPermissionChanged(true));
+    store.dispatch(pageVisibilityChanged(false));
+    await settled();
+    // Said once, never taken back by the queue's presence.
+    expect(chat.presences).toEqual([inCall]);
   });
 
   it('hands the media the controls the guest dispatches', async () => {

@@ -11,7 +11,7 @@ import {
   notificationPermissionChanged,
   pageVisibilityChanged,
 } from './callSlice.ts';
-import { waitingPresence } from './connections.ts';
+import { publishPresence } from './connections.ts';
 import { resumeListeners } from './resumeCall.ts';
 
 /** The call's side effects: the components dispatch events, these reach the live call. */
@@ -29,16 +29,13 @@ export function callListeners(startListening: AppStartListening): void {
     },
   });
 
-  // spec §4: while waiting, the guest's presence follows the page's visibility (the Away rule).
+  // spec §4: the guest's presence follows the page's visibility while it waits (the Away rule);
+  // guestPresence decides, so a change after an agent's claim leaves `InCall` as it is.
   startListening({
     matcher: isAnyOf(pageVisibilityChanged, notificationPermissionChanged),
     effect: (_action, api) => {
-      const state = api.getState();
       const call = api.extra.connections.call;
-      // An agent has taken the call (its stage follows when the media does): the guest's
-      // presence names the call now, never the queue again.
-      if (state.flow.stage !== 'waiting' || state.call.agent !== null || !call) return;
-      call.chat.setPresence(call.room, waitingPresence(state));
+      if (call) publishPresence(call, api.getState());
     },
   });
 

@@ -1,6 +1,7 @@
 import {
   callReportUpdateBodySchema,
   DEFAULT_AVERAGE_WAIT_MS,
+  formatPresenceStatus,
   guestPresenceState,
   peerAbsence,
   QUEUE_POLL_MS,
@@ -8,6 +9,7 @@ import {
   ROUND_ROBIN_PEER,
   routes,
   type CallType,
+  type PresenceStatus,
 } from '@frontdesk/protocol';
 import type { ChatSession, ChatSessionOptions, RoomSnapshot } from '@frontdesk/chat';
 import type { MediaSession, MediaSessionOptions, MediaState } from '@frontdesk/media';
@@ -83,6 +85,8 @@ export type LiveCall = {
   agentGoneTimer?: ReturnType<typeof setTimeout>;
   /** Since when the agent is missing from the call's chat room (`Date.now()`), while it is. */
   agentAwaySince?: number;
+  /** What the guest last said in the call's room ({@link publishPresence}). */
+  presence?: PresenceStatus;
   /** The occupant whose claim of the call is being checked with the API. */
   confirming?: string;
   /** When this leg began to wait (`Date.now()`), for the estimate of the wait left. */
@@ -117,8 +121,15 @@ function androidMobile(): boolean {
   return /Android.+Mobile/i.test(navigator.userAgent);
 }
 
-/** spec §4: the waiting guest's presence follows page visibility (the Away rule). */
-export function waitingPresence(state: RootState) {
+/**
+ * The one place that decides what the guest says in its call's room (spec §4, docs/protocol.md
+ * step 4): once the API confirmed an agent for the call, `InCall|agent|callId` — whatever the
+ * page's visibility, and already while the stage still waits for the agent's media; before that,
+ * waiting for round-robin (or the agent of a transfer), Away by the page's visibility.
+ */
+export function guestPresence(state: RootState, callId: string): PresenceStatus {
+  const agent = state.call.agent;
+  if (agent) return { state: 'InCall', peer: agent, callId };
   return {
     state: guestPresenceState({
       pageHidden: !state.call.pageVisible,
@@ -128,6 +139,18 @@ export function waitingPresence(state: RootState) {
     // spec §4: round-robin, or the agent the guest was transferred to.
     peer: state.call.waitingFor ?? ROUND_ROBIN_PEER,
   };
+}
+
+/**
+ * Says the guest's presence ({@link guestPresence}) in the call's room when it differs from what
+ * the guest last said there. Every change of presence goes through here.
+ */
+export function publishPresence(call: LiveCall, state: RootState): void {
+  const presence = guestPresence(state, call.callId);
+  if (call.presence && formatPresenceStatus(call.presence) === formatPresenceStatus(presence))
+    return;
+  call.presence = presence;
+  call.chat.setPresence(call.room, presence);
 }
 
 /**
@@ -216,7 +239,7 @@ async function confirmAgent(call: LiveCall, nick: string, ctx: Context): Promise
   if (state?.status !== 'answered' || state.agentJabberUsername !== nick) return;
   dispatch(agentAccepted(nick));
   call.media.markAccepted(claimedAt);
-  call.chat.setPresence(call.room, { state: 'InCall', peer: nick, callId: call.callId });
+  publishPresence(call, getState());
 }
 
 /**
@@ -267,12 +290,6 @@ function watchAgentPresence(call: LiveCall, ctx: Context): void {
   }
   dispatch(callEndNoticed('agentGone'));
   call.settle({ kind: 'agentLeft' });
-}
-
-/** What the guest says in the call's room: waiting (spec §4), or in the call with its agent. */
-function roomPresence(state: RootState, callId: string) {
-  const agent = state.call.agent;
-  return agent ? { state: 'InCall' as const, peer: agent, callId } : waitingPresence(state);
 }
 
 /**
@@ -404,8 +421,9 @@ export async function openCall(
   );
 
   await chat.connect();
+  call.presence = guestPresence(getState(), params.callId);
   const snapshot = await chat
-    .joinRoom(params.roomJid, { nick: call.nick, status: roomPresence(getState(), params.callId) })
+    .joinRoom(params.roomJid, { nick: call.nick, status: call.presence })
     .catch((error: unknown) => {
       const known = chat.room(params.roomJid);
       dispatch(
