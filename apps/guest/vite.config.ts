@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { build, defineConfig, type LogLevel, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { formatterWithoutParser, messageCatalogues } from './message-catalogues.ts';
+import { zodWithoutJsonSchema } from './zod-without-json-schema.ts';
 
 const root = import.meta.dirname;
 /** SECURITY: maps for error reports only, never linked from or served with the bundles. */
@@ -29,7 +30,7 @@ function livePreviewBuild(): Plugin {
         root,
         base: '/',
         logLevel,
-        plugins: [react(), messageCatalogues()],
+        plugins: [zodWithoutJsonSchema(), react(), messageCatalogues()],
         resolve: { alias: [formatterWithoutParser] },
         build: {
           outDir,
@@ -48,7 +49,7 @@ function livePreviewBuild(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), messageCatalogues(), livePreviewBuild()],
+  plugins: [zodWithoutJsonSchema(), react(), messageCatalogues(), livePreviewBuild()],
   resolve: { alias: [formatterWithoutParser] },
   base: '/',
   build: {
