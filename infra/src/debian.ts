@@ -11,12 +11,15 @@ export const RUNTIME_PACKAGES = [
   'ffmpeg',
 ];
 // Tests also need a browser. Emoji ratings and icons need a colour emoji font to be seen in the
-// journeys' screenshots; the TURN journeys take UDP away from the guest's browser with nftables.
+// journeys' screenshots, and the Arabic pages the Noto fonts (Noto Sans Arabic) that the apps'
+// font stacks name, as a visitor's phone has them; the TURN journeys take UDP away from the
+// guest's browser with nftables.
 export const TEST_PACKAGES = [
   'chromium',
   'iproute2',
   'util-linux',
   'fonts-noto-color-emoji',
+  'fonts-noto-core',
   'nftables',
   // Public mode's HTTPS front (infra/test/caddy.test.ts, e2e/tests/public-https.spec.ts).
   'caddy',
