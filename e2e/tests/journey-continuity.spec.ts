@@ -14,6 +14,12 @@ const keptCallId = (page: Page) =>
     `frontdesk.call.${COMPANY.aroundTheClock}`,
   );
 
+/** A small PNG: a file the agent sends in the chat. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
+  'base64',
+);
+
 /** How long since `start`, for the journey's report. */
 const since = (start: number) => `${Date.now() - start} ms`;
 
@@ -68,6 +74,19 @@ test('continuity: a reload mid-call resumes the call with video both ways; the a
   try {
     const callId = await keptCallId(guest);
     expect(callId).toBeTruthy();
+    // A few words each way, and a file from the agent, before the reload.
+    const agentChat = agent.getByTestId('chat-panel');
+    await guest.getByTestId('chat-toggle').click();
+    await guest.getByLabel('Message').fill('Before the reload');
+    await guest.getByRole('button', { name: 'Send' }).click();
+    await expect(agentChat.getByText('Before the reload')).toBeVisible();
+    await agentChat.getByLabel('Message').fill('Noted, one moment');
+    await agentChat.getByRole('button', { name: 'Send' }).click();
+    await agentChat
+      .getByLabel('Attach a file')
+      .setInputFiles({ name: 'agent-form.png', mimeType: 'image/png', buffer: PNG });
+    await expect(guest.getByRole('link', { name: /agent-form\.png/ })).toBeVisible();
+    await expect(guest.getByTestId('chat-messages')).toContainText('Noted, one moment');
     const start = Date.now();
     await guest.reload();
     // The agent is told the guest's connection dropped, not shown a frozen picture as "good".
@@ -88,11 +107,22 @@ test('continuity: a reload mid-call resumes the call with video both ways; the a
     expect(await keptCallId(guest)).toBe(callId);
     await expect(agent.getByTestId('call-screen')).toHaveAttribute('data-phase', 'active');
 
-    // The call goes on: the guest's words reach the agent.
+    // The chat of the call is back on the guest's side, each message once, the file with it; the
+    // agent's side shows each once too.
     await guest.getByTestId('chat-toggle').click();
+    const guestChat = guest.getByTestId('chat-messages');
+    await expect(guestChat.getByText('Before the reload')).toHaveCount(1);
+    await expect(guestChat.getByText('Noted, one moment')).toHaveCount(1);
+    await expect(guestChat.getByRole('link', { name: /agent-form\.png/ })).toHaveCount(1);
+    await expect(agentChat.getByText('Before the reload')).toHaveCount(1);
+    await expect(agentChat.getByText('Noted, one moment')).toHaveCount(1);
+
+    // The call goes on: the guest's words reach the agent, after the ones before the reload.
     await guest.getByLabel('Message').fill('Back after the reload');
     await guest.getByRole('button', { name: 'Send' }).click();
-    await expect(agent.getByTestId('chat-panel').getByText('Back after the reload')).toBeVisible();
+    await expect(agentChat.getByText('Back after the reload')).toBeVisible();
+    await expect(guestChat.locator('.chat-message').last()).toContainText('Back after the reload');
+    await expect(guestChat.locator('.chat-message')).toHaveCount(4);
   } finally {
     await agent.context().close();
   }

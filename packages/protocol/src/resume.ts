@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
 import { callTypeSchema } from './call-report.ts';
-import { jabberUsernameSchema } from './chat.ts';
+import { chatMessageSchema, jabberUsernameSchema } from './chat.ts';
 import { serviceCredentialsSchema } from './guest.ts';
 import { recordIdSchema } from './ids.ts';
 
@@ -60,6 +60,29 @@ export const callTicketSchema = z.object({
   savedAt: z.number(),
 });
 export type CallTicket = z.infer<typeof callTicketSchema>;
+
+/** How many of the call's chat messages a guest's tab keeps for a reload (the newest). */
+export const KEPT_CHAT_MAX = 200;
+
+/**
+ * The call's chat as the guest's tab keeps it beside its {@link callTicketSchema ticket}, for the
+ * ticket's lifetime only (decision 0025): the chat is one-to-one between the guest and its agent,
+ * and the chat server keeps no copy, so a reload would lose it. Newest first; each message as
+ * the chat session recorded it (its stanza id is the key that keeps a message from showing
+ * twice). It proves nothing: it is the tab's own record of what it showed.
+ */
+export const keptChatSchema = z
+  .array(
+    z.looseObject({
+      id: z.string().min(1).max(200),
+      direction: z.enum(['in', 'out']),
+      at: z.iso.datetime(),
+      delivery: z.enum(['sending', 'sent', 'delivered', 'failed']),
+      payload: chatMessageSchema,
+    }),
+  )
+  .max(KEPT_CHAT_MAX);
+export type KeptChat = z.infer<typeof keptChatSchema>;
 
 /**
  * What this side knows of the peer from each server: `true` present, `false` absent, `null`

@@ -183,3 +183,34 @@ export function fakeCallAdapters(chat: FakeChat, media: FakeMedia): () => Promis
       },
     });
 }
+
+/** What `GET /config` answers a call against the fakes: chat and media servers that are the fakes. */
+export const FAKE_CALL_CONFIG = {
+  apiBase: '/api',
+  xmppWebsocketUrl: 'ws://chat.test/ws',
+  xmppDomain: 'frontdesk.localhost',
+  janusWebsocketUrl: 'ws://media.test/ws',
+  errorReporting: null,
+};
+
+/** The chat and media credentials a guest signed in as `nick` holds for a call (an hour's). */
+export function fakeCallServices(nick: string) {
+  return {
+    xmpp: { jid: `${nick}@frontdesk.localhost`, password: 'xmpp-token' },
+    janusToken: 'janus-token',
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+  };
+}
+
+/** The store's sign-in of guest `username` (jabber username `nick`), ready for a call. */
+export function signedInGuest(username: string, nick: string) {
+  return {
+    username,
+    credential: 'secret',
+    access_token: 'token',
+    accessTokenExpiresAt: null,
+    jabberusername: nick,
+    services: fakeCallServices(nick),
+    location: null,
+  };
+}

@@ -9,7 +9,13 @@ import {
 import { answer, fakeApi, refusal } from '@frontdesk/protocol/testing';
 import type { Occupant } from '@frontdesk/chat';
 import { createStore } from '../../app/store.ts';
-import { fakeCallAdapters, FakeChat, FakeMedia } from '../../test/fakeCall.ts';
+import {
+  FAKE_CALL_CONFIG,
+  fakeCallAdapters,
+  FakeChat,
+  FakeMedia,
+  signedInGuest,
+} from '../../test/fakeCall.ts';
 import { callReport, company, offlineServices } from '../../test/render.tsx';
 import { messageSent } from '../chat/chatSlice.ts';
 import { hangUp, joinQueue } from './callFlow.ts';
@@ -56,13 +62,7 @@ async function guestInQueue({ webview = false, refused = [] as string[] } = {}) 
   const { api, requests } = fakeApi({
     [`POST /calls/${CALL_ID}/room`]: roomAccess,
     [`POST /calls/${CALL_ID}/room?webview=true`]: roomAccess,
-    'GET /config': answer({
-      apiBase: '/api',
-      xmppWebsocketUrl: 'ws://chat.test/ws',
-      xmppDomain: 'frontdesk.localhost',
-      janusWebsocketUrl: 'ws://media.test/ws',
-      errorReporting: null,
-    }),
+    'GET /config': answer(FAKE_CALL_CONFIG),
     'PUT /call-report/update-timestamp': answer(report),
     'PUT /call-report/update': answer(report),
     [`GET /calls/${CALL_ID}`]: answer({
@@ -93,19 +93,7 @@ async function guestInQueue({ webview = false, refused = [] as string[] } = {}) 
     services,
     {
       company: { details: company() },
-      guestAuth: {
-        username: GUEST,
-        credential: 'secret',
-        access_token: 'token',
-        accessTokenExpiresAt: null,
-        jabberusername: NICK,
-        services: {
-          xmpp: { jid: `${NICK}@frontdesk.localhost`, password: 'xmpp-token' },
-          janusToken: 'janus-token',
-          expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-        },
-        location: null,
-      },
+      guestAuth: signedInGuest(GUEST, NICK),
       report: {
         reportId: 7,
         callID: CALL_ID,

@@ -1,10 +1,12 @@
+import { isAnyOf } from '@reduxjs/toolkit';
 import { routes, type CallTicket } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { createAppThunk } from '../../app/hooks.ts';
 import { callResumeFound, stageReached } from '../flow/flowSlice.ts';
 import { startVisit } from '../flow/startVisit.ts';
 import { callServicesGranted } from '../guestAuth/guestAuthSlice.ts';
-import { forgetTicket } from '../guestAuth/resumeTicket.ts';
+import { chatDeliveryChanged, chatMessageReceived, chatRestored } from '../chat/chatSlice.ts';
+import { forgetTicket, keepChat, keptChat } from '../guestAuth/resumeTicket.ts';
 import { callReportChained, callReportInitialised } from '../report/reportSlice.ts';
 import { joinQueue } from './callFlow.ts';
 import { callResumed } from './callSlice.ts';
@@ -49,6 +51,9 @@ export const resumeCall = createAppThunk(
         waitingFor: resumed.waitingFor,
       }),
     );
+    // The chat so far, as this tab kept it: the chat server keeps none.
+    const chat = keptChat(extra.tabStorage, page.companyId, guestAuth.jabberusername ?? '');
+    if (chat.length > 0) dispatch(chatRestored(chat));
     void dispatch(joinQueue({ callId: resumed.callId, callType, categoryId, resumed: true }));
     return true;
   },
@@ -60,6 +65,16 @@ export function resumeListeners(startListening: AppStartListening): void {
     actionCreator: callResumeFound,
     effect: async ({ payload: ticket }, api) => {
       if (!(await api.dispatch(resumeCall(ticket)).unwrap())) await api.dispatch(startVisit());
+    },
+  });
+
+  // While the call lives, the tab keeps its chat beside the ticket, for a reload to show again.
+  startListening({
+    matcher: isAnyOf(chatMessageReceived, chatDeliveryChanged, chatRestored),
+    effect: (_action, api) => {
+      if (!api.extra.connections.call) return;
+      const { page, chat } = api.getState();
+      keepChat(api.extra.tabStorage, page.companyId, chat.chatMessages);
     },
   });
 

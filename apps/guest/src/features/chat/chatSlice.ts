@@ -8,6 +8,7 @@ import {
   deliveryChanged,
   emptyConversation,
   messageAdded,
+  type Conversation,
 } from '@frontdesk/chat/conversation';
 import type { RootState } from '../../app/store.ts';
 
@@ -43,6 +44,16 @@ export const chatSlice = createSlice({
         action.payload.delivery,
       ).chatMessages;
     },
+    /**
+     * decision 0025: the chat a reload interrupted, as the tab kept it (newest first). A message
+     * the page already shows (the same stanza id) is not added twice; none counts as unread.
+     */
+    chatRestored(state, action: PayloadAction<ChatMessageRecord[]>) {
+      let conversation: Conversation = { chatMessages: state.chatMessages, unreadMessages: 0 };
+      for (const record of [...action.payload].reverse())
+        conversation = messageAdded(conversation, record, true);
+      state.chatMessages = conversation.chatMessages;
+    },
     chatToggled(state) {
       state.isChatOpen = !state.isChatOpen;
       if (state.isChatOpen) state.unreadMessages = chatOpened(state).unreadMessages;
@@ -50,7 +61,8 @@ export const chatSlice = createSlice({
   },
 });
 
-export const { chatMessageReceived, chatDeliveryChanged, chatToggled } = chatSlice.actions;
+export const { chatMessageReceived, chatDeliveryChanged, chatRestored, chatToggled } =
+  chatSlice.actions;
 
 /**
  * The guest sent a text or a file (already uploaded) in the call's chat; a listener hands it to

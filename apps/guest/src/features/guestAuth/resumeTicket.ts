@@ -1,8 +1,12 @@
 import {
   CALL_RESUME_WINDOW_MS,
   callTicketSchema,
+  KEPT_CHAT_MAX,
+  keptChatSchema,
   parseCallId,
   type CallTicket,
+  type ChatMessage,
+  type KeptChat,
 } from '@frontdesk/protocol';
 
 /*
@@ -17,6 +21,7 @@ import {
 export const TICKET_REFRESH_MS = 5000;
 
 const ticketKey = (companyId: number) => `frontdesk.call.${companyId}`;
+const chatKey = (companyId: number) => `frontdesk.chat.${companyId}`;
 
 /** Keeps the live call's ticket (or refreshes it). Without storage, no reload resumes. */
 export function keepTicket(
@@ -32,12 +37,56 @@ export function keepTicket(
   }
 }
 
-/** The conversation is over: nothing to resume. */
+/** The conversation is over: nothing to resume, and its chat is forgotten with its ticket. */
 export function forgetTicket(storage: Storage | undefined, companyId: number): void {
   try {
     storage?.removeItem(ticketKey(companyId));
+    storage?.removeItem(chatKey(companyId));
   } catch {
     // Nothing kept.
+  }
+}
+
+/** A chat message as the call's chat session recorded it (the chat package's record). */
+type ChatRecord = { id: string; direction: 'in' | 'out'; at: string; payload: ChatMessage };
+
+/**
+ * Keeps the live call's chat (newest first, the newest {@link KEPT_CHAT_MAX}) beside its ticket,
+ * so that a reload shows it again (decision 0025): the chat server keeps no copy of it.
+ */
+export function keepChat(
+  storage: Storage | undefined,
+  companyId: number,
+  messages: readonly ChatRecord[],
+): void {
+  try {
+    // Only beside a ticket: the chat is forgotten with it, never kept on its own.
+    if (!storage?.getItem(ticketKey(companyId))) return;
+    storage.setItem(chatKey(companyId), JSON.stringify(messages.slice(0, KEPT_CHAT_MAX)));
+  } catch {
+    // A full or missing storage: a reload shows the chat from then on only, as before.
+  }
+}
+
+/**
+ * The chat this tab kept for its call, as long as it keeps the call's ticket: only messages
+ * between `jabberUsername` (the guest this browser logged in as) and someone else; none when
+ * there is no ticket any more or the kept text is not a chat.
+ */
+export function keptChat(
+  storage: Storage | undefined,
+  companyId: number,
+  jabberUsername: string,
+): KeptChat {
+  try {
+    if (!storage?.getItem(ticketKey(companyId))) return [];
+    const text = storage.getItem(chatKey(companyId));
+    const kept = text ? keptChatSchema.safeParse(JSON.parse(text)).data : undefined;
+    return (kept ?? []).filter(({ direction, payload }) =>
+      direction === 'in' ? payload.to === jabberUsername : payload.from === jabberUsername,
+    );
+  } catch {
+    return [];
   }
 }
 
