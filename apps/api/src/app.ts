@@ -30,6 +30,7 @@ import {
   setGuestPageHeaders,
 } from './plugins/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { guestContextRoutesPlugin } from './routes/guest-context.ts';
 import { companyAdminRoutes } from './routes/company-admin.ts';
 import { scheduleAdminRoutes } from './routes/schedule-admin.ts';
 import { staffAdminRoutes } from './routes/staff-admin.ts';
@@ -178,6 +179,7 @@ export async function buildApp({
     callRoutes,
     callResumeRoutes,
     callBugRoutes,
+    guestContextRoutesPlugin,
     formRoutes,
     geofenceRoutes,
     uploadRoutes,

@@ -30,6 +30,7 @@ describe('OpenAPI document', () => {
       '/api/calls/claim',
       '/api/calls/{callId}',
       '/api/calls/{callId}/end',
+      '/api/calls/{callId}/guest-context',
       '/api/calls/{callId}/hold',
       '/api/calls/{callId}/notes',
       '/api/calls/{callId}/quality',

@@ -34,3 +34,4 @@ export * from './resume.ts';
 export * from './embed.ts';
 export * from './preview.ts';
 export * from './adapter.ts';
+export * from './guest-context.ts';

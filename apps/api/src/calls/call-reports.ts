@@ -207,11 +207,15 @@ export async function checkCallAdmission(
  * Inserts the report of a new call with `status`, or `blocked` when the company's block list
  * holds the guest (spec §6), in one statement; nothing when the call id is reported already.
  */
+/** The longest User-Agent kept with a call: real ones are under 300 characters. */
+const USER_AGENT_MAX = 512;
+
 async function insertNewReport(
   db: Kysely<Database>,
   principal: GuestPrincipal,
   body: CallReportAddBody,
   status: CallReportStatus,
+  userAgent: string | null,
 ): Promise<CallReportRow | undefined> {
   return db
     .insertInto('call_reports')
@@ -224,6 +228,7 @@ async function insertNewReport(
       assignment_group: body.assignmentGroup ?? null,
       source: body.source,
       webview: body.webview ?? false,
+      guest_user_agent: userAgent?.slice(0, USER_AGENT_MAX) || null,
       status: eb
         .case()
         .when(eb.exists(blockOf(db, principal.guestId)))
@@ -249,6 +254,8 @@ export async function addCallReport(
   body: CallReportAddBody,
   loadCompany: (id: number) => Promise<CompanyDetails>,
   now: Date,
+  /** The guest browser's User-Agent, for the agent's guest panel (issue 19). */
+  userAgent: string | null = null,
 ): Promise<{ report: CallReportRow; created: boolean; replaced: CallReportRow[] }> {
   assertOwnCompany(principal, body.company);
   assertOwnUsername(principal, body.guest_username);
@@ -265,7 +272,7 @@ export async function addCallReport(
   // Only a quota needs counting; without one, a company's calls need not queue for its row.
   const added =
     company.monthly_call_quota === null
-      ? await insertNewReport(db, principal, body, 'ok')
+      ? await insertNewReport(db, principal, body, 'ok', userAgent)
       : await db.transaction().execute(async (trx) => {
           // Serialises the count per company, so two calls cannot both take the last one.
           const { monthly_call_quota: quota } = await trx
@@ -275,7 +282,7 @@ export async function addCallReport(
             .forUpdate()
             .executeTakeFirstOrThrow();
           const spent = quota !== null && (await callsThisMonth(trx, company.id)).used >= quota;
-          return insertNewReport(trx, principal, body, spent ? 'outOfQuota' : 'ok');
+          return insertNewReport(trx, principal, body, spent ? 'outOfQuota' : 'ok', userAgent);
         });
   if (added) {
     const replaced = added.status === 'ok' ? await endOtherLiveCalls(db, added) : [];

@@ -21,6 +21,7 @@ import * as reportIndexes from './migrations/0019-report-indexes.ts';
 import * as reportConversations from './migrations/0020-report-conversations.ts';
 import * as embedIdentity from './migrations/0021-embed-identity.ts';
 import * as callWebview from './migrations/0022-call-webview.ts';
+import * as guestContext from './migrations/0026-guest-context.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0020-report-conversations': reportConversations,
   '0021-embed-identity': embedIdentity,
   '0022-call-webview': callWebview,
+  '0026-guest-context': guestContext,
 };
 
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */

@@ -210,6 +210,10 @@ export interface CallReports {
    * When the guest of the waiting call last asked for its place (its queue counts it so).
    */
   guest_seen_at: Date | null;
+  /**
+   * The guest browser's User-Agent when it reported the call (at most 512 characters), for the agent's guest panel.
+   */
+  guest_user_agent: string | null;
   id: Generated<number>;
   notes: string | null;
   /**
@@ -367,6 +371,14 @@ export interface Guests {
   inside_zone_at: StampedLater | null;
   jabberusername: string;
   last_login_at: StampedLater | null;
+  /**
+   * The latitude the guest last passed the company's service-area check at; `null` after a failed check.
+   */
+  location_lat: number | null;
+  /**
+   * The longitude the guest last passed the company's service-area check at; `null` after a failed check.
+   */
+  location_lng: number | null;
   /**
    * The public name the API made (decision 0006): it proves nothing.
    */

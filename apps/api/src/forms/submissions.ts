@@ -131,3 +131,27 @@ export async function submitRating(
     throw new ConflictError('already_rated', `Call report ${report.id} is already rated.`);
   return rating.id;
 }
+
+/**
+ * The welcome answers the guest gave last at or before `before` (a call's start: a transfer
+ * keeps them), with the fields of the form they answered and which of them were verified.
+ */
+export function latestWelcomeBefore(
+  db: Kysely<Database>,
+  companyId: number,
+  guestId: number,
+  before: Date,
+) {
+  return db
+    .selectFrom('form_submissions as s')
+    .innerJoin('forms as f', 'f.id', 's.form_id')
+    .select(['s.answers', 's.verified_fields', 'f.fields'])
+    .where('s.guest_id', '=', guestId)
+    .where('s.company_id', '=', companyId)
+    .where('f.kind', '=', 'welcome')
+    .where('s.created_at', '<=', before)
+    .orderBy('s.created_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

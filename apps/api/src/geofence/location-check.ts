@@ -10,10 +10,17 @@ export async function recordLocationCheck(
   db: Kysely<Database>,
   guestId: number,
   insideAt: Date | null,
+  position: { lat: number; lng: number } | null = null,
 ): Promise<void> {
+  // The position is kept for the agent's guest panel (issue 19) only while it passed.
+  const kept = insideAt ? position : null;
   await db
     .updateTable('guests')
-    .set({ inside_zone_at: insideAt })
+    .set({
+      inside_zone_at: insideAt,
+      location_lat: kept?.lat ?? null,
+      location_lng: kept?.lng ?? null,
+    })
     .where('id', '=', guestId)
     .execute();
 }
@@ -48,7 +55,9 @@ export async function checkLocation(
 ): Promise<void> {
   const company = await requireCompany(db, companyId);
   const inside = insideAnyArea(await listServiceAreas(db, company.id), lat, lng);
-  if (guestId !== undefined) await recordLocationCheck(db, guestId, inside ? new Date() : null);
+  if (guestId !== undefined) {
+    await recordLocationCheck(db, guestId, inside ? new Date() : null, { lat, lng });
+  }
   if (!inside) {
     // spec §4: any failure means outside, so "outside" is a refusal the guest shows as such.
     const { outOfZoneMsg } = companySettingsSchema.parse(company.settings);

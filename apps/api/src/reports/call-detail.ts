@@ -10,6 +10,7 @@ import {
 } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError } from '../domain-errors.ts';
+import { latestWelcomeBefore } from '../forms/submissions.ts';
 import { listedConversations, toReportCall } from './call-list.ts';
 
 /** A call's page judges short abandons by the reports' default cut-off. */
@@ -247,18 +248,7 @@ export async function reportCallDetail(
       where e.company_id = ${companyId} and e.call_report_id = any(${legIds})
       order by e.at, e.id`.execute(db),
     // The welcome answers the guest gave last before the call.
-    db
-      .selectFrom('form_submissions as s')
-      .innerJoin('forms as f', 'f.id', 's.form_id')
-      .select(['s.answers', 'f.fields'])
-      .where('s.guest_id', '=', origin.guest_id)
-      .where('s.company_id', '=', companyId)
-      .where('f.kind', '=', 'welcome')
-      .where('s.created_at', '<=', origin.created_at)
-      .orderBy('s.created_at', 'desc')
-      .orderBy('s.id', 'desc')
-      .limit(1)
-      .executeTakeFirst(),
+    latestWelcomeBefore(db, companyId, origin.guest_id, origin.created_at),
     db
       .selectFrom('rating_submissions as r')
       .innerJoin('forms as f', 'f.id', 'r.form_id')

@@ -50,6 +50,7 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
         (id) => app.companyDetails.get(id, now),
         now,
+        request.headers['user-agent'] ?? null,
       );
       for (const ended of replaced) {
         await Promise.all([app.callRooms.close(ended), app.callChats.close(ended)]);
