@@ -51,7 +51,12 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
  * A signed-in guest of company 5 that joins the queue for a video call, against a fake API
  * (which says `AGENT` answered the call) and fake chat and media sessions.
  */
-async function guestInQueue({ webview = false, refused = [] as string[] } = {}) {
+async function guestInQueue({
+  webview = false,
+  refused = [] as string[],
+  /** The browser refuses the camera when the media asks for it (no preview asked before). */
+  cameraRefused = false,
+} = {}) {
   const roomAccess = answer({
     room: '1234',
     pin: 'pin',
@@ -84,6 +89,11 @@ async function guestInQueue({ webview = false, refused = [] as string[] } = {}) 
   });
   const chat = new FakeChat();
   const media = new FakeMedia();
+  if (cameraRefused) {
+    // What @frontdesk/media's MediaError carries (the package itself brings janus.js along).
+    const refusal = Object.assign(new Error('Permission denied'), { code: 'disabledCamera' });
+    media.connect = () => Promise.reject(refusal);
+  }
   const services = offlineServices({
     api,
     loadCallAdapters: fakeCallAdapters(chat, media),
@@ -368,6 +378,31 @@ describe('spec items of issue 18 at the listener level', () => {
           'could not record the type of the call',
         ]),
       );
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it('a camera refused as the call sets up says so, not that the browser cannot call', async () => {
+    const warn = console.warn;
+    console.warn = () => undefined;
+    try {
+      const { store, services, chat, media, requests, joining } = await guestInQueue({
+        cameraRefused: true,
+      });
+      expect(joinQueue.fulfilled.match(await joining)).toBe(true);
+      // The preview's refusal: stage unsupported, whose page offers a voice call (NoticePage).
+      expect(store.getState().flow).toEqual({ stage: 'unsupported', failure: null });
+      expect(store.getState().browserCheck.failurePage).toBe('disabledCamera');
+      // The call no agent took ends as left, and is no bug of ours.
+      expect(requests).toContainEqual(
+        expect.objectContaining({
+          route: `POST /calls/${CALL_ID}/end`,
+          body: { reason: 'abandoned' },
+        }),
+      );
+      expect(requests.map((request) => request.route)).not.toContain('POST /call-bug/by-guest');
+      expect([media.closed, chat.closed, services.connections.call]).toEqual([true, true, null]);
     } finally {
       console.warn = warn;
     }

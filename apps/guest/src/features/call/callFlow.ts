@@ -15,6 +15,7 @@ import { bugReport } from '../../app/bugReport.ts';
 import { serviceFailed, stageReached } from '../flow/flowSlice.ts';
 import { callRequested, callTransferred, endConfirmToggled } from './callSlice.ts';
 import { closeCall, openCall } from './connections.ts';
+import { isMediaRefusal, mediaRefused } from './mediaRefused.ts';
 
 /** spec §8 "Report failures: logged only": what a report's refusal becomes. */
 const reportFailed = (what: string) => (error: unknown) => console.warn(what, error);
@@ -73,6 +74,21 @@ export const joinQueue = createAppThunk(
       } catch (error) {
         // The guest left the queue while the call was being set up: that is no failure.
         if (!['waiting', 'ongoing'].includes(getState().flow.stage)) return;
+        if (isMediaRefusal(error)) {
+          // A company without a preview screen asks for the camera only here: the guest is told
+          // it was refused, as on the preview, and may go on in a voice call (a new call). This
+          // one ends as left; it is no bug of ours to report.
+          console.warn('the browser refused the camera or microphone of the call', error);
+          await extra
+            .api(routes.endCall, {
+              params: { callId },
+              token,
+              body: { reason: getState().call.agent === null ? 'abandoned' : 'completed' },
+            })
+            .catch(reportFailed('could not report the end of the call'));
+          await closeCall(extra.connections);
+          return void mediaRefused(dispatch);
+        }
         console.error('call set-up failed', error);
         if (!setupComplete(extra.connections.call?.media.state.stages ?? {})) {
           void extra

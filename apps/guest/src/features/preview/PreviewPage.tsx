@@ -6,6 +6,7 @@ import { api } from '../../app/api.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { mediaAccessChecked, previewDevicesChosen } from '../browserCheck/browserCheckSlice.ts';
 import { stageReached } from '../flow/flowSlice.ts';
+import { mediaRefused } from '../call/mediaRefused.ts';
 import { CameraCheck } from './CameraCheck.tsx';
 
 /** A round trip to our service, to tell the guest whether the connection will carry a call. */
@@ -54,9 +55,7 @@ export function PreviewPage() {
         setDevices(await listDevices());
       })
       .catch(() => {
-        if (cancelled) return;
-        dispatch(mediaAccessChecked(false));
-        dispatch(stageReached('unsupported'));
+        if (!cancelled) mediaRefused(dispatch);
       });
     return () => {
       cancelled = true;

@@ -33,19 +33,26 @@ describe('refusal stages', () => {
     voiceOnly: false,
   };
 
-  it('says a refused camera was refused, and offers a voice call where the company allows it', () => {
-    const { store } = renderWithState(<StageView />, {
-      company: { details: company({ callType: 'userSelect', previewScreen: true }) },
-      flow: { stage: 'unsupported', failure: null },
-      browserCheck: refusedMedia,
-    });
-    expect(screen.getByRole('heading', { name: 'We cannot use your camera' })).toBeTruthy();
-    expect(screen.queryByText(/This browser cannot make calls/)).toBeNull();
-    expect(screen.getByText(/did not let this page use the camera/)).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Make a voice call instead' }));
-    expect(store.getState().browserCheck.voiceOnly).toBe(true);
-    expect(store.getState().flow.stage).toBe('preview');
-  });
+  // Without a preview screen the camera is refused as the call sets up (callFlow.ts): the same page.
+  it.each([
+    [true, 'preview'],
+    [false, 'selection'],
+  ] as const)(
+    'says a refused camera was refused, and offers a voice call where the company allows it (preview screen %s: on to %s)',
+    (previewScreen, next) => {
+      const { store } = renderWithState(<StageView />, {
+        company: { details: company({ callType: 'userSelect', previewScreen }) },
+        flow: { stage: 'unsupported', failure: null },
+        browserCheck: refusedMedia,
+      });
+      expect(screen.getByRole('heading', { name: 'We cannot use your camera' })).toBeTruthy();
+      expect(screen.queryByText(/This browser cannot make calls/)).toBeNull();
+      expect(screen.getByText(/did not let this page use the camera/)).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'Make a voice call instead' }));
+      expect(store.getState().browserCheck.voiceOnly).toBe(true);
+      expect(store.getState().flow.stage).toBe(next);
+    },
+  );
 
   it('offers no voice call where the company takes video calls only; Try again asks again', () => {
     const onRetryMedia = vi.fn();
