@@ -128,6 +128,58 @@ test('continuity: a reload mid-call resumes the call with video both ways; the a
   }
 });
 
+test('continuity: a duplicated guest tab does not join the call; the first tab keeps it', async ({
+  page: guest,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const agent = await callInProgress(guest, browser, 'Dora Duplicate');
+  try {
+    const callId = await keptCallId(guest);
+    expect(callId).toBeTruthy();
+    // What the browser's "Duplicate" does: a second tab of the same page with a copy of the
+    // first tab's session storage, the call's ticket in it.
+    const copied = await guest.evaluate(() => Object.entries(sessionStorage));
+    const duplicate = await guest.context().newPage();
+    await duplicate.addInitScript((entries) => {
+      if (sessionStorage.length === 0)
+        for (const [key, value] of entries) sessionStorage.setItem(key, value);
+    }, copied);
+    await duplicate.goto(guest.url());
+
+    // The copy says the call is open in the other tab and stays out of it.
+    await expect(duplicate.getByTestId('guest-page')).toHaveAttribute('data-stage', 'elsewhere');
+    await expect(duplicate.getByRole('heading', { level: 1 })).toHaveText(
+      'Your call is open in another tab',
+    );
+    await inspectScreen(duplicate, 'guest-call-elsewhere');
+    expect(await keptCallId(duplicate)).toBeUndefined();
+
+    // The first tab keeps the call: pictures both ways, no "reconnecting" on either side, chat.
+    await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+    await expectMovingVideo(guest, 'remote-video');
+    await expectMovingVideo(agent, 'remote-video');
+    await expect(agent.getByTestId('guest-link')).toBeHidden();
+    await expect(agent.getByTestId('call-screen')).toHaveAttribute('data-phase', 'active');
+    await guest.getByTestId('chat-toggle').click();
+    await guest.getByLabel('Message').fill('Still in the first tab');
+    await guest.getByRole('button', { name: 'Send' }).click();
+    await expect(agent.getByTestId('chat-panel').getByText('Still in the first tab')).toBeVisible();
+    expect(await keptCallId(guest)).toBe(callId);
+
+    // A reload of the first tab still takes its call up again (its own claim let go of).
+    await guest.reload();
+    await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+    await expectMovingVideo(guest, 'remote-video');
+    await guest.getByTestId('chat-toggle').click();
+    await expect(guest.getByTestId('chat-messages')).toContainText('Still in the first tab');
+    await duplicate.setViewportSize({ width: 390, height: 844 });
+    await duplicate.screenshot({ path: `${docsImages}/guest-call-elsewhere-phone.png` });
+  } finally {
+    await agent.context().close();
+  }
+});
+
 test('continuity: a closed guest tab is shown to the agent as gone within 3 s', async ({
   page: guest,
   browser,

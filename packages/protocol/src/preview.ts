@@ -4,9 +4,10 @@ import { guestStageSchema } from './stages.ts';
 
 /**
  * The stages a company admin can look at in the live preview (issue 16): every screen a guest
- * can see, without `loading` (nothing of the company's shows yet).
+ * can see, without `loading` (nothing of the company's shows yet) and `elsewhere` (a duplicated
+ * tab's notice that its call is open in the first tab: one sentence, nothing the company sets).
  */
-export const previewStageSchema = guestStageSchema.exclude(['loading']);
+export const previewStageSchema = guestStageSchema.exclude(['loading', 'elsewhere']);
 export type PreviewStage = z.infer<typeof previewStageSchema>;
 
 /**

@@ -99,6 +99,7 @@ export function StageView() {
     case 'outofzone':
     case 'abandoned':
     case 'failed':
+    case 'elsewhere':
       return <Notice kind={stage} />;
     case 'loading':
       return <Loading testId="stage-loading" />;

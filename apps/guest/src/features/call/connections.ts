@@ -17,6 +17,7 @@ import { LOCAL_STREAM, StreamRegistry } from '@frontdesk/media/streams';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import type { GuestServices } from '../../app/services.ts';
 import { captureChoice } from '../browserCheck/captureChoice.ts';
+import { claimCall, type CallClaim } from './callClaim.ts';
 import { roomJoined } from '../chat/chatRoomSlice.ts';
 import { chatDeliveryChanged, chatMessageReceived } from '../chat/chatSlice.ts';
 import { keepTicket, TICKET_REFRESH_MS } from '../guestAuth/resumeTicket.ts';
@@ -114,6 +115,8 @@ export type CallOutcome =
  */
 export class Connections {
   call: LiveCall | null = null;
+  /** This tab's claim on the call it has open (decision 0025: a duplicated tab stays out). */
+  claim: CallClaim | null = null;
   readonly streams = new StreamRegistry();
 }
 
@@ -378,6 +381,11 @@ export async function openCall(
   };
   const keep = () => keepTicket(extra.tabStorage, getState().page.companyId, ticket);
   keep();
+  // This tab has the call open: a duplicate of it, which copies the ticket, must stay out.
+  if (extra.connections.claim?.callId !== params.callId) {
+    extra.connections.claim?.release();
+    extra.connections.claim = await claimCall(params.callId, 0);
+  }
   const ticketTimer = setInterval(keep, TICKET_REFRESH_MS);
 
   call.unsubscribe.push(
@@ -448,6 +456,8 @@ export async function closeCall(connections: Connections): Promise<void> {
   const call = connections.call;
   if (!call) return;
   connections.call = null;
+  connections.claim?.release();
+  connections.claim = null;
   clearTimeout(call.agentGoneTimer);
   for (const off of call.unsubscribe) off();
   call.settle({ kind: 'closed' });

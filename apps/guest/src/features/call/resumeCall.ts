@@ -9,6 +9,7 @@ import { chatDeliveryChanged, chatMessageReceived, chatRestored } from '../chat/
 import { forgetTicket, keepChat, keptChat } from '../guestAuth/resumeTicket.ts';
 import { callReportChained, callReportInitialised } from '../report/reportSlice.ts';
 import { joinQueue } from './callFlow.ts';
+import { CLAIM_WAIT_MS, claimCall } from './callClaim.ts';
 import { callResumed } from './callSlice.ts';
 
 /**
@@ -61,10 +62,18 @@ export const resumeCall = createAppThunk(
 
 export function resumeListeners(startListening: AppStartListening): void {
   // The visit found this tab's call: take it up, or (over, or left too long ago) visit anew.
+  // A tab the browser duplicated has a copy of the ticket, but the call is open in the first tab
+  // (it holds the call's claim): this one says so and stays out of the call.
   startListening({
     actionCreator: callResumeFound,
     effect: async ({ payload: ticket }, api) => {
-      if (!(await api.dispatch(resumeCall(ticket)).unwrap())) await api.dispatch(startVisit());
+      const claim = await claimCall(ticket.callId, CLAIM_WAIT_MS);
+      if (!claim) return void api.dispatch(stageReached('elsewhere'));
+      api.extra.connections.claim = claim;
+      if (await api.dispatch(resumeCall(ticket)).unwrap()) return;
+      claim.release();
+      api.extra.connections.claim = null;
+      await api.dispatch(startVisit());
     },
   });
 

@@ -11,7 +11,8 @@ export type NoticeKind =
   | 'unsupported'
   | 'outofzone'
   | 'abandoned'
-  | 'failed';
+  | 'failed'
+  | 'elsewhere';
 
 type Action = { label: string; run: () => void };
 
@@ -98,6 +99,11 @@ export function NoticePage({
       title: t('abandonedTitle'),
       body: [t('abandonedBody')],
       actions: [reload],
+    }),
+    elsewhere: () => ({
+      title: t('elsewhereTitle'),
+      body: [t('elsewhereBody')],
+      actions: [],
     }),
     failed: () =>
       failure === 'notFound'
