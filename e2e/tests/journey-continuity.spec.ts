@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { expect, likeAPerson, test } from '../support/fixtures.ts';
 import { callInProgress } from '../support/console.ts';
@@ -19,6 +20,24 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
   'base64',
 );
+
+/** The address scripts/isolated gives veth0, the only interface ICE gathers on. */
+const VETH_ADDRESS = '10.200.0.1/24';
+
+/**
+ * The media's network going away (`down`: veth0 loses its address, and with it its route) or a
+ * network there again (`up`: the address and its route back; nothing when it is there already).
+ * The pages reach the API and the chat over loopback, which stays.
+ */
+function networkSwitch(direction: 'down' | 'up') {
+  const present = execFileSync('ip', ['-o', 'addr', 'show', 'dev', 'veth0'], {
+    encoding: 'utf8',
+  }).includes(VETH_ADDRESS);
+  if (direction === 'down' && present)
+    execFileSync('ip', ['addr', 'del', VETH_ADDRESS, 'dev', 'veth0']);
+  if (direction === 'up' && !present)
+    execFileSync('ip', ['addr', 'add', VETH_ADDRESS, 'dev', 'veth0']);
+}
 
 /** How long since `start`, for the journey's report. */
 const since = (start: number) => `${Date.now() - start} ms`;
@@ -176,6 +195,55 @@ test('continuity: a duplicated guest tab does not join the call; the first tab k
     await duplicate.setViewportSize({ width: 390, height: 844 });
     await duplicate.screenshot({ path: `${docsImages}/guest-call-elsewhere-phone.png` });
   } finally {
+    await agent.context().close();
+  }
+});
+
+test('continuity: a network switch mid-call: the same call comes back with video both ways and the same chat', async ({
+  page: guest,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const agent = await callInProgress(guest, browser, 'Nina Network');
+  try {
+    const callId = await keptCallId(guest);
+    const agentChat = agent.getByTestId('chat-panel');
+    await guest.getByTestId('chat-toggle').click();
+    await guest.getByLabel('Message').fill('Before the switch');
+    await guest.getByRole('button', { name: 'Send' }).click();
+    await expect(agentChat.getByText('Before the switch')).toBeVisible();
+    await expectMovingVideo(agent, 'remote-video');
+
+    // The network the media takes goes away: the interface ICE gathers on loses its address and
+    // its route (as a phone leaving its Wi-Fi), until the page sees its call reconnecting.
+    networkSwitch('down');
+    try {
+      await expect(guest.getByTestId('reconnecting')).toHaveAttribute('data-reconnecting', 'self');
+    } finally {
+      // The new network: an address and a route again.
+      networkSwitch('up');
+    }
+
+    // The same call, never left: pictures both ways again, nobody told "reconnecting" any more.
+    await expect(guest.getByTestId('reconnecting')).toBeHidden();
+    await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+    await expectMovingVideo(guest, 'remote-video');
+    await expectMovingVideo(agent, 'remote-video');
+    await expect(agent.getByTestId('guest-link')).toBeHidden();
+    await expect(agent.getByTestId('call-screen')).toHaveAttribute('data-phase', 'active');
+    expect(await keptCallId(guest)).toBe(callId);
+
+    // The same chat, each message once, and it goes on both ways.
+    await expect(guest.getByTestId('chat-messages').getByText('Before the switch')).toHaveCount(1);
+    await expect(agentChat.getByText('Before the switch')).toHaveCount(1);
+    await agentChat.getByLabel('Message').fill('After the switch');
+    await agentChat.getByRole('button', { name: 'Send' }).click();
+    await expect(guest.getByTestId('chat-messages')).toContainText('After the switch');
+    await guest.getByLabel('Message').fill('Got it');
+    await guest.getByRole('button', { name: 'Send' }).click();
+    await expect(agentChat.getByText('Got it')).toBeVisible();
+  } finally {
+    networkSwitch('up');
     await agent.context().close();
   }
 });
