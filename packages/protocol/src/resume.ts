@@ -77,7 +77,8 @@ export const keptChatSchema = z
       id: z.string().min(1).max(200),
       direction: z.enum(['in', 'out']),
       at: z.iso.datetime(),
-      delivery: z.enum(['sending', 'sent', 'delivered', 'failed']),
+      // The chat package's delivery states (its DeliveryState), `read` included.
+      delivery: z.enum(['sending', 'sent', 'delivered', 'read', 'failed']),
       payload: chatMessageSchema,
     }),
   )

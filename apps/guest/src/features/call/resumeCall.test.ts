@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callRoomJid } from '@frontdesk/protocol';
 import { answer, fakeApi } from '@frontdesk/protocol/testing';
 import type { ChatMessageRecord } from '@frontdesk/chat';
@@ -11,9 +11,12 @@ import {
   FakeMedia,
   signedInGuest,
 } from '../../test/fakeCall.ts';
+import { fakeLocks } from '../../test/fakeLocks.ts';
 import { memoryStorage } from '../../test/memoryStorage.ts';
 import { company, offlineServices } from '../../test/render.tsx';
+import { callResumeFound } from '../flow/flowSlice.ts';
 import { keepChat, keepTicket } from '../guestAuth/resumeTicket.ts';
+import { claimCall } from './callClaim.ts';
 import { resumeCall } from './resumeCall.ts';
 
 const GUEST = `g${'r'.repeat(25)}`;
@@ -40,8 +43,8 @@ const message = (id: string, direction: 'in' | 'out', text: string): ChatMessage
 });
 
 /** A reloaded tab of company 5 whose session storage holds `chat` beside its call's ticket. */
-async function reloadedTab(chat: ChatMessageRecord[]) {
-  const { api } = fakeApi({
+async function reloadedTab(chat: ChatMessageRecord[], { resume = true } = {}) {
+  const { api, requests } = fakeApi({
     [`POST /calls/${CALL_ID}/resume`]: answer({
       callId: CALL_ID,
       reportId: 7,
@@ -76,9 +79,13 @@ async function reloadedTab(chat: ChatMessageRecord[]) {
       guestAuth: signedInGuest(GUEST, NICK),
     },
   );
-  expect(await store.dispatch(resumeCall({ ...ticket, savedAt: Date.now() })).unwrap()).toBe(true);
-  await settled();
-  return { store, chat: chatSession, tabStorage };
+  if (resume) {
+    expect(await store.dispatch(resumeCall({ ...ticket, savedAt: Date.now() })).unwrap()).toBe(
+      true,
+    );
+    await settled();
+  }
+  return { store, chat: chatSession, tabStorage, requests };
 }
 
 describe('a reload mid-call (decision 0025)', () => {
@@ -97,5 +104,23 @@ describe('a reload mid-call (decision 0025)', () => {
     expect(store.getState().chat.chatMessages).toEqual([after, ...before]);
     // The tab keeps the chat as it is now, for the next reload.
     expect(JSON.parse(tabStorage.getItem('frontdesk.chat.5') ?? '[]')).toEqual([after, ...before]);
+  });
+
+  describe('in a tab the browser duplicated', () => {
+    afterEach(() => vi.unstubAllGlobals());
+
+    it('stays out of the call the first tab has open, says so, and forgets its copy', async () => {
+      vi.stubGlobal('navigator', { ...navigator, locks: fakeLocks() });
+      // The first tab has the call open.
+      expect(await claimCall(CALL_ID, 0)).not.toBeNull();
+      const copy = await reloadedTab([message('m1', 'out', 'Hi')], { resume: false });
+      copy.store.dispatch(callResumeFound({ ...ticket, savedAt: Date.now() }));
+      await vi.waitFor(() => expect(copy.store.getState().flow.stage).toBe('elsewhere'), {
+        timeout: 10_000,
+      });
+      expect(copy.requests).toEqual([]);
+      expect(copy.chat.joins).toEqual([]);
+      expect(copy.tabStorage.length).toBe(0);
+    });
   });
 });

@@ -5,9 +5,8 @@ import {
   keptChatSchema,
   parseCallId,
   type CallTicket,
-  type ChatMessage,
-  type KeptChat,
 } from '@frontdesk/protocol';
+import type { ChatMessageRecord } from '@frontdesk/chat';
 
 /*
  * What lets this tab take its conversation up again after a reload or a crash (decision 0025):
@@ -47,9 +46,6 @@ export function forgetTicket(storage: Storage | undefined, companyId: number): v
   }
 }
 
-/** A chat message as the call's chat session recorded it (the chat package's record). */
-type ChatRecord = { id: string; direction: 'in' | 'out'; at: string; payload: ChatMessage };
-
 /**
  * Keeps the live call's chat (newest first, the newest {@link KEPT_CHAT_MAX}) beside its ticket,
  * so that a reload shows it again (decision 0025): the chat server keeps no copy of it.
@@ -57,7 +53,7 @@ type ChatRecord = { id: string; direction: 'in' | 'out'; at: string; payload: Ch
 export function keepChat(
   storage: Storage | undefined,
   companyId: number,
-  messages: readonly ChatRecord[],
+  messages: readonly ChatMessageRecord[],
 ): void {
   try {
     // Only beside a ticket: the chat is forgotten with it, never kept on its own.
@@ -77,14 +73,15 @@ export function keptChat(
   storage: Storage | undefined,
   companyId: number,
   jabberUsername: string,
-): KeptChat {
+): ChatMessageRecord[] {
   try {
     if (!storage?.getItem(ticketKey(companyId))) return [];
     const text = storage.getItem(chatKey(companyId));
     const kept = text ? keptChatSchema.safeParse(JSON.parse(text)).data : undefined;
+    // The schema checked each record as the chat package writes it (its delivery states too).
     return (kept ?? []).filter(({ direction, payload }) =>
       direction === 'in' ? payload.to === jabberUsername : payload.from === jabberUsername,
-    );
+    ) as ChatMessageRecord[];
   } catch {
     return [];
   }
