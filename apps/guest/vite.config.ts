@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { build, defineConfig, type LogLevel, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { formatterWithoutParser, messageCatalogues } from './message-catalogues.ts';
+import { formatterWithoutParser, messageCatalogues } from '../../build/message-catalogues.ts';
 import { zodWithoutJsonSchema } from './zod-without-json-schema.ts';
 
 const root = import.meta.dirname;
+const catalogues = { app: 'guest', folder: resolve(root, 'src/i18n/catalogues') };
 /** SECURITY: maps for error reports only, never linked from or served with the bundles. */
 const sourcemap = 'hidden';
 
@@ -30,7 +31,7 @@ function livePreviewBuild(): Plugin {
         root,
         base: '/',
         logLevel,
-        plugins: [zodWithoutJsonSchema(), react(), messageCatalogues()],
+        plugins: [zodWithoutJsonSchema(), react(), messageCatalogues(catalogues)],
         resolve: { alias: [formatterWithoutParser] },
         build: {
           outDir,
@@ -49,7 +50,7 @@ function livePreviewBuild(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [zodWithoutJsonSchema(), react(), messageCatalogues(), livePreviewBuild()],
+  plugins: [zodWithoutJsonSchema(), react(), messageCatalogues(catalogues), livePreviewBuild()],
   resolve: { alias: [formatterWithoutParser] },
   base: '/',
   build: {

@@ -1,8 +1,14 @@
+import { resolve } from 'node:path';
 import { defineProject } from 'vitest/config';
-import { messageCatalogues } from './message-catalogues.ts';
+import { messageCatalogues } from '../../build/message-catalogues.ts';
 
 export default defineProject({
-  plugins: [messageCatalogues()],
+  plugins: [
+    messageCatalogues({
+      app: 'guest',
+      folder: resolve(import.meta.dirname, 'src/i18n/catalogues'),
+    }),
+  ],
   test: {
     name: 'guest',
     include: ['src/**/*.test.{ts,tsx}'],

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router';
@@ -10,6 +10,8 @@ import { CONSOLE_BASENAME, consoleRoutes } from './app/routes.tsx';
 import { createStore } from './app/store.ts';
 import { resumeRequested } from './features/auth/authSlice.ts';
 import { browserRinger } from './features/queue/ringer.ts';
+import { initialLanguage, subscribeLanguage } from './i18n/language.ts';
+import { currentLanguage, switchLanguage } from './i18n/messages.ts';
 import './app/global.css';
 
 const services: ConsoleServices = {
@@ -25,13 +27,28 @@ const store = createStore(services);
 store.dispatch(resumeRequested());
 const router = createBrowserRouter(consoleRoutes, { basename: CONSOLE_BASENAME });
 
+/**
+ * The pages, drawn again from the top when the staff member changes the language (decision
+ * 0029): every sentence is `t()`'s in the new language. The store, the calls and the chat go
+ * on: they live outside these components.
+ */
+function Pages() {
+  const language = useSyncExternalStore(subscribeLanguage, currentLanguage);
+  return <RouterProvider key={language} router={router} />;
+}
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
+// Arabic's catalogue comes before the first page, so no English flashes; a failed fetch leaves
+// the console in English.
+await switchLanguage(initialLanguage()).catch((error: unknown) => {
+  console.warn('The console’s language could not be loaded', error);
+});
 createRoot(root).render(
   <StrictMode>
     <Provider store={store}>
       <ServicesContext value={services}>
-        <RouterProvider router={router} />
+        <Pages />
       </ServicesContext>
     </Provider>
   </StrictMode>,

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compiledCatalogues } from '../../message-catalogues.ts';
+import { compiledCatalogues } from '../../../../build/message-catalogues.ts';
 import { translate } from './messages.ts';
 
 describe('messages', () => {

@@ -157,13 +157,7 @@ function SettingsForm(props: {
             }
           />
           <SaveBar
-            unsaved={
-              changeCount === 0
-                ? null
-                : changeCount === 1
-                  ? t('unsavedOne')
-                  : t('unsavedCount', { count: String(changeCount) })
-            }
+            unsaved={changeCount === 0 ? null : t('unsavedCount', { count: changeCount })}
             busy={busy}
             saving={status.kind === 'saving'}
             onDiscard={() => {

@@ -1,3 +1,4 @@
+import { intlLocale } from '../../i18n/messages.ts';
 import {
   adminRoutes,
   type ApiClient,
@@ -39,13 +40,13 @@ export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptio
 
 /** An instant as a date and a time of day in the browser's zone, naming the zone. */
 export function formatInstant(iso: string): string {
-  const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  const when = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'medium', timeStyle: 'short' });
   return `${when.format(new Date(iso))} (${browserTimeZone()})`;
 }
 
 /** An instant's calendar date in the browser's zone. */
 export function formatDate(iso: string): string {
-  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'medium' }).format(new Date(iso));
 }
 
 /** Where a company's guests and staff go, on this server (what the operator hands over). */

@@ -1,5 +1,5 @@
 import type { AgentState, Wallboard } from '@frontdesk/protocol';
-import { t } from '../../i18n/messages.ts';
+import { intlLocale, t } from '../../i18n/messages.ts';
 import { LoadStatus } from '../admin/LoadGate.tsx';
 import { elapsed, useNow } from '../queue/useNow.ts';
 import { useWallboard } from './useWallboard.ts';
@@ -7,7 +7,12 @@ import './wallboard.css';
 
 const STATES: readonly AgentState[] = ['available', 'inCall', 'away', 'offline'];
 
-const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
+const percent = {
+  format: (value: number) =>
+    new Intl.NumberFormat(intlLocale(), { style: 'percent', maximumFractionDigits: 0 }).format(
+      value,
+    ),
+};
 
 /** The oldest of the waiting calls' starts: the board's longest wait counts up from it. */
 function oldestWait(board: Wallboard): string | null {
@@ -162,7 +167,7 @@ function Board({ board, clockOffsetMs }: { board: Wallboard; clockOffsetMs: numb
   );
 }
 
-const clockTime = (iso: string) => new Date(iso).toLocaleTimeString();
+const clockTime = (iso: string) => new Date(iso).toLocaleTimeString(intlLocale());
 
 /**
  * The live wallboard (`/console/reports/wallboard`, issue 17): guests waiting now and the longest

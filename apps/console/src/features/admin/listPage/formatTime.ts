@@ -1,4 +1,5 @@
 import { useAppSelector } from '../../../app/hooks.ts';
+import { intlLocale } from '../../../i18n/messages.ts';
 
 /** The browser's own time zone, where the company keeps none. */
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -13,7 +14,7 @@ export function useCompanyTimeZone(): string {
 
 /** An instant as a date and a time of day in `timeZone` (e.g. "3 Jul 2026, 14:05"). */
 export function formatDateTime(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
+  return new Intl.DateTimeFormat(intlLocale(), {
     dateStyle: 'medium',
     timeStyle: 'short',
     timeZone,

@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { addDays, localDate } from '@frontdesk/protocol';
-import { t } from '../../../i18n/messages.ts';
+import { intlLocale, t } from '../../../i18n/messages.ts';
 import { IntervalFields, nextInterval } from './IntervalFields.tsx';
 import { PathInput } from '../PathInput.tsx';
 import type { ScheduleValues } from './scheduleDraft.ts';
@@ -11,7 +11,7 @@ function dayInWords(date: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
   const day = new Date(`${date}T00:00:00Z`);
   if (Number.isNaN(day.getTime())) return null;
-  return new Intl.DateTimeFormat(undefined, {
+  return new Intl.DateTimeFormat(intlLocale(), {
     timeZone: 'UTC',
     weekday: 'long',
     day: 'numeric',

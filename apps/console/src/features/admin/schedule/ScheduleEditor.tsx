@@ -12,7 +12,7 @@ import {
 import { describeError } from '../../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
-import { t } from '../../../i18n/messages.ts';
+import { intlLocale, t } from '../../../i18n/messages.ts';
 import { LoadGate } from '../LoadGate.tsx';
 import { PreviewPane } from '../PreviewPane.tsx';
 import { refusalOf, SaveSummary, type ChangeLine, type SaveStatus } from '../SaveSummary.tsx';
@@ -304,7 +304,7 @@ function OpeningSummary(props: {
     const open = serverSays ?? isOpenAt(draft, now);
     const next = open ? null : nextOpening(draft, now);
     const when = next
-      ? new Intl.DateTimeFormat(undefined, {
+      ? new Intl.DateTimeFormat(intlLocale(), {
           timeZone: draft.timeZone,
           weekday: 'long',
           day: 'numeric',

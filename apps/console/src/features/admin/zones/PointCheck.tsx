@@ -4,7 +4,7 @@ import { adminRoutes, ApiRequestError } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
-import { t } from '../../../i18n/messages.ts';
+import { intlLocale, t } from '../../../i18n/messages.ts';
 import { PathInput } from '../PathInput.tsx';
 import { pointResolver, type PointBody, type PointValues } from './zonesDraft.ts';
 
@@ -26,7 +26,7 @@ function answerInWords(checked: CheckedPoint): string {
   if (checked.zones.length > 0) {
     const names = checked.zones.map((zone) => `“${zone.name}”`);
     // "A, B and C" in the sentence's own language (the console's texts are English).
-    return t('checkInside', { zones: new Intl.ListFormat('en').format(names) });
+    return t('checkInside', { zones: new Intl.ListFormat(intlLocale()).format(names) });
   }
   return checked.inside ? t('checkNoZones') : t('checkOutside');
 }

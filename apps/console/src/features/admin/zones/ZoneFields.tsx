@@ -153,13 +153,7 @@ function OutlineFields(props: { zone: number; part: number; parts: number; onRem
           {listError}
         </p>
       )}
-      {holes.length > 0 && (
-        <p className="help">
-          {t(holes.length === 1 ? 'zoneHolesKeptOne' : 'zoneHolesKept', {
-            count: String(holes.length),
-          })}
-        </p>
-      )}
+      {holes.length > 0 && <p className="help">{t('zoneHolesKept', { count: holes.length })}</p>}
       <div className="zone-outline-actions">
         <button
           type="button"

@@ -182,8 +182,8 @@ export function describeArea(outlines: readonly OutlineDraft[]): string {
   const holes = outlines.reduce((sum, outline) => sum + outline.holes.length, 0);
   const words = [
     outlines.length > 1 ? t('zoneParts', { count: String(outlines.length) }) : null,
-    t(corners === 1 ? 'zoneOneCorner' : 'zoneCorners', { count: String(corners) }),
-    holes > 0 ? t(holes === 1 ? 'zoneOneHole' : 'zoneHoles', { count: String(holes) }) : null,
+    t('zoneCorners', { count: corners }),
+    holes > 0 ? t('zoneHoles', { count: holes }) : null,
   ];
   return words.filter(Boolean).join(', ');
 }

@@ -4,7 +4,6 @@ import { reportRoutes, type ReportCall } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { t } from '../../../i18n/messages.ts';
 import { LoadStatus } from '../../admin/LoadGate.tsx';
-import { formatCount } from '../format.ts';
 import { ReportFilters } from '../ReportFilters.tsx';
 import { callsQuery, readCallsView, viewParams } from '../reportView.ts';
 import {
@@ -113,8 +112,8 @@ export function CallsPage() {
               {first.refreshing
                 ? t('reportRefreshing')
                 : nextCursor === null
-                  ? t('reportEveryCallShown', { count: formatCount(calls.length) })
-                  : t('reportCallsShown', { count: formatCount(calls.length) })}
+                  ? t('reportEveryCallShown', { count: calls.length })
+                  : t('reportCallsShown', { count: calls.length })}
             </p>
             {nextCursor !== null && (
               <button

@@ -123,7 +123,7 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
       label: t('reportCallsOffered'),
       value: formatCount(summary.calls),
       to: drill(),
-      detail: summary.live > 0 ? t('reportLiveNow', { count: formatCount(summary.live) }) : null,
+      detail: summary.live > 0 ? t('reportLiveNow', { count: summary.live }) : null,
       testId: 'figure-calls',
     },
     {
@@ -142,7 +142,7 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
         ) : (
           <Link to={drill({ outcome: 'shortAbandoned' })}>
             {t('reportShortAbandonedApart', {
-              count: formatCount(summary.shortAbandoned),
+              count: summary.shortAbandoned,
               seconds: String(view.shortAbandonSeconds),
             })}
           </Link>
@@ -204,11 +204,11 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
       detail: (
         <>
           <Link to={drill({ outcome: 'blocked' })}>
-            {t('reportBlockedCount', { count: formatCount(summary.refused.blocked) })}
+            {t('reportBlockedCount', { count: summary.refused.blocked })}
           </Link>
           {' · '}
           <Link to={drill({ outcome: 'outOfQuota' })}>
-            {t('reportOutOfQuotaCount', { count: formatCount(summary.refused.outOfQuota) })}
+            {t('reportOutOfQuotaCount', { count: summary.refused.outOfQuota })}
           </Link>
         </>
       ),

@@ -8,10 +8,14 @@ import {
 } from '@formatjs/icu-messageformat-parser';
 import type { Plugin } from 'vite';
 
-/** The languages the guest app speaks; the first is the one every other is checked against. */
+/**
+ * The build step both apps share (decisions 0026, 0029): each app's sentences are ICU
+ * MessageFormat catalogues, `<app>/src/i18n/catalogues/<language>.json`, parsed here at build
+ * time so a page ships FormatJS's formatter without its parser.
+ */
+
+/** The languages the apps speak; the first is the one every other is checked against. */
 export const LANGUAGES = ['en', 'ar'] as const;
-const MODULE_PREFIX = 'virtual:guest-messages/';
-const CATALOGUES = resolve(import.meta.dirname, 'src/i18n/catalogues');
 
 type Compiled = Record<string, string | MessageFormatElement[]>;
 
@@ -48,7 +52,7 @@ function compiled(messages: Record<string, MessageFormatElement[]>): Compiled {
  * arguments of the same kinds (a translation that drops `{count}` or turns a plural into text
  * fails the build, naming the key).
  */
-export function compiledCatalogues(folder = CATALOGUES): Record<string, Compiled> {
+export function compiledCatalogues(folder: string): Record<string, Compiled> {
   const [reference, ...others] = LANGUAGES;
   const base = parsedCatalogue(folder, reference);
   const catalogues: Record<string, Compiled> = { [reference]: compiled(base) };
@@ -71,21 +75,30 @@ export function compiledCatalogues(folder = CATALOGUES): Record<string, Compiled
   return catalogues;
 }
 
+/** Where an app keeps its catalogues and the name its modules go by. */
+export interface CatalogueOptions {
+  /** `guest` gives `virtual:guest-messages/<language>`. */
+  app: string;
+  /** The folder of `<language>.json` files (what translators edit). */
+  folder: string;
+}
+
 /**
- * `virtual:guest-messages/<language>`: a catalogue (src/i18n/catalogues/*.json, what translators
- * edit) parsed at build time, so the page ships the formatter without its parser. Each language
- * is a module of its own, so a page loads only the languages it speaks.
+ * `virtual:<app>-messages/<language>`: a catalogue parsed at build time, so the page ships the
+ * formatter without its parser. Each language is a module of its own, so a page loads only the
+ * languages it speaks.
  */
-export function messageCatalogues(): Plugin {
+export function messageCatalogues({ app, folder }: CatalogueOptions): Plugin {
+  const prefix = `virtual:${app}-messages/`;
   return {
-    name: 'frontdesk:message-catalogues',
-    resolveId: (id) => (id.startsWith(MODULE_PREFIX) ? `\0${id}` : null),
+    name: `frontdesk:message-catalogues:${app}`,
+    resolveId: (id) => (id.startsWith(prefix) ? `\0${id}` : null),
     load(id) {
-      if (!id.startsWith(`\0${MODULE_PREFIX}`)) return null;
-      const language = id.slice(MODULE_PREFIX.length + 1);
-      for (const each of LANGUAGES) this.addWatchFile(resolve(CATALOGUES, `${each}.json`));
-      const catalogue = compiledCatalogues()[language];
-      if (!catalogue) throw new Error(`No catalogue ${language}.json`);
+      if (!id.startsWith(`\0${prefix}`)) return null;
+      const language = id.slice(prefix.length + 1);
+      for (const each of LANGUAGES) this.addWatchFile(resolve(folder, `${each}.json`));
+      const catalogue = compiledCatalogues(folder)[language];
+      if (!catalogue) throw new Error(`No catalogue ${language}.json in ${folder}`);
       return `export default ${JSON.stringify(catalogue)};`;
     },
   };
