@@ -4,16 +4,37 @@ import { expect, likeAPerson, test } from '../support/fixtures.ts';
 import { callInProgress } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { resolve } from 'node:path';
-import { COMPANY, expectMovingVideo, inspectScreen, walkToWaiting } from '../support/guest.ts';
+import {
+  COMPANY,
+  expectMovingVideo,
+  inspectScreen,
+  openGuest,
+  walkToWaiting,
+} from '../support/guest.ts';
 
 const docsImages = resolve(import.meta.dirname, '../../docs/images');
 
 /** The call this tab keeps for a reload (decision 0025), as the page stored it. */
-const keptCallId = (page: Page) =>
+const keptCallId = (page: Page, company: number = COMPANY.aroundTheClock) =>
   page.evaluate(
     (key) => JSON.parse(sessionStorage.getItem(key) ?? 'null')?.callId as string | undefined,
-    `frontdesk.call.${COMPANY.aroundTheClock}`,
+    `frontdesk.call.${company}`,
   );
+
+/**
+ * What the browser's "Duplicate" does: a second tab of the same page with a copy of the first
+ * tab's session storage (the call's ticket in it).
+ */
+async function duplicateTab(page: Page): Promise<Page> {
+  const copied = await page.evaluate(() => Object.entries(sessionStorage));
+  const duplicate = await page.context().newPage();
+  await duplicate.addInitScript((entries) => {
+    if (sessionStorage.length === 0)
+      for (const [key, value] of entries) sessionStorage.setItem(key, value);
+  }, copied);
+  await duplicate.goto(page.url());
+  return duplicate;
+}
 
 /** A small PNG: a file the agent sends in the chat. */
 const PNG = Buffer.from(
@@ -156,15 +177,7 @@ test('continuity: a duplicated guest tab does not join the call; the first tab k
   try {
     const callId = await keptCallId(guest);
     expect(callId).toBeTruthy();
-    // What the browser's "Duplicate" does: a second tab of the same page with a copy of the
-    // first tab's session storage, the call's ticket in it.
-    const copied = await guest.evaluate(() => Object.entries(sessionStorage));
-    const duplicate = await guest.context().newPage();
-    await duplicate.addInitScript((entries) => {
-      if (sessionStorage.length === 0)
-        for (const [key, value] of entries) sessionStorage.setItem(key, value);
-    }, copied);
-    await duplicate.goto(guest.url());
+    const duplicate = await duplicateTab(guest);
 
     // The copy says the call is open in the other tab and stays out of it.
     await expect(duplicate.getByTestId('guest-page')).toHaveAttribute('data-stage', 'elsewhere');
@@ -197,6 +210,41 @@ test('continuity: a duplicated guest tab does not join the call; the first tab k
   } finally {
     await agent.context().close();
   }
+});
+
+test('continuity: a duplicated tab of an Arabic guest waiting in the queue says so, right to left, and the first keeps its place', async ({
+  page: guest,
+}) => {
+  test.setTimeout(120_000);
+  await openGuest(guest, COMPANY.arabic, 'welcome');
+  await guest.getByLabel(/الاسم/).fill('دعاء');
+  await guest.getByLabel(/البريد الإلكتروني/).fill('doaa@example.org');
+  await guest.getByRole('button', { name: 'ابدأ' }).click();
+  await guest.getByRole('button', { name: 'متابعة' }).click();
+  await guest.getByRole('button', { name: 'ابدأ المكالمة' }).click();
+  await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
+  const place = guest.getByTestId('queue-position');
+  await expect(place).toBeVisible();
+  const position = await place.getAttribute('data-position');
+  const callId = await keptCallId(guest, COMPANY.arabic);
+
+  const duplicate = await duplicateTab(guest);
+  await expect(duplicate.getByTestId('guest-page')).toHaveAttribute('data-stage', 'elsewhere');
+  await expect(duplicate.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(duplicate.getByRole('heading', { level: 1 })).toHaveText(
+    'مكالمتك مفتوحة في علامة تبويب أخرى',
+  );
+  await duplicate.setViewportSize({ width: 390, height: 844 });
+  await inspectScreen(duplicate, 'guest-call-elsewhere-rtl-mobile');
+  await duplicate.screenshot({ path: `${docsImages}/guest-call-elsewhere-rtl-phone.png` });
+  await duplicate.setViewportSize({ width: 1280, height: 800 });
+  await inspectScreen(duplicate, 'guest-call-elsewhere-rtl-desktop');
+  expect(await keptCallId(duplicate, COMPANY.arabic)).toBeUndefined();
+
+  // The first tab still waits with its call, in its place.
+  await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
+  await expect(place).toHaveAttribute('data-position', position ?? '');
+  expect(await keptCallId(guest, COMPANY.arabic)).toBe(callId);
 });
 
 test('continuity: a network switch mid-call: the same call comes back with video both ways and the same chat', async ({
