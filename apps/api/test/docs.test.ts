@@ -34,6 +34,7 @@ describe('OpenAPI document', () => {
       '/api/calls/{callId}/hold',
       '/api/calls/{callId}/notes',
       '/api/calls/{callId}/quality',
+      '/api/calls/{callId}/rejoin',
       '/api/calls/{callId}/resume',
       '/api/calls/{callId}/room',
       '/api/calls/{callId}/transfer',

@@ -227,6 +227,16 @@ export const routes = {
     params: callIdParamsSchema,
     response: envelope(callResumeSchema),
   },
+  /**
+   * The agent who took the call takes it up again after its console reloaded (decision 0027):
+   * the call as the claim answered it, with fresh room access.
+   */
+  rejoinCall: {
+    method: 'POST',
+    path: '/calls/:callId/rejoin',
+    params: callIdParamsSchema,
+    response: envelope(claimedCallSchema),
+  },
   callRoom: {
     method: 'POST',
     path: '/calls/:callId/room',

@@ -8,7 +8,9 @@ import {
   type CompanySettings,
   QUEUE_POLL_MS,
   type ClaimCallBody,
+  type ClaimedCall,
   type Queue,
+  type RoomAccess,
   type TransferBody,
 } from '@frontdesk/protocol';
 import type { Principal, StaffPrincipal } from '../auth/access-token.ts';
@@ -66,6 +68,19 @@ export function toCallState(
                 : staffJabberUsername(call.transfer_to_staff_id),
             toCategoryId: call.transfer_to_category_id,
           },
+  };
+}
+
+/** A claimed call as the agent's console takes it: its guest and the room it enters. */
+export function toClaimedCall(call: ReportWithGuest, room: RoomAccess): ClaimedCall {
+  return {
+    callId: call.call_id,
+    reportId: call.id,
+    guestUsername: call.guest_username,
+    guestJabberUsername: call.guest_jabberusername,
+    categoryId: call.category_id,
+    callType: call.call_type,
+    room,
   };
 }
 

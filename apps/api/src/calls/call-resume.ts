@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { CALL_RESUME_WINDOW_MS } from '@frontdesk/protocol';
-import type { GuestPrincipal } from '../auth/access-token.ts';
+import type { GuestPrincipal, StaffPrincipal } from '../auth/access-token.ts';
 import type { Database } from '../db/schema.ts';
 import { ConflictError } from '../domain-errors.ts';
 import { staffJabberUsername } from '../xmpp/addresses.ts';
-import { liveCallsSince, toCallState } from './call-coordination.ts';
-import { requireReport, type ReportWithGuest } from './call-reports.ts';
+import { assertParticipant, liveCallsSince, toCallState } from './call-coordination.ts';
+import { requireCall, requireReport, type ReportWithGuest } from './call-reports.ts';
 
 /** What a resumed call is, besides the credentials the route adds. */
 export type ResumedCall = {
@@ -74,4 +74,38 @@ export async function resumeCall(
     waitingFor:
       status === 'waiting' && waitingFor !== null ? staffJabberUsername(waitingFor) : null,
   };
+}
+
+/**
+ * `POST /api/calls/:callId/rejoin` (decision 0027): the agent who took the call takes it up
+ * again after its console reloaded or its tab was reopened. SECURITY: only that very agent (403
+ * `not_your_call` for another agent or admin of the company, and for staff of another company;
+ * guests are refused before this, `staff_only`), only while the call is answered and live — not
+ * ended, abandoned or handed on by a transfer (409 `call_over`) — and not after its guest left it
+ * more than {@link CALL_RESUME_WINDOW_MS} ago (409 `call_over`: nobody is there to talk to). The
+ * API keeps no stamp of the agent's leaving: whoever waited for it — the guest, for
+ * `PEER_GONE_GRACE_MS` — ends the call when it does not come back, and that is what refuses a
+ * rejoin too late.
+ */
+export async function rejoinCall(
+  db: Kysely<Database>,
+  principal: StaffPrincipal,
+  callId: string,
+  now = new Date(),
+): Promise<ReportWithGuest> {
+  const call = await requireCall(db, callId);
+  assertParticipant(principal, call);
+  const over =
+    toCallState(call).status !== 'answered' ||
+    call.transfer_to_staff_id !== null ||
+    call.transfer_to_category_id !== null ||
+    call.created_at <= liveCallsSince(now.getTime());
+  if (over) throw new ConflictError('call_over', `Call ${call.call_id} is over.`);
+  if (call.guest_exit_at && call.guest_exit_at.getTime() < now.getTime() - CALL_RESUME_WINDOW_MS) {
+    throw new ConflictError(
+      'call_over',
+      `The guest left call ${call.call_id} more than ${CALL_RESUME_WINDOW_MS / 1000} s ago.`,
+    );
+  }
+  return call;
 }

@@ -1,15 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { routes } from '@frontdesk/protocol';
 import { issueServiceCredentials } from '../auth/credentials.ts';
-import { resumeCall } from '../calls/call-resume.ts';
-import { authenticateGuest, bearerSecurity } from '../plugins/auth.ts';
+import { roomParticipant, toClaimedCall } from '../calls/call-coordination.ts';
+import { rejoinCall, resumeCall } from '../calls/call-resume.ts';
+import { authenticateGuest, authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
 import { RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { guestJabberUsername, staffJabberUsername, userJid } from '../xmpp/addresses.ts';
 import { fromTable } from './from-table.ts';
 
-/** The same conversation after the guest's page went away and came back (decision 0025). */
+/**
+ * The same conversation after a page went away and came back: the guest's (decision 0025) and
+ * the agent's (decision 0027).
+ */
 export const callResumeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app;
+  const { db, config, callRooms, callChats } = app;
 
   app.route({
     ...fromTable(routes.resumeCall, [400, 401, 403, 404, 409, 429], {
@@ -44,6 +48,26 @@ export const callResumeRoutes: FastifyPluginAsyncZod = async (app) => {
           services,
         },
       };
+    },
+  });
+
+  app.route({
+    ...fromTable(routes.rejoinCall, [400, 401, 403, 404, 409, 502], {
+      tags: ['calls'],
+      summary:
+        'The agent who took a live call takes it up again after its console reloaded: the call as the claim gave it, with fresh room access',
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
+      const principal = await authenticateStaff(request);
+      const call = await rejoinCall(db, principal, request.params.callId);
+      // As the claim: a fresh entry in the room's allowed list; the chat room's membership and
+      // the guest's permission to message this agent are given again (both idempotent).
+      const [room] = await Promise.all([
+        callRooms.open(call, roomParticipant(principal), { webview: call.webview }),
+        callChats.admitAgent(call, principal.staffId),
+      ]);
+      return { data: toClaimedCall(call, room) };
     },
   });
 };

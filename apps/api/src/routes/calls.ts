@@ -12,6 +12,7 @@ import {
   saveNotes,
   sideOf,
   toCallState,
+  toClaimedCall,
   transferCall,
 } from '../calls/call-coordination.ts';
 import { endReport, requireCall, requireReport } from '../calls/call-reports.ts';
@@ -62,17 +63,7 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
         callRooms.open(call, roomParticipant(principal), { webview: call.webview }),
         callChats.admitAgent(call, principal.staffId),
       ]);
-      return {
-        data: {
-          callId: call.call_id,
-          reportId: call.id,
-          guestUsername: call.guest_username,
-          guestJabberUsername: call.guest_jabberusername,
-          categoryId: call.category_id,
-          callType: call.call_type,
-          room,
-        },
-      };
+      return { data: toClaimedCall(call, room) };
     },
   });
 
@@ -192,6 +183,8 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       const call = await requireCall(db, request.params.callId);
       assertParticipant(principal, call);
       await recordHold(db, call, principal.staffId, request.body.onHold);
+      // The admins' supervisor view shows who holds a call.
+      callChats.teamChanged(call.company_id);
       return reply.code(204).send(null);
     },
   });
