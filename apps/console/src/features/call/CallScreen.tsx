@@ -8,18 +8,14 @@ import { t } from '../../i18n/messages.ts';
 import {
   callDismissed,
   cameraChosen,
-  endClicked,
-  holdClicked,
   microphoneChosen,
-  muteToggled,
   notesEdited,
   notesSubmitted,
-  resumeClicked,
 } from './callSlice.ts';
 import { guestLabel } from '../chat/guestLabel.ts';
 import { BlockGuestButton } from './BlockGuestButton.tsx';
 import { MediaTile } from './MediaTile.tsx';
-import { TransferForm } from './TransferForm.tsx';
+import { CallControls } from './CallControls.tsx';
 
 /** The level in words, then the figures behind it for whoever wants them. */
 function describeQuality(quality: LinkQuality): string {
@@ -115,9 +111,9 @@ function Notes() {
 /** The call with one guest: media, controls, notes; then how it ended. */
 export function CallScreen() {
   const dispatch = useAppDispatch();
-  const { phase, call, media, onHold, pending, error, outcome, guestAway, guestGone } =
-    useAppSelector((state) => state.call);
-  const [transferring, setTransferring] = useState(false);
+  const { phase, call, media, onHold, error, outcome, guestAway, guestGone } = useAppSelector(
+    (state) => state.call,
+  );
   const heading = useRef<HTMLHeadingElement>(null);
   // A new call takes the focus, so keyboard and screen-reader users land in it.
   useEffect(() => heading.current?.focus(), [call?.callId, phase]);
@@ -141,8 +137,6 @@ export function CallScreen() {
   }
 
   const feeds = media?.feeds ?? [];
-  const audioMuted = media?.local.audioMuted ?? false;
-  const videoMuted = media?.local.videoMuted ?? false;
   return (
     <section
       aria-labelledby="call-title"
@@ -187,43 +181,7 @@ export function CallScreen() {
         <MediaTile streamKey={LOCAL_STREAM} label={t('yourVideo')} muted testId="local-video" />
       </div>
       {feeds.some((feed) => feed.audioMuted) && <p>{t('guestMuted')}</p>}
-      <div className="controls" role="group" aria-label={title}>
-        <button
-          type="button"
-          aria-pressed={audioMuted}
-          onClick={() => dispatch(muteToggled('audio'))}
-        >
-          {audioMuted ? t('unmuteMicrophone') : t('muteMicrophone')}
-        </button>
-        {call.callType !== 'voice' && (
-          <button
-            type="button"
-            aria-pressed={videoMuted}
-            onClick={() => dispatch(muteToggled('video'))}
-          >
-            {videoMuted ? t('startCamera') : t('stopCamera')}
-          </button>
-        )}
-        <button
-          type="button"
-          disabled={pending !== null}
-          onClick={() => dispatch(onHold ? resumeClicked() : holdClicked())}
-        >
-          {onHold ? t('resume') : t('hold')}
-        </button>
-        <button type="button" disabled={pending !== null} onClick={() => setTransferring(true)}>
-          {t('transfer')}
-        </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={pending !== null}
-          onClick={() => dispatch(endClicked())}
-        >
-          {pending === 'end' ? t('ending') : t('endCall')}
-        </button>
-      </div>
-      {transferring && <TransferForm onCancel={() => setTransferring(false)} />}
+      <CallControls label={title} />
       <BlockGuestButton callId={call.callId} />
       <Devices />
       <dl className="quality" aria-label={t('quality')}>
