@@ -67,6 +67,13 @@ describe('the tab’s call ticket (decision 0025)', () => {
       expect(keptChat(storage, 12, nick)).toEqual([]);
     });
 
+    it('gives a message still on its way at the reload back as not delivered', () => {
+      const storage = memoryStorage();
+      keepTicket(storage, 12, ticket);
+      keepChat(storage, 12, [{ ...message('m3', 'out', 'Are you there?'), delivery: 'sending' }]);
+      expect(keptChat(storage, 12, nick).map((m) => m.delivery)).toEqual(['failed']);
+    });
+
     it('keeps nothing without a ticket, and reads nothing it did not write', () => {
       const storage = memoryStorage();
       keepChat(storage, 12, chat);

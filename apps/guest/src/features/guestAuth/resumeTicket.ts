@@ -79,9 +79,13 @@ export function keptChat(
     const text = storage.getItem(chatKey(companyId));
     const kept = text ? keptChatSchema.safeParse(JSON.parse(text)).data : undefined;
     // The schema checked each record as the chat package writes it (its delivery states too).
-    return (kept ?? []).filter(({ direction, payload }) =>
+    const chat = (kept ?? []).filter(({ direction, payload }) =>
       direction === 'in' ? payload.to === jabberUsername : payload.from === jabberUsername,
     ) as ChatMessageRecord[];
+    // A message still on its way when the page went has no one left to say it arrived.
+    return chat.map((record) =>
+      record.delivery === 'sending' ? { ...record, delivery: 'failed' } : record,
+    );
   } catch {
     return [];
   }
