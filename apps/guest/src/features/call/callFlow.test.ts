@@ -152,6 +152,26 @@ describe('the call at the listener level, against fake adapters', () => {
     ]);
   });
 
+  it('says Away while an Android phone hides the waiting page without notifications, once per change', async () => {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Mobile Safari/537.36',
+    );
+    try {
+      const { store, chat } = await guestInQueue();
+      store.dispatch(pageVisibilityChanged(false));
+      store.dispatch(pageVisibilityChanged(false));
+      store.dispatch(notificationPermissionChanged(true));
+      store.dispatch(pageVisibilityChanged(true));
+      await settled();
+      expect(chat.presences.map((p) => p.status)).toEqual([
+        { state: 'Away', peer: ROUND_ROBIN_PEER },
+        { state: 'OpenCall', peer: ROUND_ROBIN_PEER },
+      ]);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it('keeps saying InCall when the page hides or notifications change between the claim and the media', async () => {
     const { store, chat } = await guestInQueue();
     chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
