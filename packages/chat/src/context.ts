@@ -1,7 +1,7 @@
 import type { ConnectionStatus, PresenceStatus, SessionEvents } from '@frontdesk/protocol';
 import type { Agent } from 'stanza';
 import { ChatError } from './errors.ts';
-import type { ChatMessageRecord, DeliveryState, RoomSnapshot } from './types.ts';
+import type { ChatMessageRecord, ChatStateChange, DeliveryState, RoomSnapshot } from './types.ts';
 
 /** How many message ids the session remembers to drop repeats (carbons, resends). */
 const SEEN_IDS_KEPT = 500;
@@ -15,6 +15,8 @@ export interface ChatEvents extends SessionEvents {
   /** A message sent or received by this session, or by this user's other sessions (carbons). */
   message: ChatMessageRecord;
   delivery: { id: string; delivery: DeliveryState };
+  /** The other side typing, pausing or done (XEP-0085), from a one-to-one chat. */
+  chatState: ChatStateChange;
   /** A presence this user published from any of its sessions (its state nodes, spec §4). */
   ownPresence: PresenceStatus;
   /**

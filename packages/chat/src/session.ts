@@ -14,7 +14,7 @@ import { RecentIds, SessionLost, type ChatEvents, type SessionContext } from './
 import { Messages } from './messages.ts';
 import { Rooms, type JoinRoomOptions } from './rooms.ts';
 import { StateNodes } from './state-nodes.ts';
-import type { ChatMessageRecord, PresenceShow, RoomSnapshot } from './types.ts';
+import type { ChatMessageRecord, PresenceShow, RoomSnapshot, TypingState } from './types.ts';
 
 export interface ChatSessionOptions {
   /** XMPP over WebSocket (`ClientConfig.xmppWebsocketUrl`; in Node, a `ws://` URL works). */
@@ -177,6 +177,16 @@ export class ChatSession implements AdapterSession<ChatEvents> {
    */
   sendMessage(to: string, message: string | ChatFile): ChatMessageRecord {
     return this.#messages.send(to, message);
+  }
+
+  /** Tells the user `to` that this user is typing, paused or done (XEP-0085); not while offline. */
+  sendChatState(to: string, state: TypingState): void {
+    this.#messages.sendChatState(to, state);
+  }
+
+  /** Tells a received message's sender it is on screen (XEP-0333); each message once. */
+  markDisplayed(record: ChatMessageRecord): void {
+    this.#messages.markDisplayed(record);
   }
 
   /**

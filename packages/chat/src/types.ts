@@ -44,16 +44,32 @@ export interface RoomSnapshot {
 
 /**
  * `sending` until the server took it, `sent` once it did (stream management ack), `delivered`
- * when the other side's client confirmed it (XEP-0184), `failed` when it bounced or the
- * connection dropped before the server took it.
+ * when the other side's client confirmed it (XEP-0184 receipt or XEP-0333 `received`), `read`
+ * once the other side showed it on screen (XEP-0333 `displayed`), `failed` when it bounced or
+ * the connection dropped before the server took it.
  */
-export type DeliveryState = 'sending' | 'sent' | 'delivered' | 'failed';
+export type DeliveryState = 'sending' | 'sent' | 'delivered' | 'read' | 'failed';
+
+/**
+ * XEP-0085 chat states the apps exchange: `composing` while the user types, `paused` when it
+ * stopped for a while without sending, `active` once it sent or cleared its text.
+ */
+export type TypingState = 'composing' | 'paused' | 'active';
+
+/** The other side's chat state: `from` is its jabber username. */
+export interface ChatStateChange {
+  from: string;
+  state: TypingState;
+}
 
 export interface ChatMessageRecord {
   /** The stanza id: the key for delivery updates. */
   id: string;
   direction: 'in' | 'out';
-  /** When this session sent or received it. */
+  /**
+   * When it was sent: the XEP-0203 delay stamp of a message delivered late (a carbon, a stored
+   * one; never later than its arrival), else when this session sent or received it.
+   */
   at: string;
   delivery: DeliveryState;
   payload: ChatMessage;

@@ -7,6 +7,7 @@ import {
   chatOpened,
   emptyConversation,
   messageAdded,
+  type ChatMessageRecord,
   type ChatSession,
   type Conversation,
 } from '../src/index.ts';
@@ -42,6 +43,22 @@ async function connected(username: string, options?: Parameters<typeof sessionOf
   return session;
 }
 
+/** A plain StanzaJS client of `username` with a resource of its own, its session started. */
+async function rawClient(username: string, resource: string) {
+  const jid = `${username}@${test.xmpp.domain}`;
+  const client = createClient({
+    jid,
+    password: await mintToken(test.jwtSecret, jid),
+    resource,
+    transports: { websocket: test.xmpp.wsUrl, bosh: false },
+  });
+  client.sasl.disable('X-OAUTH2');
+  const up = new Promise((resolve) => client.once('session:started', resolve));
+  void client.connect();
+  await up;
+  return client;
+}
+
 const guestName = (n: number) => `g1-guest${n}xyz_suffix${n}abc-00000000${n}a`;
 /** A public guest username per `n` (decision 0006: `g` and 25 base32 letters). */
 const usernameOf = (n: number) =>
@@ -72,6 +89,7 @@ beforeAll(async () => {
     ['staff-4', 7],
     ['staff-5', 8],
     ['staff-6', 10],
+    ['staff-0', 11],
   ] as const) {
     await allowMessagesFrom(test.admin, agent, guestName(guest));
   }
@@ -442,17 +460,7 @@ describe('messages', () => {
   it('shows what the user sent from another device (carbons), and drops forged senders', async () => {
     const guest = await connected(guestName(10));
     const agent = await connected('staff-6');
-    const phoneJid = `${agent.username}@${test.xmpp.domain}`;
-    const phone = createClient({
-      jid: phoneJid,
-      password: await mintToken(test.jwtSecret, phoneJid),
-      resource: 'phone',
-      transports: { websocket: test.xmpp.wsUrl, bosh: false },
-    });
-    phone.sasl.disable('X-OAUTH2');
-    const phoneUp = new Promise((resolve) => phone.once('session:started', resolve));
-    phone.connect();
-    await phoneUp;
+    const phone = await rawClient(agent.username, 'phone');
     phone.sendPresence();
     try {
       const copied = nextEvent(agent, 'message');
@@ -485,6 +493,99 @@ describe('messages', () => {
       await expect(forged).rejects.toThrow(/no matching/);
     } finally {
       phone.disconnect();
+    }
+  });
+});
+
+describe('typing, read state and times', () => {
+  it('shows each side the other typing (XEP-0085) and the sender when its messages were read (XEP-0333)', async () => {
+    const guest = await connected(guestName(11));
+    const agent = await connected('staff-0');
+
+    const typing = nextEvent(agent, 'chatState');
+    guest.sendChatState(agent.username, 'composing');
+    expect(await typing).toEqual({ from: guest.username, state: 'composing' });
+    const paused = nextEvent(guest, 'chatState');
+    agent.sendChatState(guest.username, 'paused');
+    expect(await paused).toEqual({ from: agent.username, state: 'paused' });
+
+    const received: ChatMessageRecord[] = [];
+    guest.on('message', (record) => received.push(record));
+    const delivered = nextEvent(agent, 'delivery', (d) => d.delivery === 'delivered');
+    const first = agent.sendMessage(guest.username, 'First');
+    expect(await delivered).toEqual({ id: first.id, delivery: 'delivered' });
+    const arrived = nextEvent(guest, 'message', (r) => r.payload.message === 'Second');
+    const second = agent.sendMessage(guest.username, 'Second');
+    // The message itself says the typing is over.
+    const over = nextEvent(guest, 'chatState');
+    expect(await over).toEqual({ from: agent.username, state: 'active' });
+    const record = await arrived;
+
+    // One `displayed` for the newest covers the earlier one too, in order.
+    const reads: string[] = [];
+    agent.on('delivery', (d) => d.delivery === 'read' && reads.push(d.id));
+    const bothRead = nextEvent(
+      agent,
+      'delivery',
+      (d) => d.id === second.id && d.delivery === 'read',
+    );
+    guest.markDisplayed(record);
+    expect(await bothRead).toEqual({ id: second.id, delivery: 'read' });
+    expect(reads).toEqual([first.id, second.id]);
+  });
+
+  it('counts a read marker only from the user the message went to', async () => {
+    const guest = await connected(guestName(12));
+    const agent = await connected('staff-0');
+    const other = await connected(guestName(13));
+    const delivered = nextEvent(agent, 'delivery', (d) => d.delivery === 'delivered');
+    const sent = agent.sendMessage(guest.username, 'For guest 12 only');
+    await delivered;
+    // Guest 13 never got it; its marker (bodiless, so the server lets it through) is ignored.
+    const forged = nextEvent(agent, 'delivery', () => true, 1500);
+    other.markDisplayed({
+      ...sent,
+      direction: 'in',
+      payload: { ...sent.payload, from: 'staff-0' },
+    });
+    await expect(forged).rejects.toThrow(/no matching/);
+  });
+
+  it('dates a late message by its delay stamp (XEP-0203), never in the future', async () => {
+    const agent = await connected('staff-0');
+    const raw = await rawClient(guestName(11), 'raw');
+    try {
+      const stamp = new Date(Date.now() - 7 * 60_000);
+      const payload = (message: string) => ({
+        sender: 'GUEST',
+        from: guestName(11),
+        to: agent.username,
+        message,
+      });
+      const late = nextEvent(agent, 'message', (r) => r.payload.message === 'late');
+      raw.sendMessage({
+        to: agent.jid,
+        type: 'chat',
+        body: 'late',
+        json: payload('late'),
+        delay: { timestamp: stamp },
+      });
+      expect((await late).at).toBe(stamp.toISOString());
+
+      const future = nextEvent(agent, 'message', (r) => r.payload.message === 'future');
+      const before = Date.now();
+      raw.sendMessage({
+        to: agent.jid,
+        type: 'chat',
+        body: 'future',
+        json: payload('future'),
+        delay: { timestamp: new Date(Date.now() + 3_600_000) },
+      });
+      const at = Date.parse((await future).at);
+      expect(at).toBeGreaterThanOrEqual(before);
+      expect(at).toBeLessThanOrEqual(Date.now());
+    } finally {
+      raw.disconnect();
     }
   });
 });

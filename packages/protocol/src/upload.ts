@@ -6,6 +6,12 @@ export type UploadType = z.infer<typeof uploadTypeSchema>;
 
 const MB = 1024 * 1024;
 
+/** The upload type a file of this MIME type goes under; the API checks the bytes themselves. */
+export function uploadTypeOfMime(mime: string): UploadType {
+  const family = mime.split('/')[0];
+  return family === 'image' || family === 'video' || family === 'audio' ? family : 'document';
+}
+
 /** The largest file the API accepts per type. */
 export const UPLOAD_LIMIT_BYTES: Readonly<Record<UploadType, number>> = {
   image: 10 * MB,

@@ -3,14 +3,14 @@ import {
   routes,
   UPLOAD_LIMIT_BYTES,
   type UploadedFile,
+  uploadTypeOfMime,
   type UploadType,
 } from '@frontdesk/protocol';
 import { api } from './api.ts';
 
 /** The upload type a file goes under (spec §7 `POST /upload/{type}`). */
 export function uploadTypeOf(file: File): UploadType {
-  const kind = file.type.split('/')[0];
-  return kind === 'image' || kind === 'video' || kind === 'audio' ? kind : 'document';
+  return uploadTypeOfMime(file.type);
 }
 
 /**

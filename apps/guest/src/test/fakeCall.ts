@@ -11,6 +11,7 @@ import type {
   ChatSessionOptions,
   JoinRoomOptions,
   RoomSnapshot,
+  TypingState,
 } from '@frontdesk/chat';
 import type { MediaSessionEvents, MediaSessionOptions, MediaState } from '@frontdesk/media';
 import type { CallAdapters, GuestChat, GuestMedia } from '../features/call/connections.ts';
@@ -27,6 +28,8 @@ export class FakeChat extends Emitter<ChatEvents> implements GuestChat {
   readonly presences: { room: string; status: PresenceStatus }[] = [];
   readonly sent: { to: string; message: string | ChatFile }[] = [];
   readonly ended: string[] = [];
+  readonly chatStates: { to: string; state: TypingState }[] = [];
+  readonly displayed: string[] = [];
   closed = false;
   readonly #rooms = new Map<string, RoomSnapshot>();
 
@@ -78,6 +81,14 @@ export class FakeChat extends Emitter<ChatEvents> implements GuestChat {
       delivery: 'sending',
       payload: { sender: 'GUEST', to, from: 'guest', message },
     };
+  }
+
+  sendChatState(to: string, state: TypingState): void {
+    this.chatStates.push({ to, state });
+  }
+
+  markDisplayed(record: ChatMessageRecord): void {
+    this.displayed.push(record.id);
   }
 
   async endCall(room: string, options: { endMedia: () => void | Promise<void> }): Promise<void> {

@@ -1,17 +1,43 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { CHAT_TEXT_MAX_LENGTH } from '@frontdesk/protocol';
-import type { ChatMessageRecord } from '@frontdesk/chat';
+import type { ChatMessageRecord, DeliveryState } from '@frontdesk/chat';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
-import { t } from '../../i18n/messages.ts';
+import { intlLocale, t, type MessageKey } from '../../i18n/messages.ts';
 import {
   conversationClosed,
   fileChosen,
+  messageSeen,
   messageSubmitted,
+  problemDismissed,
   selectConversation,
 } from './chatSlice.ts';
+import { ChatIcon, FileCard } from './FileCard.tsx';
 import { guestLabel } from './guestLabel.ts';
+import { useTypingNotice } from './useTypingNotice.ts';
+import './chat.css';
 
-function MessageItem({ record }: { record: ChatMessageRecord }) {
+const DELIVERY_WORDS: Record<DeliveryState, MessageKey> = {
+  sending: 'messageSending',
+  sent: 'messageSent',
+  delivered: 'messageDelivered',
+  read: 'messageRead',
+  failed: 'messageFailed',
+};
+
+/**
+ * When a message was sent, in the agent's language and time zone: the time alone today, the
+ * date too for an older one (a message from history keeps its own time).
+ */
+export function formatMessageTime(at: string, now: Date = new Date()): string {
+  const sent = new Date(at);
+  const today = sent.toDateString() === now.toDateString();
+  return new Intl.DateTimeFormat(
+    intlLocale(),
+    today ? { hour: '2-digit', minute: '2-digit' } : { dateStyle: 'medium', timeStyle: 'short' },
+  ).format(sent);
+}
+
+function MessageItem({ record, guest }: { record: ChatMessageRecord; guest: string }) {
   const { message } = record.payload;
   const mine = record.direction === 'out';
   return (
@@ -19,94 +45,195 @@ function MessageItem({ record }: { record: ChatMessageRecord }) {
       className={mine ? 'message mine' : 'message'}
       data-testid="chat-message"
       data-direction={record.direction}
+      data-delivery={mine ? record.delivery : undefined}
     >
-      <span className="visually-hidden">{mine ? t('you') : t('guest')}: </span>
+      <span className="visually-hidden">{mine ? t('you') : guest}: </span>
       {typeof message === 'string' ? (
-        message
+        <span className="message-text">{message}</span>
       ) : (
-        // SECURITY: the schema allows only our own paths or http(s) URLs here.
-        <a href={message.url} target="_blank" rel="noopener noreferrer" download={message.name}>
-          {message.name}
-        </a>
+        <FileCard file={message} />
       )}
-      {mine && record.delivery === 'sending' && <small> · {t('messageSending')}</small>}
-      {mine && record.delivery === 'failed' && <small role="alert"> · {t('messageFailed')}</small>}
+      <span className="message-meta">
+        <time dateTime={record.at} title={new Date(record.at).toLocaleString(intlLocale())}>
+          {formatMessageTime(record.at)}
+        </time>
+        {mine && (
+          <span
+            className={`delivery delivery-${record.delivery}`}
+            role={record.delivery === 'failed' ? 'alert' : undefined}
+            data-testid="delivery"
+          >
+            {' · '}
+            {t(DELIVERY_WORDS[record.delivery])}
+          </span>
+        )}
+      </span>
     </li>
   );
 }
 
-/** The conversation with one guest: waiting (before accepting) or in the call. */
+/** Whether a drag carries files (not text or a link dragged within the page). */
+const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
+
+/**
+ * The conversation with one guest: waiting (before accepting) or in the call. Messages carry
+ * their time and, for the agent's, how far they got (sent, delivered, read); the guest's typing
+ * shows under them. Files go as cards; the agent attaches one, drops it on the chat or pastes
+ * it, and sees the upload's progress. A problem shows until the agent's next action.
+ */
 export function ChatPanel() {
   const dispatch = useAppDispatch();
   const peer = useAppSelector((state) => state.chat.openPeer);
   const conversation = useAppSelector((state) => (peer ? selectConversation(state, peer) : null));
   const upload = useAppSelector((state) => state.chat.upload);
   const sendError = useAppSelector((state) => state.chat.sendError);
+  const typing = useAppSelector((state) => (peer ? state.chat.typing[peer] === true : false));
   const [text, setText] = useState('');
+  const [dragging, setDragging] = useState(false);
   const titleId = useId();
+  const log = useRef<HTMLDivElement>(null);
+  const typed = useTypingNotice(peer);
+
+  // The adapter keeps the newest first (spec §3); a chat reads oldest first.
+  const messages = conversation ? [...conversation.chatMessages].reverse() : [];
+  const newestIn = conversation?.chatMessages.find((record) => record.direction === 'in');
+
+  // The newest message stays in sight, as in every messenger.
+  useEffect(() => {
+    if (log.current) log.current.scrollTop = log.current.scrollHeight;
+  }, [messages.length, typing]);
+
+  // XEP-0333: the guest learns its newest message was read once it is on a visible screen.
+  useEffect(() => {
+    if (!newestIn) return;
+    const seen = () => {
+      if (document.visibilityState === 'visible') dispatch(messageSeen(newestIn));
+    };
+    seen();
+    document.addEventListener('visibilitychange', seen);
+    return () => document.removeEventListener('visibilitychange', seen);
+  }, [dispatch, newestIn]);
+
   if (!peer || !conversation) return null;
+  const guest = guestLabel(peer);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const message = text.trim();
     if (!message) return;
     dispatch(messageSubmitted({ to: peer, text: message }));
+    typed.sent();
     setText('');
   };
-  // The adapter keeps the newest first (spec §3); a chat reads oldest first.
-  const messages = [...conversation.chatMessages].reverse();
+  const attach = (file: File | undefined | null) => {
+    if (file) dispatch(fileChosen({ to: peer, file }));
+  };
+  const problem = upload?.error ?? sendError;
 
   return (
-    <aside className="chat card" aria-labelledby={titleId} data-testid="chat-panel">
+    <aside
+      className={dragging ? 'chat card dragging' : 'chat card'}
+      aria-labelledby={titleId}
+      data-testid="chat-panel"
+      onDragEnter={(event) => carriesFiles(event) && setDragging(true)}
+      onDragOver={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+      }}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        setDragging(false);
+        attach(event.dataTransfer.files[0]);
+      }}
+    >
       <header>
-        <h2 id={titleId}>{t('chatTitle', { guest: guestLabel(peer) })}</h2>
+        <h2 id={titleId}>{t('chatTitle', { guest })}</h2>
         <button type="button" className="secondary" onClick={() => dispatch(conversationClosed())}>
           {t('closeChat')}
         </button>
       </header>
       <div
         className="messages"
+        ref={log}
         role="log"
         aria-live="polite"
-        aria-label={t('chatTitle', { guest: guestLabel(peer) })}
+        aria-label={t('chatTitle', { guest })}
       >
         <ol>
-          {messages.length === 0 && <li>{t('chatEmpty')}</li>}
+          {messages.length === 0 && <li className="chat-empty">{t('chatEmpty')}</li>}
           {messages.map((record) => (
-            <MessageItem key={record.id} record={record} />
+            <MessageItem key={record.id} record={record} guest={guest} />
           ))}
         </ol>
       </div>
-      {sendError && <p role="alert">{sendError}</p>}
-      {upload && (
-        <p role={upload.error ? 'alert' : 'status'}>
-          {upload.error ?? t('uploading', { name: upload.name })}
-        </p>
+      <p className="typing" role="status" data-testid="guest-typing">
+        {typing ? t('guestTyping', { guest }) : ''}
+      </p>
+      {upload && !upload.error && (
+        <div className="upload-progress" role="status">
+          <span>{t('uploading', { name: upload.name })}</span>
+          <progress
+            max={1}
+            value={upload.progress}
+            aria-label={t('uploadProgress', { name: upload.name })}
+          />
+        </div>
+      )}
+      {problem && (
+        <div className="chat-problem" role="alert" data-testid="chat-problem">
+          <span>{problem}</span>
+          <button type="button" className="secondary" onClick={() => dispatch(problemDismissed())}>
+            {t('dismiss')}
+          </button>
+        </div>
       )}
       <form onSubmit={submit} className="composer">
-        <label>
+        <label className="composer-text">
           <span className="visually-hidden">{t('message')}</span>
           <input
             name="message"
             value={text}
-            onChange={(event) => setText(event.target.value)}
+            onChange={(event) => {
+              setText(event.target.value);
+              typed.changed(event.target.value);
+              if (problem) dispatch(problemDismissed());
+            }}
+            onPaste={(event) => {
+              const file = event.clipboardData.files[0];
+              if (!file) return;
+              event.preventDefault();
+              attach(file);
+            }}
+            onBlur={() => typed.paused()}
             autoComplete="off"
             maxLength={CHAT_TEXT_MAX_LENGTH}
           />
         </label>
-        <button type="submit">{t('send')}</button>
-        <label className="file">
+        <label className="attach secondary button">
+          <ChatIcon kind="attach" size={18} />
           <span className="visually-hidden">{t('attachFile')}</span>
           <input
             type="file"
+            className="visually-hidden"
+            data-testid="chat-file"
             onChange={(event) => {
-              const file = event.target.files?.[0];
-              if (file) dispatch(fileChosen({ to: peer, file }));
+              attach(event.target.files?.[0]);
               event.target.value = '';
             }}
           />
         </label>
+        <button type="submit">{t('send')}</button>
       </form>
+      {dragging && (
+        <div className="drop-zone" aria-hidden="true">
+          {t('dropFileHere')}
+        </div>
+      )}
     </aside>
   );
 }

@@ -1,4 +1,4 @@
-import { routes, type UploadType } from '@frontdesk/protocol';
+import { ApiRequestError, routes, UPLOAD_LIMIT_BYTES, uploadTypeOfMime } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { describeError } from '../../app/errors.ts';
 import { t } from '../../i18n/messages.ts';
@@ -11,18 +11,30 @@ import {
   fileChosen,
   messageDeliveryChanged,
   messageReceived,
+  messageSeen,
   messageSubmitted,
+  peerTypingChanged,
   roomJoinFailed,
   sendFailed,
   serverNoticeReceived,
+  typingChanged,
   uploadFailed,
   uploadFinished,
+  uploadProgressed,
 } from './chatSlice.ts';
 
-/** spec §7 upload types by MIME family; the API checks the bytes, this only picks the route. */
-function uploadTypeOf(file: File): UploadType {
-  const family = file.type.split('/')[0];
-  return family === 'image' || family === 'video' || family === 'audio' ? family : 'document';
+const MB = 1024 * 1024;
+
+/** Why a file was not sent, in words the agent can act on: too large, offline, or the API's. */
+export function uploadProblem(error: unknown, file: File): string {
+  const max = UPLOAD_LIMIT_BYTES[uploadTypeOfMime(file.type)] / MB;
+  if (error instanceof ApiRequestError && error.status === 413) {
+    return t('uploadTooLarge', { name: file.name, max });
+  }
+  if (error instanceof ApiRequestError && error.status === 0) {
+    return t('uploadOffline', { name: file.name });
+  }
+  return t('uploadFailed', { reason: describeError(error) });
 }
 
 export function chatListeners(startListening: AppStartListening): void {
@@ -60,6 +72,7 @@ export function chatListeners(startListening: AppStartListening): void {
       chat.on('message', (record) => dispatch(messageReceived(record)));
       chat.on('serverNotice', (body) => dispatch(serverNoticeReceived(body)));
       chat.on('delivery', (change) => dispatch(messageDeliveryChanged(change)));
+      chat.on('chatState', (change) => dispatch(peerTypingChanged(change)));
       try {
         await chat.connect();
       } catch (error) {
@@ -90,14 +103,31 @@ export function chatListeners(startListening: AppStartListening): void {
     },
   });
 
-  // A file is uploaded through the API first, then sent as a file message (spec §7).
+  // XEP-0085 and XEP-0333: what the agent's chat tells the guest besides its messages. Offline,
+  // the session drops them (a stale "typing" is worse than none).
+  startListening({
+    actionCreator: typingChanged,
+    effect: ({ payload }, { extra }) =>
+      extra.connections.chat?.sendChatState(payload.to, payload.state),
+  });
+  startListening({
+    actionCreator: messageSeen,
+    effect: ({ payload }, { extra }) => extra.connections.chat?.markDisplayed(payload),
+  });
+
+  // A file is uploaded through the API first (its progress shown), then sent as a file message
+  // (spec §7). A file over the type's limit is refused here, before its bytes travel.
   startListening({
     actionCreator: fileChosen,
     effect: async (action, { dispatch, getState, extra }) => {
       const { file, to } = action.payload;
       const login = getState().auth.login;
       if (!login) return;
-      const type = uploadTypeOf(file);
+      const type = uploadTypeOfMime(file.type);
+      if (file.size > UPLOAD_LIMIT_BYTES[type]) {
+        dispatch(uploadFailed(uploadProblem(new ApiRequestError(413, 'file_too_large', ''), file)));
+        return;
+      }
       const form = new FormData();
       form.append('companyId', String(login.user.companyId));
       form.append(type, file, file.name);
@@ -106,6 +136,7 @@ export function chatListeners(startListening: AppStartListening): void {
           params: { type },
           form,
           token: login.access_token,
+          onUploadProgress: (fraction) => dispatch(uploadProgressed(fraction)),
         });
         if (!extra.connections.chat) throw new Error(t('chat_closed'));
         extra.connections.chat.sendMessage(to, {
@@ -116,7 +147,7 @@ export function chatListeners(startListening: AppStartListening): void {
         });
         dispatch(uploadFinished());
       } catch (error) {
-        dispatch(uploadFailed(t('uploadFailed', { reason: describeError(error) })));
+        dispatch(uploadFailed(uploadProblem(error, file)));
       }
     },
   });

@@ -1,5 +1,10 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatMessageRecord, DeliveryState } from '@frontdesk/chat';
+import type {
+  ChatMessageRecord,
+  ChatStateChange,
+  DeliveryState,
+  TypingState,
+} from '@frontdesk/chat';
 import {
   chatOpened,
   deliveryChanged,
@@ -19,11 +24,18 @@ export type ChatState = {
   conversations: Record<string, Conversation>;
   /** The guest whose conversation is on screen. */
   openPeer: string | null;
-  /** The file being uploaded, or why the last one failed. */
-  upload: { name: string; error: string | null } | null;
-  /** Why the last message could not be sent. */
+  /**
+   * The file being uploaded (`progress` from 0 to 1), or why the last one failed: shown until
+   * the agent's next action (a message, another file, another conversation) or dismissed.
+   */
+  upload: Upload | null;
+  /** Why the last message could not be sent; cleared likewise. */
   sendError: string | null;
+  /** The guests typing now (XEP-0085 `composing`), by jabber username. */
+  typing: Record<string, boolean>;
 };
+
+export type Upload = { name: string; progress: number; error: string | null };
 
 const initialState: ChatState = {
   status: 'idle',
@@ -32,6 +44,7 @@ const initialState: ChatState = {
   openPeer: null,
   upload: null,
   sendError: null,
+  typing: {},
 };
 
 /** The other party of a message this agent sent or received (a carbon from another tab too). */
@@ -49,6 +62,16 @@ export const chatRoomChanged = createAction<RoomSnapshot>('chat/roomChanged');
 export const roomJoinFailed = createAction<{ jid: string; message: string }>('chat/roomJoinFailed');
 /** A headline from the chat server itself, which only the API can make it send. */
 export const serverNoticeReceived = createAction<string>('chat/serverNoticeReceived');
+/** The agent started typing to `to`, paused, or is done (sent or cleared its text). */
+export const typingChanged = createAction<{ to: string; state: TypingState }>('chat/typingChanged');
+/** The agent has the guest's newest message on screen: the guest learns it was read. */
+export const messageSeen = createAction<ChatMessageRecord>('chat/messageSeen');
+
+/** Forgets an upload's failure and a send error: the agent moved on. */
+function clearProblems(state: ChatState) {
+  if (state.upload?.error) state.upload = null;
+  state.sendError = null;
+}
 
 export const chatSlice = createSlice({
   name: 'chat',
@@ -69,6 +92,10 @@ export const chatSlice = createSlice({
         state.openPeer === peer,
       );
       if (action.payload.direction === 'out') state.sendError = null;
+      else state.typing[peer] = false;
+    },
+    peerTypingChanged(state, action: PayloadAction<ChatStateChange>) {
+      state.typing[action.payload.from] = action.payload.state === 'composing';
     },
     messageDeliveryChanged(state, action: PayloadAction<{ id: string; delivery: DeliveryState }>) {
       for (const [peer, conversation] of Object.entries(state.conversations)) {
@@ -80,6 +107,7 @@ export const chatSlice = createSlice({
       }
     },
     conversationOpened(state, action: PayloadAction<string>) {
+      if (state.openPeer !== action.payload) clearProblems(state);
       state.openPeer = action.payload;
       state.conversations[action.payload] = chatOpened(
         state.conversations[action.payload] ?? emptyConversation,
@@ -87,15 +115,19 @@ export const chatSlice = createSlice({
     },
     conversationClosed(state) {
       state.openPeer = null;
+      clearProblems(state);
     },
     messageSubmitted: {
       reducer(state) {
-        state.sendError = null;
+        clearProblems(state);
       },
       prepare: (message: { to: string; text: string }) => ({ payload: message }),
     },
     sendFailed(state, action: PayloadAction<string>) {
       state.sendError = action.payload;
+    },
+    uploadProgressed(state, action: PayloadAction<number>) {
+      if (state.upload && !state.upload.error) state.upload.progress = action.payload;
     },
     uploadFinished(state) {
       state.upload = null;
@@ -103,10 +135,15 @@ export const chatSlice = createSlice({
     uploadFailed(state, action: PayloadAction<string>) {
       if (state.upload) state.upload.error = action.payload;
     },
+    /** The agent closed an upload's failure, or a send error. */
+    problemDismissed(state) {
+      clearProblems(state);
+    },
   },
   extraReducers: (builder) => {
     builder.addCase(fileChosen, (state, action) => {
-      state.upload = { name: action.payload.file.name, error: null };
+      state.sendError = null;
+      state.upload = { name: action.payload.file.name, progress: 0, error: null };
     });
   },
 });
@@ -120,8 +157,11 @@ export const {
   conversationClosed,
   messageSubmitted,
   sendFailed,
+  peerTypingChanged,
+  uploadProgressed,
   uploadFinished,
   uploadFailed,
+  problemDismissed,
 } = chatSlice.actions;
 
 export const selectConversation = (state: RootState, peer: string): Conversation =>

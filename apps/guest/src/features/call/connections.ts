@@ -2,8 +2,8 @@ import {
   callReportUpdateBodySchema,
   DEFAULT_AVERAGE_WAIT_MS,
   formatPresenceStatus,
+  agentAbsence,
   guestPresenceState,
-  peerAbsence,
   QUEUE_POLL_MS,
   queuePlace,
   ROUND_ROBIN_PEER,
@@ -19,7 +19,7 @@ import type { GuestServices } from '../../app/services.ts';
 import { captureChoice } from '../browserCheck/captureChoice.ts';
 import { claimCall, type CallClaim } from './callClaim.ts';
 import { roomJoined } from '../chat/chatRoomSlice.ts';
-import { chatDeliveryChanged, chatMessageReceived } from '../chat/chatSlice.ts';
+import { agentTypingChanged, chatDeliveryChanged, chatMessageReceived } from '../chat/chatSlice.ts';
 import { keepTicket, TICKET_REFRESH_MS } from '../guestAuth/resumeTicket.ts';
 import {
   agentAccepted,
@@ -45,6 +45,8 @@ export type GuestChat = Pick<
   | 'room'
   | 'setPresence'
   | 'sendMessage'
+  | 'sendChatState'
+  | 'markDisplayed'
   | 'endCall'
   | 'close'
 >;
@@ -263,12 +265,12 @@ function agentSignals(call: LiveCall, agent: string, callStarted: boolean) {
 }
 
 /**
- * An agent whose browser closed never hangs up: the chat server and the media server both see
- * it leave, and after `PEER_GONE_MS` of that the call is over and the guest is told so. The
- * guest sees "reconnecting" meanwhile, and whenever the agent's media alone drops (it recovers by
- * itself). A chat server restart empties the room until both sides rejoin: gone from the chat
- * alone takes the longer grace (decision 0025). An agent's hang-up ends the call at once, through
- * the media room.
+ * An agent whose console reloaded, or whose browser closed, never hangs up: the chat server and
+ * the media server both see it leave. The guest sees "reconnecting" meanwhile (and whenever the
+ * agent's media alone drops: it recovers by itself); a reloaded console takes the call up again
+ * (decision 0027). After `PEER_GONE_GRACE_MS` away (`agentAbsence`) the agent is gone: the call
+ * ends at the API too — so a console that comes back later finds it over — and the guest is told
+ * so. An agent's hang-up ends the call at once, through the media room.
  */
 function watchAgentPresence(call: LiveCall, ctx: Context): void {
   const { dispatch, getState, extra } = ctx;
@@ -276,7 +278,7 @@ function watchAgentPresence(call: LiveCall, ctx: Context): void {
   const { agent, onHold, peerAway, callStarted } = getState().call;
   const absence =
     agent && !onHold
-      ? peerAbsence(agentSignals(call, agent, callStarted))
+      ? agentAbsence(agentSignals(call, agent, callStarted))
       : { away: false, goneAfterMs: null };
   if (absence.away !== peerAway) dispatch(peerAwayChanged(absence.away));
   clearTimeout(call.agentGoneTimer);
@@ -292,6 +294,13 @@ function watchAgentPresence(call: LiveCall, ctx: Context): void {
     return;
   }
   dispatch(callEndNoticed('agentGone'));
+  void extra
+    .api(routes.endCall, {
+      params: { callId: call.callId },
+      token: getState().guestAuth.access_token ?? undefined,
+      body: { reason: 'completed' },
+    })
+    .catch((error: unknown) => console.warn('could not end the call its agent left', error));
   call.settle({ kind: 'agentLeft' });
 }
 
@@ -397,6 +406,9 @@ export async function openCall(
       dispatch(chatMessageReceived(record));
     }),
     chat.on('delivery', (update) => dispatch(chatDeliveryChanged(update))),
+    chat.on('chatState', (change) => {
+      if (change.from === getState().call.agent) dispatch(agentTypingChanged(change.state));
+    }),
     chat.on('room', (snapshot) => {
       if (snapshot.jid !== call.room) return;
       followRoom(snapshot, call, ctx);

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { TypingNotifier } from '@frontdesk/chat/typing';
 import type { ChatFile } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import {
@@ -11,7 +12,13 @@ import { useT } from '../../i18n/useT.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { ChatIcon, CloseIcon } from '../../ui/icons.tsx';
 import { useEscapeWithin } from '../../ui/useEscapeWithin.ts';
-import { chatToggled, messageSent, selectRecipient } from './chatSlice.ts';
+import {
+  agentMessageSeen,
+  chatToggled,
+  guestTypingChanged,
+  messageSent,
+  selectRecipient,
+} from './chatSlice.ts';
 import '../../ui/sheet.css';
 import './chat.css';
 
@@ -93,7 +100,7 @@ export function ChatToggle({ variant }: { variant: 'icon' | 'text' }) {
 export function ChatSheet({ className = 'chat-panel' }: { className?: string }) {
   const t = useT();
   const dispatch = useAppDispatch();
-  const { chatMessages, isChatOpen } = useAppSelector((state) => state.chat);
+  const { chatMessages, isChatOpen, agentTyping } = useAppSelector((state) => state.chat);
   const companyId = useAppSelector((state) => state.company.details?.id);
   const token = useAppSelector((state) => state.guestAuth.access_token);
   const [text, setText] = useState('');
@@ -112,6 +119,24 @@ export function ChatSheet({ className = 'chat-panel' }: { className?: string }) 
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [chatMessages.length, isChatOpen]);
 
+  // XEP-0085: the agent sees the guest typing; XEP-0333: the agent learns its newest message
+  // was read once the open chat shows it on a visible page.
+  const typing = useMemo(
+    () => new TypingNotifier((state) => dispatch(guestTypingChanged(state))),
+    [dispatch],
+  );
+  useEffect(() => () => typing.paused(), [typing]);
+  const newestIn = chatMessages.find((record) => record.direction === 'in');
+  useEffect(() => {
+    if (!isChatOpen || !newestIn) return;
+    const seen = () => {
+      if (document.visibilityState === 'visible') dispatch(agentMessageSeen(newestIn));
+    };
+    seen();
+    document.addEventListener('visibilitychange', seen);
+    return () => document.removeEventListener('visibilitychange', seen);
+  }, [dispatch, isChatOpen, newestIn]);
+
   const close = () => {
     dispatch(chatToggled());
     document.getElementById(TOGGLE_ID)?.focus();
@@ -129,6 +154,7 @@ export function ChatSheet({ className = 'chat-panel' }: { className?: string }) 
     const message = text.trim();
     if (!message) return;
     send(message);
+    typing.sent();
     setText('');
   }
 
@@ -187,6 +213,9 @@ export function ChatSheet({ className = 'chat-panel' }: { className?: string }) 
           </li>
         ))}
       </ol>
+      <p className="chat-typing" role="status" data-testid="agent-typing">
+        {agentTyping ? t('agentTyping', { agent: agentName ?? t('agent') }) : ''}
+      </p>
       {upload && (
         <div className="chat-upload" role="status">
           {upload.problem ? (
@@ -208,7 +237,11 @@ export function ChatSheet({ className = 'chat-panel' }: { className?: string }) 
         <input
           id="chat-input"
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            typing.changed(e.target.value);
+          }}
+          onBlur={() => typing.paused()}
           disabled={!recipient}
           autoComplete="off"
           maxLength={4000}

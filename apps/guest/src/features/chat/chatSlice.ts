@@ -1,6 +1,6 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ChatFile } from '@frontdesk/protocol';
-import type { ChatMessageRecord, DeliveryState } from '@frontdesk/chat';
+import type { ChatMessageRecord, DeliveryState, TypingState } from '@frontdesk/chat';
 // The conversation reducers come from their own entry: the chat package's main entry pulls in
 // StanzaJS, which the pre-call pages must not load (issue 6: call code loads when a call starts).
 import {
@@ -21,10 +21,13 @@ export type ChatState = {
   unreadMessages: number;
   /** Newest first. */
   chatMessages: ChatMessageRecord[];
+  /** The call's agent is typing (XEP-0085 `composing`). */
+  agentTyping: boolean;
 };
 
 const initialState: ChatState = {
   isChatOpen: false,
+  agentTyping: false,
   ...emptyConversation,
 };
 
@@ -36,6 +39,10 @@ export const chatSlice = createSlice({
       const next = messageAdded(state, action.payload, state.isChatOpen);
       state.chatMessages = next.chatMessages;
       state.unreadMessages = next.unreadMessages;
+      if (action.payload.direction === 'in') state.agentTyping = false;
+    },
+    agentTypingChanged(state, action: PayloadAction<TypingState>) {
+      state.agentTyping = action.payload === 'composing';
     },
     chatDeliveryChanged(state, action: PayloadAction<{ id: string; delivery: DeliveryState }>) {
       state.chatMessages = deliveryChanged(
@@ -61,8 +68,18 @@ export const chatSlice = createSlice({
   },
 });
 
-export const { chatMessageReceived, chatDeliveryChanged, chatRestored, chatToggled } =
-  chatSlice.actions;
+export const {
+  chatMessageReceived,
+  chatDeliveryChanged,
+  chatRestored,
+  chatToggled,
+  agentTypingChanged,
+} = chatSlice.actions;
+
+/** The guest typed, paused or is done: the agent is told (XEP-0085). */
+export const guestTypingChanged = createAction<TypingState>('chat/guestTypingChanged');
+/** The guest has the agent's newest message on screen: the agent learns it was read. */
+export const agentMessageSeen = createAction<ChatMessageRecord>('chat/agentMessageSeen');
 
 /**
  * The guest sent a text or a file (already uploaded) in the call's chat; a listener hands it to
