@@ -6,7 +6,7 @@ import { currentLanguage, languageOf, switchLanguage, type Language } from './me
  * else the browser's language.
  */
 const LAST = 'frontdesk.console.language';
-const ofStaff = (staffId: string) => `${LAST}.${staffId}`;
+const ofStaff = (staffId: number | string) => `${LAST}.${staffId}`;
 
 function read(key: string): Language | null {
   try {
@@ -21,7 +21,7 @@ function read(key: string): Language | null {
 export const initialLanguage = (): Language => read(LAST) ?? languageOf(navigator.language);
 
 /** The language a staff member chose, if they ever did in this browser. */
-export const staffLanguage = (staffId: string): Language | null => read(ofStaff(staffId));
+export const staffLanguage = (staffId: number | string): Language | null => read(ofStaff(staffId));
 
 const listeners = new Set<() => void>();
 
@@ -39,10 +39,10 @@ export async function changeLanguage(language: Language): Promise<void> {
 }
 
 /** The staff member's choice: spoken now, and remembered for them and for this browser. */
-export async function chooseLanguage(language: Language, staffId?: string): Promise<void> {
+export async function chooseLanguage(language: Language, staffId?: number | string): Promise<void> {
   try {
     localStorage.setItem(LAST, language);
-    if (staffId) localStorage.setItem(ofStaff(staffId), language);
+    if (staffId !== undefined) localStorage.setItem(ofStaff(staffId), language);
   } catch {
     // A browser that keeps nothing still switches; the choice lasts until the page is left.
   }

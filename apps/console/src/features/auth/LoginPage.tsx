@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { LanguagePicker } from '../../i18n/LanguagePicker.tsx';
 import { t } from '../../i18n/messages.ts';
 import { HealthPanel } from '../health/HealthPanel.tsx';
 import { useHealth } from '../health/useHealth.ts';
@@ -56,6 +57,7 @@ export function LoginPage() {
   return (
     <main className="page" data-testid="console-page" data-service={health.state}>
       <h1>{t('appTitle')}</h1>
+      <LanguagePicker />
       {choosing ? (
         <form
           className="card"
