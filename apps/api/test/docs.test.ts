@@ -74,6 +74,7 @@ describe('OpenAPI document', () => {
       '/api/reports/calls/{callId}',
       '/api/reports/recordings/{callId}',
       '/api/reports/summary',
+      '/api/reports/supervisor',
       '/api/reports/wallboard',
       '/api/staff',
       '/api/staff/me/availability',

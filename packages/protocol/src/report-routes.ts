@@ -6,6 +6,7 @@ import {
   reportCallsQuerySchema,
   reportSummaryQuerySchema,
   reportSummarySchema,
+  supervisorSchema,
   wallboardSchema,
 } from './reports.ts';
 import type { Route } from './routes.ts';
@@ -37,6 +38,8 @@ export const reportRoutes = {
     response: envelope(reportCallDetailSchema),
   },
   wallboard: { method: 'GET', path: '/reports/wallboard', response: envelope(wallboardSchema) },
+  /** Who is in which call and who waits, now (issue 19 item 5); the wallboard's signals. */
+  supervisor: { method: 'GET', path: '/reports/supervisor', response: envelope(supervisorSchema) },
 } as const satisfies Record<string, Route>;
 
 /**

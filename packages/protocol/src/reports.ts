@@ -424,3 +424,43 @@ export const wallboardSchema = z.object({
   }),
 });
 export type Wallboard = z.infer<typeof wallboardSchema>;
+
+/** A guest as the supervisor view names it: its jabber username and, if it gave one, its name. */
+const supervisedGuest = {
+  guestJabberUsername: z.string(),
+  /** The name among the guest's welcome answers; `null` when it gave none. */
+  guestName: z.string().nullable(),
+  categoryId: recordIdSchema.nullable(),
+  /** As the company names the category now; `null` without one (or once deleted). */
+  categoryName: z.string().nullable(),
+  callType: callTypeSchema.nullable(),
+};
+
+/**
+ * `GET /api/reports/supervisor` (issue 19 item 5): now, for the company's admins — every active
+ * member with their state and the live calls they hold (guest, category, since when, on hold),
+ * and the calls waiting (oldest first). The console asks again on the same notices as the
+ * wallboard's.
+ */
+export const supervisorSchema = z.object({
+  at: instant,
+  agents: z.array(
+    person.extend({
+      state: agentStateSchema,
+      calls: z.array(
+        z.object({
+          callId: callIdSchema,
+          ...supervisedGuest,
+          answeredAt: instant,
+          /** Put on hold by its agent and not taken back; `heldSince` since when. */
+          onHold: z.boolean(),
+          heldSince: instant.nullable(),
+        }),
+      ),
+    }),
+  ),
+  waiting: z.array(z.object({ callId: callIdSchema, ...supervisedGuest, since: instant })),
+});
+export type Supervisor = z.infer<typeof supervisorSchema>;
+export type SupervisedCall = Supervisor['agents'][number]['calls'][number];
+export type SupervisedWait = Supervisor['waiting'][number];

@@ -19,6 +19,12 @@ export const staffMemberSchema = z.object({
   name: z.string(),
   role: staffRoleSchema,
   companyId: recordIdSchema,
+  /**
+   * The categories whose calls round robin offers the member and the assignment groups they
+   * belong to (decision 0019): the console's queue shows their guests first. Absent: unknown.
+   */
+  categoryIds: z.array(recordIdSchema).optional(),
+  assignmentGroupIds: z.array(z.string()).optional(),
 });
 export type StaffMember = z.infer<typeof staffMemberSchema>;
 

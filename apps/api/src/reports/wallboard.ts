@@ -9,7 +9,16 @@ const { serviceLevelSeconds, serviceLevelTarget, shortAbandonSeconds } = REPORT_
 /** Where a company keeps no timetable, its day is UTC's. */
 const DEFAULT_TIME_ZONE = 'UTC';
 
-type Clock = { now: Date; liveSince: Date; presentSince: Date };
+export type Clock = { now: Date; liveSince: Date; presentSince: Date };
+
+/** The instants that make a call live and a waiting guest present, as of `now`. */
+export function clockAt(now: Date): Clock {
+  return {
+    now,
+    liveSince: liveCallsSince(now.getTime()),
+    presentSince: guestsAskingSince(now.getTime()),
+  };
+}
 
 /**
  * The calls waiting now, by category: let through, unanswered, unended, younger than a login
@@ -40,7 +49,7 @@ async function waitingByCategory(db: Kysely<Database>, companyId: number, clock:
  * not keep an agent who is back at work "in a call"), else what they last reported (busy shows
  * as away: neither takes calls).
  */
-async function agentStates(db: Kysely<Database>, companyId: number, clock: Clock) {
+export async function agentStates(db: Kysely<Database>, companyId: number, clock: Clock) {
   const rows = await db
     .selectFrom('staff')
     .select((eb) => [
@@ -147,11 +156,7 @@ export async function wallboard(
   companyId: number,
   now = new Date(),
 ): Promise<Wallboard> {
-  const clock: Clock = {
-    now,
-    liveSince: liveCallsSince(now.getTime()),
-    presentSince: guestsAskingSince(now.getTime()),
-  };
+  const clock = clockAt(now);
   const [categories, waiting, agents, today] = await Promise.all([
     db
       .selectFrom('categories')

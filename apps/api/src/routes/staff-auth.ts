@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Selectable } from 'kysely';
 import {
   adminRoutes,
+  companySettingsSchema,
   REFRESH_COOKIE,
   refreshTokenSchema,
   routes,
@@ -23,6 +24,7 @@ import { requireCompany } from '../companies/company-repository.ts';
 import type { StaffTable } from '../db/schema.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { servedBy } from '../staff/assignment-groups.ts';
 import { changeOwnPassword } from '../staff/staff-accounts.ts';
 import { findStaffByEmail } from '../staff/staff-repository.ts';
 import { companyRoom, staffJabberUsername, userJid } from '../xmpp/addresses.ts';
@@ -119,6 +121,11 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('id', '=', member.staffId)
         .executeTakeFirstOrThrow(),
     ]);
+    const served = await servedBy(
+      db,
+      companySettingsSchema.parse(company.settings),
+      member.staffId,
+    );
     return {
       ...accessToken,
       xmpp,
@@ -129,6 +136,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         name: row.name,
         role: member.role,
         companyId: member.companyId,
+        ...served,
       },
       rooms: [companyRoom(company, config.xmpp.domain)],
     };

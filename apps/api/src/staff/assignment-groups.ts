@@ -93,3 +93,34 @@ export async function setMemberGroups(
     before.map((row) => row.group_id),
   );
 }
+
+/**
+ * What the member serves, for the console's queue to show first: the categories round robin
+ * offers them, and the groups the company still lists that they belong to.
+ */
+export async function servedBy(
+  db: Kysely<Database>,
+  settings: GroupSettings,
+  staffId: number,
+): Promise<{ categoryIds: number[]; assignmentGroupIds: string[] }> {
+  const [categories, groups] = await Promise.all([
+    db
+      .selectFrom('staff_categories')
+      .select('category_id')
+      .where('staff_id', '=', staffId)
+      .orderBy('category_id')
+      .execute(),
+    db
+      .selectFrom('staff_assignment_groups')
+      .select('group_id')
+      .where('staff_id', '=', staffId)
+      .execute(),
+  ]);
+  return {
+    categoryIds: categories.map((row) => row.category_id),
+    assignmentGroupIds: currentGroupIds(
+      settings,
+      groups.map((row) => row.group_id),
+    ),
+  };
+}
