@@ -125,7 +125,7 @@ describe('the admin area', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
 
     const summary = await screen.findByTestId('save-summary');
-    expect(summary.textContent).toContain('Saved: 1 changed');
+    expect(summary.textContent).toContain('Saved: 1 change');
     expect(summary.textContent).toContain('Rating style Stars → Emojis');
     expect(calls.at(-1)).toEqual({
       route: 'PATCH /company/12',
