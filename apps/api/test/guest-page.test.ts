@@ -53,6 +53,19 @@ describe('GET / (the guest page)', () => {
     expect(demo).toContain('<link rel="icon" href="/brand/favicon.svg" />');
   });
 
+  it("comes in the embed's language and its direction (?lang=) over the company's", async () => {
+    const company = `?company=${SEEDED_COMPANY.demo}&service=Widget`;
+    expect(await page(`${company}&lang=ar`)).toMatch(/<html lang="ar" dir="rtl" /);
+    expect(await page(`${company}&lang=en-GB`)).toMatch(/<html lang="en" dir="ltr" /);
+    expect(await page(`?company=${SEEDED_COMPANY.arabic}&lang=en`)).toMatch(
+      /<html lang="en" dir="ltr" /,
+    );
+    // Not a language tag: the company's.
+    expect(await page(`${company}&lang=${encodeURIComponent('"><script>')}`)).toMatch(
+      /<html lang="en" dir="ltr" /,
+    );
+  });
+
   it('brands the default company when the address names none or names it badly', async () => {
     for (const query of ['', '?company=abc']) {
       expect(await page(query)).toContain('<title>Frontdesk Demo</title>');

@@ -58,3 +58,23 @@ function fontFamilies(list: string | null): { named: string | null; generic: str
 /** The page title a company's pages carry. */
 export const brandedTitle = (company: CompanyDetails): string =>
   company.websiteTitle ?? company.name;
+
+/** The base of a BCP 47 tag, lower case (`ar-EG` → `ar`). */
+const baseLanguage = (tag: string) => tag.toLowerCase().split('-')[0] ?? '';
+
+/**
+ * The language a guest page is shown in, and its direction: `requested` (the embedding site's
+ * `?lang=`, decision 0021) over the company's. A language other than the company's brings its
+ * own direction — Arabic right to left, any other (shown in English by the guest app) left to
+ * right; the company's own language keeps the direction the company set. The API writes it into
+ * the page it serves and the guest app sets it again, so both agree.
+ */
+export function shownLanguage(
+  company: Pick<CompanySettings, 'language' | 'pageDirection'>,
+  requested?: string | null,
+): { language: string; direction: 'ltr' | 'rtl' } {
+  if (!requested || baseLanguage(requested) === baseLanguage(company.language)) {
+    return { language: company.language, direction: company.pageDirection };
+  }
+  return { language: requested, direction: baseLanguage(requested) === 'ar' ? 'rtl' : 'ltr' };
+}

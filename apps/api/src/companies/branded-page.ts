@@ -1,4 +1,9 @@
-import { brandedTitle, brandingVariables, type CompanyDetails } from '@frontdesk/protocol';
+import {
+  brandedTitle,
+  brandingVariables,
+  shownLanguage,
+  type CompanyDetails,
+} from '@frontdesk/protocol';
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -25,8 +30,14 @@ export function brandedStyle(company: CompanyDetails): string {
  * two. Everything written is escaped for where it goes; a template that does not have the
  * expected `<html …>` and `</head>` is answered unchanged.
  */
-export function brandGuestPage(html: string, company: CompanyDetails): string {
+export function brandGuestPage(
+  html: string,
+  company: CompanyDetails,
+  /** `?lang=` (the embed's locale, decision 0021): its language and direction over the company's. */
+  requestedLanguage?: string,
+): string {
   const style = brandedStyle(company);
+  const shown = shownLanguage(company, requestedLanguage);
   const openingTag = /<html[^>]*>/;
   if (!openingTag.test(html) || !html.includes('</head>')) return html;
   const head = [
@@ -37,7 +48,7 @@ export function brandGuestPage(html: string, company: CompanyDetails): string {
   return html
     .replace(
       openingTag,
-      `<html lang="${escapeHtml(company.language)}" dir="${company.pageDirection}"` +
+      `<html lang="${escapeHtml(shown.language)}" dir="${shown.direction}"` +
         (style ? ` style="${escapeHtml(style)}">` : '>'),
     )
     .replace(/<title>[^<]*<\/title>/, '')

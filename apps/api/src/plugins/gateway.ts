@@ -57,10 +57,14 @@ function registerGuestPage(app: FastifyInstance, root: string) {
     const html = await readFile(join(root, 'index.html'), 'utf8');
     const company = await guestPageCompany(app, request);
     setGuestPageHeaders(request, reply, company);
+    // The embed's locale (`?lang=`, a BCP 47 tag as the app reads it): the page's language and direction.
+    const { lang } = request.query as Record<string, unknown>;
+    const requested =
+      typeof lang === 'string' && /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(lang) ? lang : undefined;
     return reply
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(company ? brandGuestPage(html, company) : html);
+      .send(company ? brandGuestPage(html, company, requested) : html);
   });
 }
 

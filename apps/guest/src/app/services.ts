@@ -15,7 +15,8 @@ export type GuestServices = {
   browserSupportsCalls: () => boolean;
   isOnline: () => boolean;
   readLocation: () => Promise<GuestLocation>;
-  applyBranding: (company: CompanyDetails) => void;
+  /** `requested`: the language the page was asked for (`?lang=`), over the company's. */
+  applyBranding: (company: CompanyDetails, requested?: string) => void;
   storage: Storage | undefined;
   /**
    * This tab's own storage (sessionStorage): where the live call's ticket waits for a reload

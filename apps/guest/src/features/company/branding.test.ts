@@ -29,6 +29,21 @@ describe('applyBranding', () => {
     );
   });
 
+  // decision 0021: the embed's locale over the company's language, and the direction with it.
+  it.each([
+    ['ar', { language: 'en', pageDirection: 'ltr' }, 'ar', 'rtl'],
+    ['ar-EG', { language: 'en', pageDirection: 'ltr' }, 'ar', 'rtl'],
+    ['en', { language: 'ar', pageDirection: 'rtl' }, 'en', 'ltr'],
+    ['ar', { language: 'ar', pageDirection: 'rtl' }, 'ar', 'rtl'],
+    [undefined, { language: 'ar', pageDirection: 'rtl' }, 'ar', 'rtl'],
+  ] as const)(
+    'the page asked for %s of a company speaking %o is %s, %s',
+    (requested, settings, lang, dir) => {
+      applyBranding(company(settings), requested);
+      expect([document.documentElement.lang, document.documentElement.dir]).toEqual([lang, dir]);
+    },
+  );
+
   it('falls back to the defaults for colours the company leaves unset', () => {
     applyBranding(company({ backgroundColor: '#000000' }));
     applyBranding(company({ backgroundColor: null }));

@@ -97,7 +97,7 @@ export const startVisit = createAppThunk(
       const { data: company } = await api(routes.company, { params: { id: String(companyId) } });
       // The company's sentences before its first screen (main.tsx started fetching them).
       await loadLanguage(languageOf(getState().page.language ?? company.language));
-      extra.applyBranding(company);
+      extra.applyBranding(company, getState().page.language);
       dispatch(companyLoaded(company));
 
       if (await botCheck) return void dispatch(stageReached('bot'));
