@@ -132,6 +132,95 @@ Frontdesk('open');`)
   }
 });
 
+test('the widget asked for Arabic of a left-to-right company reads right to left, its close button too (phone)', async ({
+  page,
+}) => {
+  const shop = await startSite(
+    DEMO_SHOP_ORIGIN,
+    SNIPPET(
+      `Frontdesk('boot', { company: ${COMPANY.aroundTheClock}, label: 'Call us', locale: 'ar' });`,
+    ),
+  );
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(shop.url);
+    await page.getByRole('button', { name: 'Call us' }).click();
+    const widget = page.frameLocator('iframe[title="Call us"]');
+    await expect(widget.getByTestId('guest-page')).toHaveAttribute('data-stage', 'welcome');
+    await expect(widget.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(widget.locator('html')).toHaveAttribute('lang', 'ar');
+    await expect(widget.getByRole('button', { name: 'Start' })).toBeVisible();
+    // The panel's close button sits at the widget's inline end: the left, in Arabic.
+    const close = page.getByRole('button', { name: 'Close' });
+    await expect(close).toHaveAttribute('dir', 'rtl');
+    expect((await close.boundingBox())?.x).toBeLessThan(100);
+    await inspectScreen(page, 'guest-embedded-ar-on-ltr-phone');
+  } finally {
+    shop.close();
+  }
+});
+
+/** The guest the widget on `page` keeps for company 12 (its registration's name), if any. */
+async function keptGuest(page: Page) {
+  const frame = page.frames().find((f) => f.url().includes('service=Widget'));
+  const kept = await frame?.evaluate(() => localStorage.getItem('frontdesk.guest.12'));
+  return kept ? (JSON.parse(kept) as { username: string }).username : null;
+}
+
+test('shutdown (the site’s visitor signs out) forgets the visitor: the next boot is a new one', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const shop = await startSite(
+    DEMO_SHOP_ORIGIN,
+    SNIPPET(`Frontdesk('boot', { company: ${COMPANY.aroundTheClock}, label: 'Call us' });`),
+  );
+  const frontdesk = (...args: unknown[]) =>
+    page.evaluate(
+      (call) => (window as unknown as { Frontdesk: (...a: unknown[]) => void }).Frontdesk(...call),
+      args,
+    );
+  const widget = page.frameLocator('iframe[title="Call us"]');
+  const stage = widget.getByTestId('guest-page');
+  /** The visitor opens the widget and answers the welcome form: the widget knows them. */
+  const becomeKnown = async (name: string) => {
+    await page.getByRole('button', { name: 'Call us' }).click();
+    await expect(stage).toHaveAttribute('data-stage', 'welcome');
+    await expect(widget.getByLabel(/Your name/)).toHaveValue('');
+    await widget.getByLabel(/Your name/).fill(name);
+    await widget.getByLabel(/E-mail/).fill('signed-in@example.org');
+    await widget.getByLabel(/What is it about/).selectOption('account');
+    await widget.getByRole('button', { name: 'Start' }).click();
+    await expect(stage).toHaveAttribute('data-stage', 'preview');
+    return keptGuest(page);
+  };
+  try {
+    await page.goto(shop.url);
+    const first = await becomeKnown('Sam Signed-In');
+    expect(first).toMatch(/^g/);
+
+    // Signed out with the widget open: the frame forgets, then goes with the launcher.
+    await frontdesk('shutdown');
+    await expect(page.getByRole('button', { name: 'Call us' })).toHaveCount(0);
+    await expect(page.locator('iframe')).toHaveCount(0);
+    await frontdesk('boot', { company: COMPANY.aroundTheClock, label: 'Call us' });
+    const second = await becomeKnown('Nia New-Visitor');
+    expect(second).not.toBe(first);
+
+    // Signed out on a page where the widget was never opened: its next frame forgets first.
+    await frontdesk('close');
+    await page.reload();
+    await expect(page.locator('iframe')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Call us' })).toBeVisible();
+    await frontdesk('shutdown');
+    await frontdesk('boot', { company: COMPANY.aroundTheClock, label: 'Call us' });
+    const third = await becomeKnown('Ola Other');
+    expect([first, second]).not.toContain(third);
+  } finally {
+    shop.close();
+  }
+});
+
 test('a site that is not in the company’s allowedOrigins gets no launcher and no widget', async ({
   page,
 }) => {

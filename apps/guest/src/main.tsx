@@ -76,7 +76,9 @@ void api(routes.config).then(
 // Embedded by the loader (service type Widget): the host page's side of the conversation,
 // loaded only inside a frame that names its parent, so other visits do not carry it.
 if (store.getState().page.parentOrigin && window.parent !== window) {
-  void import('./embed/bridge.ts').then(({ startEmbedBridge }) => startEmbedBridge(store));
+  void import('./embed/bridge.ts').then(({ startEmbedBridge }) =>
+    startEmbedBridge(store, window, services),
+  );
 }
 
 // spec §4: the waiting guest's presence follows the page's visibility.

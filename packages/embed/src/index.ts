@@ -67,7 +67,13 @@ export type Events = {
 /** `Frontdesk(command, …)`, typed. Calls before the loader has run are queued, in order. */
 export type Frontdesk = {
   (command: 'boot', options: BootOptions): void;
-  (command: 'shutdown' | 'open' | 'close'): void;
+  /**
+   * Removes the launcher and panel and forgets the visitor (a sign-out): the widget's guest,
+   * call and chat in this browser, the identify and the unread count; the next `boot` meets a
+   * new visitor. `keepVisitor: true` only removes them (as `FrontdeskWidget` unmounting does).
+   */
+  (command: 'shutdown', options?: { keepVisitor?: boolean }): void;
+  (command: 'open' | 'close'): void;
   (command: 'identify', identity: Identity): void;
   /** Returns the unsubscribe — once the loader has run; queued, it returns nothing. */
   <E extends keyof Events>(

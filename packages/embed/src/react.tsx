@@ -41,8 +41,9 @@ export function useFrontdesk(frontdeskUrl: string): Frontdesk {
 }
 
 /**
- * The Frontdesk launcher and panel on a React site: boots when mounted, shuts down when
- * unmounted (or booted again when its options change). Renders nothing itself: the loader draws
+ * The Frontdesk launcher and panel on a React site: boots when mounted, removes them when
+ * unmounted (or booted again when its options change), keeping the visitor; to forget the
+ * visitor as it signs out, call `useFrontdesk(url)('shutdown')`. Renders nothing itself: the loader draws
  * its launcher at the page's corner. Open it from your own button with `useFrontdesk(url)('open')`.
  */
 export function FrontdeskWidget({
@@ -66,7 +67,8 @@ export function FrontdeskWidget({
 
   useEffect(() => {
     frontdesk('boot', { company, locale, hideLauncher, label, color });
-    return () => frontdesk('shutdown');
+    // Unmounting (or booting with new options) is no sign-out: the visitor stays known.
+    return () => frontdesk('shutdown', { keepVisitor: true });
   }, [frontdesk, company, locale, hideLauncher, label, color]);
 
   useEffect(() => {

@@ -70,7 +70,8 @@ describe('FrontdeskWidget', () => {
     expect(queue()[0]).toEqual(['boot', expect.objectContaining({ company: 3, label: 'Call us' })]);
     expect(commands).toContain('on');
     expect(queue()).toContainEqual(['identify', { token: 'payload.signature' }]);
-    expect(commands.at(-1)).toBe('shutdown');
+    // Unmounting is no sign-out: the visitor stays known.
+    expect(queue().at(-1)).toEqual(['shutdown', { keepVisitor: true }]);
   });
 });
 

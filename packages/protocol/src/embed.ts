@@ -12,10 +12,16 @@ import { guestStageSchema } from './stages.ts';
  * sends nothing else.
  */
 export const embedMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('frontdesk:ready') }),
+  z.object({
+    type: z.literal('frontdesk:ready'),
+    /** The direction of the language the widget shows (`?lang=` over the company's). */
+    dir: z.enum(['ltr', 'rtl']).optional(),
+  }),
   z.object({ type: z.literal('frontdesk:stage'), stage: guestStageSchema }),
   z.object({ type: z.literal('frontdesk:unread'), count: z.number().int().nonnegative() }),
   z.object({ type: z.literal('frontdesk:close') }),
+  /** The widget forgot its visitor, as the host's `frontdesk:forget` asked. */
+  z.object({ type: z.literal('frontdesk:forgotten') }),
 ]);
 export type EmbedMessage = z.infer<typeof embedMessageSchema>;
 
@@ -39,6 +45,12 @@ export const embedHostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('frontdesk:identify'), identity: embedIdentifySchema }),
   /** The panel was opened or closed on the host page (the unread count runs while closed). */
   z.object({ type: z.literal('frontdesk:panel'), open: z.boolean() }),
+  /**
+   * `Frontdesk('shutdown')` (the site's visitor signed out): forget the guest this browser is for
+   * the company — its kept registration and name, its call ticket and chat — so that the next
+   * boot is a new visitor.
+   */
+  z.object({ type: z.literal('frontdesk:forget') }),
 ]);
 export type EmbedHostMessage = z.infer<typeof embedHostMessageSchema>;
 

@@ -3,6 +3,9 @@ import type { EmbedMessage } from '@frontdesk/protocol';
 import { createStore } from '../app/store.ts';
 import { chatMessageReceived } from '../features/chat/chatSlice.ts';
 import { company, offlineServices } from '../test/render.tsx';
+import { memoryStorage } from '../test/memoryStorage.ts';
+import { keepRegistration, keptRegistration } from '../features/guestAuth/identity.ts';
+import { keepTicket } from '../features/guestAuth/resumeTicket.ts';
 import { startEmbedBridge } from './bridge.ts';
 
 const SHOP = 'https://shop.example';
@@ -12,7 +15,11 @@ const OURS = 'https://frontdesk.example';
  * The widget in the loader's iframe on the shop's page: a window whose parent is the shop's
  * (which keeps what it is told), and a way for a page to post to it as `origin` from `source`.
  */
-function embedded(allowedOrigins: string[], parentOrigin: string | null = SHOP) {
+function embedded(
+  allowedOrigins: string[],
+  parentOrigin: string | null = SHOP,
+  storages: { storage?: Storage; tabStorage?: Storage } = {},
+) {
   const told: { message: EmbedMessage; origin: string }[] = [];
   const parent = {
     postMessage: (message: EmbedMessage, origin: string) => told.push({ message, origin }),
@@ -27,7 +34,7 @@ function embedded(allowedOrigins: string[], parentOrigin: string | null = SHOP) 
     offlineServices(),
     { company: { details: company({ id: 12, allowedOrigins }) } } as never,
   );
-  startEmbedBridge(store, win);
+  startEmbedBridge(store, win, { storage: storages.storage, tabStorage: storages.tabStorage });
   const receive = (data: unknown, origin = SHOP, source: unknown = parent) =>
     win.dispatchEvent(Object.assign(new Event('message'), { data, origin, source }));
   const agentWrites = (text: string) =>
@@ -46,8 +53,18 @@ function embedded(allowedOrigins: string[], parentOrigin: string | null = SHOP) 
 describe('the embed bridge (the widget inside a company’s site)', () => {
   it('tells the allowed site it is ready, and only that origin', () => {
     const { told } = embedded([SHOP]);
-    expect(told[0]).toEqual({ message: { type: 'frontdesk:ready' }, origin: SHOP });
+    expect(told[0]).toEqual({ message: { type: 'frontdesk:ready', dir: 'ltr' }, origin: SHOP });
     expect(told.every((t) => t.origin === SHOP)).toBe(true);
+  });
+
+  it('tells the site the direction of the language it shows (the panel’s close button follows it)', () => {
+    // applyBranding put Arabic's direction on the page (`?lang=ar` of a left-to-right company).
+    document.documentElement.dir = 'rtl';
+    try {
+      expect(embedded([SHOP]).messages()[0]).toEqual({ type: 'frontdesk:ready', dir: 'rtl' });
+    } finally {
+      document.documentElement.dir = '';
+    }
   });
 
   it('counts the agent’s messages while the site’s panel is closed, and clears them when opened', () => {
@@ -87,6 +104,34 @@ describe('the embed bridge (the widget inside a company’s site)', () => {
     receive({ type: 'frontdesk:identify', identity: { answers: { 'bad key': 1 } } });
     receive({ type: 'frontdesk:identify', identity: { answers: {}, extra: true } });
     expect(store.getState().embed.prefill).toBeNull();
+  });
+
+  it('forgets the guest this browser is for the company when the site shuts it down, told by that site only', () => {
+    const [storage, tabStorage] = [memoryStorage(), memoryStorage()];
+    const registration = {
+      jabberusername: `g12-g${'a'.repeat(25)}`,
+      username: `g${'a'.repeat(25)}`,
+      credential: 'c'.repeat(43),
+      guestRooms: [],
+    };
+    keepRegistration(storage, 12, registration);
+    keepRegistration(storage, 5, registration);
+    storage.setItem('frontdesk.guestSuffix', 'AbCdEfGh12345678');
+    keepTicket(tabStorage, 12, { callId: 'g--k9Z1', categoryId: 10, callType: 'video' });
+    tabStorage.setItem('frontdesk.chat.12', '[]');
+    const { receive, messages } = embedded([SHOP], SHOP, { storage, tabStorage });
+
+    receive({ type: 'frontdesk:forget' }, 'https://evil.example');
+    receive({ type: 'frontdesk:forget' }, SHOP, { postMessage: () => undefined });
+    expect(keptRegistration(storage, 12)).toEqual(registration);
+
+    receive({ type: 'frontdesk:forget' });
+    expect(keptRegistration(storage, 12)).toBeUndefined();
+    expect(storage.getItem('frontdesk.guestSuffix')).toBeNull();
+    expect(tabStorage.length).toBe(0);
+    // Another company's guest is not this site's business.
+    expect(keptRegistration(storage, 5)).toEqual(registration);
+    expect(messages().at(-1)).toEqual({ type: 'frontdesk:forgotten' });
   });
 
   it('says nothing to, and takes nothing from, a site the company does not list', () => {

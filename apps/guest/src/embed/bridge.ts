@@ -1,14 +1,22 @@
 import { embedHostMessageSchema, type EmbedMessage } from '@frontdesk/protocol';
+import type { GuestServices } from '../app/services.ts';
 import type { AppStore } from '../app/store.ts';
+import { forgetGuest } from '../features/guestAuth/identity.ts';
+import { forgetTicket } from '../features/guestAuth/resumeTicket.ts';
 import { identified } from './embedSlice.ts';
 
 /**
  * The widget's side of the embed (decision 0021), when the loader's iframe holds it: tells the
  * host page it is ready, each stage, and how many agent messages came while the host's panel was
- * closed (the launcher's badge); takes the host's identify (the welcome form's prefill) and the
- * panel's open state. Nothing runs outside a frame or without `?parent=`.
+ * closed (the launcher's badge); takes the host's identify (the welcome form's prefill), the
+ * panel's open state, and its shutdown's forget (what this browser kept of the guest, in
+ * `storages`). Nothing runs outside a frame or without `?parent=`.
  */
-export function startEmbedBridge(store: AppStore, win: Window = window): void {
+export function startEmbedBridge(
+  store: AppStore,
+  win: Window = window,
+  storages: Pick<GuestServices, 'storage' | 'tabStorage'> = { storage: undefined },
+): void {
   const { parentOrigin } = store.getState().page;
   if (!parentOrigin || win.parent === win) return;
   // SECURITY: `?parent=` is whatever the framing page wrote; it counts only when the company
@@ -41,6 +49,12 @@ export function startEmbedBridge(store: AppStore, win: Window = window): void {
     if (!message.success) return;
     if (message.data.type === 'frontdesk:identify') {
       store.dispatch(identified(message.data.identity));
+    } else if (message.data.type === 'frontdesk:forget') {
+      // The host removes (or reloads) this frame once told: the page's state goes with it.
+      const { companyId } = store.getState().page;
+      forgetGuest(storages.storage, companyId);
+      forgetTicket(storages.tabStorage, companyId);
+      tellParent({ type: 'frontdesk:forgotten' });
     } else {
       panelOpen = message.data.open;
       countUnread();
@@ -53,7 +67,9 @@ export function startEmbedBridge(store: AppStore, win: Window = window): void {
   const onChange = () => {
     if (!ready && parentAllowed()) {
       ready = true;
-      tellParent({ type: 'frontdesk:ready' });
+      // applyBranding put the shown language's direction on the document before the company loaded.
+      const dir = win.document.documentElement.dir === 'rtl' ? 'rtl' : 'ltr';
+      tellParent({ type: 'frontdesk:ready', dir });
       tellParent({ type: 'frontdesk:stage', stage });
     }
     const next = store.getState().flow.stage;

@@ -57,6 +57,27 @@ const store = {
   },
 };
 
+// The host site's browser: companies whose widget has still to forget its visitor, because the
+// site shut it down (its visitor signed out) before the widget could be told, or heard it say so.
+const FORGET = (companyId: string) => `frontdesk:forget:${companyId}`;
+const mustForget = {
+  get: (companyId: string) => {
+    try {
+      return localStorage.getItem(FORGET(companyId)) !== null;
+    } catch {
+      return false;
+    }
+  },
+  set: (companyId: string, value: boolean) => {
+    try {
+      if (value) localStorage.setItem(FORGET(companyId), '1');
+      else localStorage.removeItem(FORGET(companyId));
+    } catch {
+      // Storage refused: only a frame that was ready at the shutdown is told.
+    }
+  },
+};
+
 const listeners = new Map<EventName, Set<Listener>>();
 function emit(event: EventName, detail?: unknown) {
   for (const listener of listeners.get(event) ?? []) listener(detail);
@@ -80,8 +101,13 @@ type Widget = {
   identity: EmbedIdentify | null;
   phone: MediaQueryList;
   detach: () => void;
+  leaveTimer?: ReturnType<typeof setTimeout>;
 };
 let widget: Widget | null = null;
+/** A shut-down boot whose frame, hidden, is forgetting its visitor; removed once it says so. */
+let leaving: Widget | null = null;
+/** How long a shut-down frame has to forget before it is removed all the same. */
+const FORGET_MS = 3000;
 
 const PANEL_DESKTOP =
   'position:fixed;inset-block-end:84px;inset-inline-end:20px;z-index:2147483647;width:min(420px,calc(100vw - 40px));height:min(680px,calc(100vh - 110px));border-radius:16px;overflow:hidden;box-shadow:0 10px 40px rgb(0 0 0/30%);background:#fff';
@@ -150,14 +176,34 @@ function close() {
 }
 
 function onMessage(event: MessageEvent) {
-  const w = widget;
   // SECURITY: only the widget's own origin, and only its own frame, may talk to the page.
-  if (!w || event.origin !== origin || !w.frame || event.source !== w.frame.contentWindow) return;
+  if (event.origin !== origin) return;
+  const forgotten = (event.data as { type?: unknown } | null)?.type === 'frontdesk:forgotten';
+  if (leaving?.frame && event.source === leaving.frame.contentWindow) {
+    if (forgotten) finishLeaving(leaving);
+    return;
+  }
+  const w = widget;
+  if (!w || !w.frame || event.source !== w.frame.contentWindow) return;
   // The shapes of EmbedMessage (packages/protocol/src/embed.ts), checked without zod.
-  const data = event.data as { type?: unknown; stage?: unknown; count?: unknown } | null;
+  const data = event.data as {
+    type?: unknown;
+    stage?: unknown;
+    count?: unknown;
+    dir?: unknown;
+  } | null;
   const type = (name: EmbedMessage['type']) => data?.type === name;
+  if (forgotten) {
+    // A frame that met a visitor the site had signed out: it starts again with a new one.
+    mustForget.set(w.companyId, false);
+    w.ready = false;
+    w.frame.setAttribute('src', w.frame.src);
+    return;
+  }
   if (type('frontdesk:ready')) {
     w.ready = true;
+    if (data?.dir === 'rtl' || data?.dir === 'ltr') w.closeButton.dir = data.dir;
+    if (mustForget.get(w.companyId)) return post(w, { type: 'frontdesk:forget' });
     post(w, { type: 'frontdesk:panel', open: w.panel.dataset.open === 'true' });
     if (w.identity) post(w, { type: 'frontdesk:identify', identity: w.identity });
   }
@@ -243,10 +289,8 @@ function boot(options: BootOptions) {
   closeButton.addEventListener('click', close);
   panel.addEventListener('keydown', onKey);
   phone.addEventListener('change', onPhoneChange);
-  window.addEventListener('message', onMessage);
   w.detach = () => {
     phone.removeEventListener('change', onPhoneChange);
-    window.removeEventListener('message', onMessage);
     launcher.remove();
     panel.remove();
   };
@@ -270,8 +314,10 @@ function boot(options: BootOptions) {
     const text = (!hex(options.color) && hex(config.launcherTextColor)) || '#fff';
     launcher.style.cssText = `position:fixed;inset-block-end:20px;inset-inline-end:20px;z-index:2147483646;padding:14px 22px;border:0;border-radius:999px;background:${background};color:${text};font:600 16px system-ui,sans-serif;box-shadow:0 6px 20px rgb(0 0 0/25%);cursor:pointer`;
     launcher.hidden = Boolean(options.hideLauncher);
-    // The close button follows the widget's direction (its header's free end), not the site's.
-    closeButton.dir = config.pageDirection === 'rtl' ? 'rtl' : 'ltr';
+    // The close button follows the widget's direction (its header's free end), not the site's:
+    // the locale's when one was asked for (Arabic right to left), until the widget says (ready).
+    const rtl = options.locale ? /^ar(-|$)/i.test(options.locale) : config.pageDirection === 'rtl';
+    closeButton.dir = rtl ? 'rtl' : 'ltr';
     if (w.wantOpen) open();
   });
 }
@@ -281,9 +327,35 @@ function teardown() {
   widget = null;
 }
 
-function shutdown() {
-  teardown();
+function finishLeaving(w: Widget) {
+  clearTimeout(w.leaveTimer);
+  mustForget.set(w.companyId, false);
+  w.detach();
+  if (leaving === w) leaving = null;
+}
+
+/**
+ * The site's visitor signed out (as Intercom's shutdown): the launcher and panel go, and so does
+ * what the widget knows of the visitor — its guest, call ticket and chat in the widget's storage
+ * (told through the frame, which stays hidden until it has forgotten), the identify, the badge —
+ * so the next boot meets a new visitor. A frame not ready to be told is told when one next is
+ * (`frontdesk:forget:<company>` in this site's storage). `keepVisitor`: only the launcher and
+ * panel go (a React component unmounting).
+ */
+function shutdown(options?: { keepVisitor?: boolean }) {
+  const w = widget;
   store.set(null);
+  if (!w || options?.keepVisitor) return teardown();
+  widget = null;
+  if (!w.badge.hidden) emit('unread', 0);
+  mustForget.set(w.companyId, true);
+  if (!w.ready || !w.frame) return w.detach();
+  if (leaving) finishLeaving(leaving);
+  leaving = w;
+  w.launcher.remove();
+  w.panel.hidden = true;
+  w.leaveTimer = setTimeout(() => finishLeaving(w), FORGET_MS);
+  post(w, { type: 'frontdesk:forget' });
 }
 
 /** Prefills the welcome form; a signed `token` makes the answers verified for the agent. */
@@ -333,4 +405,5 @@ if (tag && !queued.some((call) => call[0] === 'boot')) {
     hideLauncher: tag.dataset.hideLauncher === 'true',
   });
 }
+window.addEventListener('message', onMessage);
 for (const call of queued) Frontdesk(...(Array.from(call) as [string, ...unknown[]]));

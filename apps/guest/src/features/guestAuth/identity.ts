@@ -70,5 +70,19 @@ export function keepRegistration(
   }
 }
 
+/**
+ * Forgets the guest this browser is for the company (the embedding site's visitor signed out,
+ * decision 0021): its kept registration and the suffix of its name, so the next visit registers
+ * a new guest.
+ */
+export function forgetGuest(storage: Storage | undefined, companyId: number): void {
+  keepRegistration(storage, companyId, undefined);
+  try {
+    storage?.removeItem(SUFFIX_KEY);
+  } catch {
+    // Nothing kept.
+  }
+}
+
 /** A suffix for a new call id (spec §3: username, `--`, suffix). */
 export const callSuffix = () => randomSuffix(12);
