@@ -238,18 +238,38 @@ export async function loginGuest(
  */
 export async function guestWithCall(app: FastifyInstance, company: number, categoryId: number) {
   const guest = await loginGuest(app, company);
-  const callId = newCallId(guest);
-  const added = await callApi(
-    app,
-    'POST',
-    'call-report/add',
-    { call_id: callId, company, source: 'site', category_id: categoryId },
-    guest.token,
-  );
+  const { callId, response: added } = await addCall(app, guest, company, categoryId);
   if (added.statusCode !== 201) throw new Error(`call-report/add: ${added.body}`);
   const { services } = envelope(callReportAddedSchema).parse(added.json()).data;
   if (!services) throw new Error('no services for a call let through');
   return { ...guest, callId, services };
+}
+
+/**
+ * `guest` reports a new call at `company` (in `categoryId` when given) with `call-report/add`, as
+ * the guest page does; answers the call's id and the API's answer, whatever it is.
+ */
+export async function addCall(
+  app: FastifyInstance,
+  guest: TestGuest,
+  company: number,
+  categoryId?: number,
+) {
+  const callId = newCallId(guest);
+  const body = {
+    call_id: callId,
+    company,
+    source: 'site',
+    ...(categoryId === undefined ? {} : { category_id: categoryId }),
+  };
+  return { callId, response: await callApi(app, 'POST', 'call-report/add', body, guest.token) };
+}
+
+/** A new guest of `company` whose call in `categoryId` agent Ada has answered ({@link markAnswered}). */
+export async function answeredCall(app: FastifyInstance, company: number, categoryId: number) {
+  const call = await guestWithCall(app, company, categoryId);
+  await markAnswered(app, call.callId);
+  return call;
 }
 
 /**

@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBrowserUsername, type CallQualityBody } from '@frontdesk/protocol';
 import { BLOCKED_FINGERPRINT, SEEDED_COMPANY } from '../../src/db/seed.ts';
 import {
+  addCall,
+  answeredCall,
   buildTestApp,
   callApi,
   guestWithCall,
   loginGuest,
   loginStaff,
-  markAnswered,
   newCallId,
   type TestApp,
 } from '../helper.ts';
@@ -41,11 +42,7 @@ describe("attack: holds and quality reports on someone else's call", () => {
   afterAll(() => t?.close());
 
   /** A guest of the demo company whose call Ada has taken. */
-  const answeredCall = async () => {
-    const call = await guestWithCall(t.app, SEEDED_COMPANY.demo, 1);
-    await markAnswered(t.app, call.callId);
-    return call;
-  };
+  const takenCall = () => answeredCall(t.app, SEEDED_COMPANY.demo, 1);
   const refusal = (response: { statusCode: number; json: () => unknown }) => {
     const { error } = response.json() as { error: { code: string; fields?: object } };
     return { status: response.statusCode, code: error.code, fields: error.fields };
@@ -66,7 +63,7 @@ describe("attack: holds and quality reports on someone else's call", () => {
       callApi(t.app, 'POST', `calls/${callId}/hold`, body, token);
 
     it('is refused to everyone but the agent who took the call', async () => {
-      const { callId, token: guest } = await answeredCall();
+      const { callId, token: guest } = await takenCall();
       const before = await eventCount();
       expect(refusal(await hold(callId, undefined))).toMatchObject({
         status: 401,
@@ -99,7 +96,7 @@ describe("attack: holds and quality reports on someone else's call", () => {
     });
 
     it('refuses bodies that are not one onHold flag, naming the field (400)', async () => {
-      const { callId } = await answeredCall();
+      const { callId } = await takenCall();
       const before = await eventCount();
       for (const [body, field] of [
         [{ onHold: 'yes' }, 'onHold'],
@@ -119,7 +116,7 @@ describe("attack: holds and quality reports on someone else's call", () => {
       callApi(t.app, 'PUT', `calls/${callId}/quality`, body, token);
 
     it('is refused to another guest, a colleague who did not take the call, the admin and another company', async () => {
-      const { callId } = await answeredCall();
+      const { callId } = await takenCall();
       const otherGuest = await loginGuest(t.app, SEEDED_COMPANY.demo);
       const foreignGuest = await loginGuest(t.app, SEEDED_COMPANY.aroundTheClock);
       expect(refusal(await report(callId, undefined))).toMatchObject({ status: 401 });
@@ -142,13 +139,10 @@ describe("attack: holds and quality reports on someone else's call", () => {
         SEEDED_COMPANY.blockList,
         formatBrowserUsername(BLOCKED_FINGERPRINT, randomBytes(6).toString('hex')),
       );
-      const refusedCall = newCallId(blocked);
-      const added = await callApi(
+      const { callId: refusedCall, response: added } = await addCall(
         t.app,
-        'POST',
-        'call-report/add',
-        { call_id: refusedCall, company: SEEDED_COMPANY.blockList, source: 'site' },
-        blocked.token,
+        blocked,
+        SEEDED_COMPANY.blockList,
       );
       expect(added.json().data.status).toBe('blocked');
       expect(refusal(await report(refusedCall, blocked.token))).toMatchObject({
@@ -156,7 +150,7 @@ describe("attack: holds and quality reports on someone else's call", () => {
         code: 'call_refused',
       });
 
-      const { callId, token } = await answeredCall();
+      const { callId, token } = await takenCall();
       expect(
         (await callApi(t.app, 'POST', `calls/${callId}/end`, { reason: 'completed' }, ada))
           .statusCode,
@@ -176,7 +170,7 @@ describe("attack: holds and quality reports on someone else's call", () => {
     });
 
     it('refuses what no browser measures, naming the field (400)', async () => {
-      const { callId, token } = await answeredCall();
+      const { callId, token } = await takenCall();
       const withoutReconnects: Partial<CallQualityBody> = { ...goodQuality };
       delete withoutReconnects.reconnects;
       for (const [body, field] of [

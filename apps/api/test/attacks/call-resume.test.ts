@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_RESUME_WINDOW_MS, callResumeSchema, envelope } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import {
+  answeredCall,
   buildTestApp,
   callApi,
   guestWithCall,
   loginGuest,
   loginStaff,
-  markAnswered,
   type TestApp,
 } from '../helper.ts';
 
@@ -147,8 +147,7 @@ describe('resuming one’s own call', () => {
   });
 
   it('an answered call comes back with the agent who took it', async () => {
-    const guest = await guestWithCall(t.app, company, 1);
-    await markAnswered(t.app, guest.callId);
+    const guest = await answeredCall(t.app, company, 1);
     const response = await resume(t, guest.callId, guest.token);
     expect(response.statusCode).toBe(200);
     const resumed = envelope(callResumeSchema).parse(response.json()).data;

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SHOP_ORIGIN, SEEDED_COMPANY } from '../../src/db/seed.ts';
 import { signIdentity } from '../../src/companies/embed-identity.ts';
 import {
+  addCall,
   buildTestApp,
   callApi,
   loginGuest,
   loginStaff,
-  newCallId,
   type TestApp,
   type TestGuest,
 } from '../helper.ts';
@@ -87,14 +87,7 @@ describe('embed identity and secret', () => {
     const guest = await loginGuest(t.app, COMPANY);
     const token = signIdentity(secret, { company: COMPANY, answers: signed, exp: inAnHour() });
     expect((await submit(guest, answers, token)).statusCode).toBe(201);
-    const callId = newCallId(guest);
-    const added = await callApi(
-      t.app,
-      'POST',
-      'call-report/add',
-      { call_id: callId, company: COMPANY, source: 'site', category_id: 10 },
-      guest.token,
-    );
+    const { callId, response: added } = await addCall(t.app, guest, COMPANY, 10);
     expect(added.statusCode).toBe(201);
     const agent = await loginStaff(t.app, 'cy@frontdesk.demo');
     const list = await callApi(

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
-import {
-  bearer,
-  buildTestApp,
-  callApi,
-  loginGuest,
-  loginStaff,
-  newCallId,
-  type TestApp,
-} from '../helper.ts';
+import { addCall, bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from '../helper.ts';
 
 const company = SEEDED_COMPANY.demo;
 const timeZone = 'Europe/London';
@@ -42,16 +34,9 @@ describe('attack: calling on a holiday', () => {
     });
     expect(response.statusCode, response.body).toBe(200);
   };
-  const addCall = async () => {
+  const tryCall = async () => {
     const guest = await loginGuest(t.app, company);
-    const callId = newCallId(guest);
-    const response = await callApi(
-      t.app,
-      'POST',
-      'call-report/add',
-      { call_id: callId, company, source: 'site' },
-      guest.token,
-    );
+    const { callId, response } = await addCall(t.app, guest, company);
     const reports = await t.app.db
       .selectFrom('call_reports')
       .select('id')
@@ -63,7 +48,7 @@ describe('attack: calling on a holiday', () => {
   it('refuses the call (out_of_hours) on a date closed all day, though its weekday is open', async () => {
     const today = localDate(new Date(), timeZone);
     await setTimetable([{ date: today, label: 'Bank holiday', hours: [] }]);
-    const { response, reports } = await addCall();
+    const { response, reports } = await tryCall();
     expect(response.statusCode).toBe(403);
     expect(response.json().error.code).toBe('out_of_hours');
     expect(reports).toEqual([]);
@@ -71,7 +56,7 @@ describe('attack: calling on a holiday', () => {
 
   it('lets the same call through once the holiday is taken out', async () => {
     await setTimetable([]);
-    const { response, reports } = await addCall();
+    const { response, reports } = await tryCall();
     expect(response.statusCode, response.body).toBe(201);
     expect(reports).toHaveLength(1);
   });

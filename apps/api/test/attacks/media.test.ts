@@ -15,11 +15,11 @@ import {
 } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import {
+  addCall,
   buildTestApp,
   callApi,
   loginGuest,
   loginStaff,
-  newCallId,
   type TestApp,
   type TestGuest,
 } from '../helper.ts';
@@ -124,14 +124,8 @@ describe('attack: joining another call’s Janus room, choosing a recording path
   const send = (method: 'GET' | 'POST', path: string, token?: string, body?: object) =>
     callApi(t.app, method, path, body, token);
   const startCall = async (who: TestGuest) => {
-    const callId = newCallId(who);
-    const added = await send('POST', 'call-report/add', who.token, {
-      call_id: callId,
-      company: SEEDED_COMPANY.demo,
-      source: 'site',
-      category_id: 1,
-    });
-    expect(added.statusCode).toBe(201);
+    const { callId, response } = await addCall(t.app, who, SEEDED_COMPANY.demo, 1);
+    expect(response.statusCode).toBe(201);
     return callId;
   };
   const openRoom = async (callId: string, token: string) => {
