@@ -31,6 +31,7 @@ import {
 } from './plugins/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { guestContextRoutesPlugin } from './routes/guest-context.ts';
+import { cannedReplyRoutes } from './routes/canned-replies.ts';
 import { companyAdminRoutes } from './routes/company-admin.ts';
 import { scheduleAdminRoutes } from './routes/schedule-admin.ts';
 import { staffAdminRoutes } from './routes/staff-admin.ts';
@@ -187,6 +188,7 @@ export async function buildApp({
     monitoringRoutes,
     adminRoutes,
     companyAdminRoutes,
+    cannedReplyRoutes,
     scheduleAdminRoutes,
     staffAdminRoutes,
     reportsRoutes,

@@ -43,6 +43,8 @@ describe('OpenAPI document', () => {
       '/api/company/{id}/audit',
       '/api/company/{id}/blocks',
       '/api/company/{id}/blocks/{blockId}',
+      '/api/company/{id}/canned-replies',
+      '/api/company/{id}/canned-replies/{replyId}',
       '/api/company/{id}/categories',
       '/api/company/{id}/categories/order',
       '/api/company/{id}/categories/{categoryId}',

@@ -1,3 +1,4 @@
+import { cannedReplyRoutes } from './canned-replies.ts';
 import { companyAdminRoutes } from './company-admin-routes.ts';
 import { scheduleAdminRoutes } from './schedule-admin-routes.ts';
 import { staffAdminRoutes } from './staff-admin-routes.ts';
@@ -9,6 +10,7 @@ import { staffAdminRoutes } from './staff-admin-routes.ts';
  */
 export const adminRoutes = {
   ...companyAdminRoutes,
+  ...cannedReplyRoutes,
   ...scheduleAdminRoutes,
   ...staffAdminRoutes,
 };

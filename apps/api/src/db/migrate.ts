@@ -21,6 +21,7 @@ import * as reportIndexes from './migrations/0019-report-indexes.ts';
 import * as reportConversations from './migrations/0020-report-conversations.ts';
 import * as embedIdentity from './migrations/0021-embed-identity.ts';
 import * as callWebview from './migrations/0022-call-webview.ts';
+import * as cannedReplies from './migrations/0024-canned-replies.ts';
 import * as guestContext from './migrations/0026-guest-context.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0020-report-conversations': reportConversations,
   '0021-embed-identity': embedIdentity,
   '0022-call-webview': callWebview,
+  '0024-canned-replies': cannedReplies,
   '0026-guest-context': guestContext,
 };
 
@@ -57,6 +59,9 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Numbers are reserved ahead for work done side by side (0026 landed before 0024): a
+    // database that ran a later one still takes an earlier newcomer. They touch separate tables.
+    allowUnorderedMigrations: true,
     ...(rows[0] ? { migrationTableSchema: rows[0].schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

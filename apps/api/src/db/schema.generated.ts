@@ -250,6 +250,33 @@ export interface CallReports {
   webview: Generated<boolean>;
 }
 
+export interface CannedReplies {
+  /**
+   * The company whose agents insert the reply; only its admins change it.
+   */
+  company_id: number;
+  /**
+   * What the admin names the reply by (edit, delete).
+   */
+  id: Generated<number>;
+  /**
+   * What an agent types after `/` to insert it: lower-case letters, digits and dashes, unique within the company.
+   */
+  shortcut: string;
+  /**
+   * The text inserted into the message box (at most a chat message long).
+   */
+  text: string;
+  /**
+   * What the reply is found by in the agent’s picker.
+   */
+  title: string;
+  /**
+   * When the reply was added or last changed.
+   */
+  updated_at: Generated<Date>;
+}
+
 export interface Categories {
   /**
    * The category's own background colour (#rrggbb); `null`: the company's.
@@ -621,6 +648,7 @@ export interface DB {
   call_quality: CallQuality;
   call_recordings: CallRecordings;
   call_reports: CallReports;
+  canned_replies: CannedReplies;
   categories: Categories;
   companies: Companies;
   form_submissions: FormSubmissions;
