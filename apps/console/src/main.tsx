@@ -12,6 +12,7 @@ import { resumeRequested } from './features/auth/authSlice.ts';
 import { browserRinger } from './features/queue/ringer.ts';
 import { initialLanguage, subscribeLanguage } from './i18n/language.ts';
 import { currentLanguage, switchLanguage } from './i18n/messages.ts';
+import { UiProvider } from './ui/Toaster.tsx';
 import './app/global.css';
 
 const services: ConsoleServices = {
@@ -34,7 +35,11 @@ const router = createBrowserRouter(consoleRoutes, { basename: CONSOLE_BASENAME }
  */
 function Pages() {
   const language = useSyncExternalStore(subscribeLanguage, currentLanguage);
-  return <RouterProvider key={language} router={router} />;
+  return (
+    <UiProvider key={language}>
+      <RouterProvider router={router} />
+    </UiProvider>
+  );
 }
 
 const root = document.getElementById('root');

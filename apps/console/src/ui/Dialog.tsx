@@ -1,14 +1,13 @@
-import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { useRef, type ReactNode, type RefObject } from 'react';
 import './dialog.css';
 
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
 /**
- * A modal dialog over the page (WAI-ARIA dialog pattern): the focus moves in (to `initialFocus`,
- * else its first control), Tab and Shift+Tab stay inside, Escape cancels, and when it closes the
- * focus goes back to what had it before, so a keyboard user carries on where they were.
- * `alertdialog` is for a question that needs an answer before going on (a confirmation).
+ * A modal dialog over the page (WAI-ARIA dialog pattern, Radix Dialog — decision 0028): the
+ * focus moves in (to `initialFocus`, else its first control), Tab and Shift+Tab stay inside,
+ * Escape cancels, the page behind is inert, and when it closes the focus goes back to what had it
+ * before, so a keyboard user carries on where they were. `alertdialog` is for a question that
+ * needs an answer before going on (a confirmation).
  */
 export function Dialog(props: {
   title: string;
@@ -20,61 +19,36 @@ export function Dialog(props: {
   children: ReactNode;
   testId?: string;
 }) {
-  const id = useId();
-  const box = useRef<HTMLDivElement>(null);
   const { onCancel, initialFocus } = props;
-
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = initialFocus?.current ?? box.current?.querySelector<HTMLElement>(FOCUSABLE);
-    first?.focus();
-    return () => {
-      if (opener?.isConnected) opener.focus();
-    };
-  }, [initialFocus]);
-
-  function onKeyDown(event: React.KeyboardEvent) {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onCancel();
-      return;
-    }
-    if (event.key !== 'Tab' || !box.current) return;
-    const focusable = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  }
-
   return (
-    <div className="modal-backdrop">
-      {/* The keys are handled on the dialog itself: Escape and the Tab loop are its own. */}
-      <div
-        ref={box}
-        role={props.role ?? 'dialog'}
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        aria-describedby={props.description ? `${id}-text` : undefined}
-        className="modal card"
-        data-testid={props.testId}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={`${id}-title`}>{props.title}</h2>
-        {props.description && (
-          <div id={`${id}-text`} className="modal-text">
-            {props.description}
-          </div>
-        )}
-        {props.children}
-      </div>
-    </div>
+    <RadixDialog.Root open onOpenChange={(open) => !open && onCancel()}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="modal-backdrop">
+          <RadixDialog.Content
+            role={props.role ?? 'dialog'}
+            className="modal card"
+            data-testid={props.testId}
+            // Radix warns without a description; none is a valid choice for a form dialog.
+            {...(props.description ? {} : { 'aria-describedby': undefined })}
+            onOpenAutoFocus={(event) => {
+              if (!initialFocus?.current) return;
+              event.preventDefault();
+              initialFocus.current.focus();
+            }}
+            // Escape inside the dialog is the dialog's own: it must not also end a call.
+            onKeyDown={(event) => event.key === 'Escape' && event.stopPropagation()}
+          >
+            <RadixDialog.Title>{props.title}</RadixDialog.Title>
+            {props.description && (
+              <RadixDialog.Description asChild>
+                <div className="modal-text">{props.description}</div>
+              </RadixDialog.Description>
+            )}
+            {props.children}
+          </RadixDialog.Content>
+        </RadixDialog.Overlay>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }
 
