@@ -428,77 +428,57 @@ describe('spec items of issue 18 at the listener level', () => {
     }
   });
 
-  it('a transfer the API refuses ends on the failed stage, not on a dead call screen', async () => {
-    const { store, services, chat, media, joining } = await callUnderWay();
-    const api = services.api;
-    services.api = (async (route, ...options) => {
-      if (route.path === routes.callState.path) {
-        return {
-          data: {
-            callId: CALL_ID,
-            status: 'answered',
-            queue: null,
-            agentJabberUsername: AGENT,
-            transfer: { toAgentJabberUsername: null, toCategoryId: 2 },
-          },
-        };
+  // The transfer of a held call is learnt at once, or a poll later when the first question
+  // failed (it is asked again while the hold lasts): a transfer the API then refuses (hold-call)
+  // ends on the failed stage, not on a dead call screen.
+  it.each([
+    ['at once', 0],
+    ['asked again after a failed question', 1],
+  ])(
+    'a transfer learnt %s that the API refuses ends on the failed stage, not on a dead call screen',
+    async (_when, failedQuestions) => {
+      const { store, services, chat, media, joining } = await callUnderWay();
+      const api = services.api;
+      let asked = 0;
+      services.api = (async (route, ...options) => {
+        if (route.path === routes.callState.path) {
+          asked += 1;
+          if (asked <= failedQuestions) throw new Error('network down');
+          return {
+            data: {
+              callId: CALL_ID,
+              status: 'answered',
+              queue: null,
+              agentJabberUsername: AGENT,
+              transfer: { toAgentJabberUsername: null, toCategoryId: 2 },
+            },
+          };
+        }
+        if (route.path === routes.holdCall.path) throw new Error('refused');
+        return api(route, ...options);
+      }) as ApiClient;
+      const [warn, error] = [console.warn, console.error];
+      console.warn = console.error = () => undefined;
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      try {
+        chat.occupantsChanged(ROOM, [occupant(AGENT, 'CallOnHold')]);
+        await vi.advanceTimersByTimeAsync(0);
+        expect(asked).toBe(1);
+        if (failedQuestions > 0) {
+          expect(store.getState().call.onHold).toBe(true);
+          // The next question, a poll later, finds the transfer: the guest follows it.
+          await vi.advanceTimersByTimeAsync(QUEUE_POLL_MS);
+          expect(asked).toBe(2);
+        }
+        expect(joinQueue.fulfilled.match(await joining)).toBe(true);
+      } finally {
+        vi.useRealTimers();
+        [console.warn, console.error] = [warn, error];
       }
-      if (route.path === routes.holdCall.path) throw new Error('network down');
-      return api(route, ...options);
-    }) as ApiClient;
-    const error = console.error;
-    console.error = () => undefined;
-    try {
-      chat.occupantsChanged(ROOM, [occupant(AGENT, 'CallOnHold')]);
-      expect(joinQueue.fulfilled.match(await joining)).toBe(true);
-    } finally {
-      console.error = error;
-    }
-    expect(store.getState().flow).toEqual({ stage: 'failed', failure: 'transferFailed' });
-    expect(media.closed).toBe(true);
-    expect(chat.closed).toBe(true);
-    expect(services.connections.call).toBeNull();
-  });
-
-  it('asks again whether a held call is being transferred when the question failed', async () => {
-    const { store, services, chat, joining } = await callUnderWay();
-    const api = services.api;
-    let asked = 0;
-    services.api = (async (route, ...options) => {
-      if (route.path === routes.callState.path) {
-        asked += 1;
-        if (asked === 1) throw new Error('network down');
-        return {
-          data: {
-            callId: CALL_ID,
-            status: 'answered',
-            queue: null,
-            agentJabberUsername: AGENT,
-            transfer: { toAgentJabberUsername: null, toCategoryId: 2 },
-          },
-        };
-      }
-      if (route.path === routes.holdCall.path) throw new Error('refused');
-      return api(route, ...options);
-    }) as ApiClient;
-    const [warn, error] = [console.warn, console.error];
-    console.warn = console.error = () => undefined;
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
-    try {
-      chat.occupantsChanged(ROOM, [occupant(AGENT, 'CallOnHold')]);
-      await vi.advanceTimersByTimeAsync(0);
-      expect(asked).toBe(1);
-      expect(store.getState().call.onHold).toBe(true);
-      // The next question, a poll later, finds the transfer: the guest follows it.
-      await vi.advanceTimersByTimeAsync(QUEUE_POLL_MS);
-      expect(asked).toBe(2);
-      await joining;
-    } finally {
-      vi.useRealTimers();
-      [console.warn, console.error] = [warn, error];
-    }
-    expect(store.getState().flow).toEqual({ stage: 'failed', failure: 'transferFailed' });
-  });
+      expect(store.getState().flow).toEqual({ stage: 'failed', failure: 'transferFailed' });
+      expect([media.closed, chat.closed, services.connections.call]).toEqual([true, true, null]);
+    },
+  );
 
   it("counts a hold each time the peer's call turns Paused, not when our own media reconnects", async () => {
     const { store, chat, media, feed } = await callUnderWay();
