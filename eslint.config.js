@@ -35,6 +35,8 @@ const featureLayers = {
     ['availability'],
     ['chat'],
     ['queue'],
+    // The guest's details beside a call (issue 19): the call screen shows its name.
+    ['guestContext'],
     ['call', 'admin'],
     // The wallboard tells loading and failure as the admin pages do (admin's LoadStatus).
     ['wallboard'],

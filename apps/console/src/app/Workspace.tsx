@@ -2,8 +2,10 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { signedOut } from '../features/auth/authSlice.ts';
 import { AvailabilityPicker } from '../features/availability/AvailabilityPicker.tsx';
+import { BlockGuestButton } from '../features/call/BlockGuestButton.tsx';
 import { CallScreen } from '../features/call/CallScreen.tsx';
 import { ChatPanel } from '../features/chat/ChatPanel.tsx';
+import { GuestContextPanel } from '../features/guestContext/GuestContextPanel.tsx';
 import { DoctorPanel } from '../features/health/DoctorPanel.tsx';
 import { HealthPanel } from '../features/health/HealthPanel.tsx';
 import { useDoctor } from '../features/health/useDoctor.ts';
@@ -45,12 +47,27 @@ function NotificationsButton() {
   );
 }
 
-/** The signed-in console: the queue or the call, the chat, and the agent's status. */
+/** Between calls, the middle of the workspace says where a call will open. */
+function NoCall() {
+  return (
+    <section className="no-call card" aria-labelledby="no-call-title" data-testid="no-call">
+      <h2 id="no-call-title">{t('noCallTitle')}</h2>
+      <p>{t('noCallHint')}</p>
+    </section>
+  );
+}
+
+/**
+ * The signed-in console, laid out as agent workspaces are (issue 19 item 2): the queue on one
+ * side, the call (and its chat) in the middle, the guest's details on the other side. A window
+ * narrower than three columns puts the call first and folds the guest's details into a panel;
+ * global.css holds the grid.
+ */
 export function Workspace() {
   const dispatch = useAppDispatch();
   const user = useAppSelector((state) => state.auth.login?.user);
   const chat = useAppSelector((state) => state.chat);
-  const phase = useAppSelector((state) => state.call.phase);
+  const call = useAppSelector((state) => state.call.call);
   const waiting = useAppSelector(selectWaitingCount);
   useCallAddress();
 
@@ -80,10 +97,28 @@ export function Workspace() {
           {chat.error}
         </p>
       )}
-      <div className="columns">
-        <main className="primary">{phase === 'idle' ? <QueuePanel /> : <CallScreen />}</main>
-        <ChatPanel />
-        {user?.role === 'admin' && <AdminPanel />}
+      <div
+        className="desk"
+        data-mode={call ? 'call' : 'idle'}
+        data-side={call || user?.role === 'admin' ? 'shown' : 'none'}
+      >
+        <div className="desk-queue">
+          <QueuePanel />
+        </div>
+        <main className="desk-main">
+          {call ? <CallScreen /> : <NoCall />}
+          <ChatPanel />
+        </main>
+        <div className="desk-side">
+          {call && (
+            <GuestContextPanel
+              callId={call.callId}
+              guestNick={call.guestJabberUsername}
+              actions={user?.role === 'admin' && <BlockGuestButton callId={call.callId} />}
+            />
+          )}
+          {user?.role === 'admin' && <AdminPanel />}
+        </div>
       </div>
     </div>
   );

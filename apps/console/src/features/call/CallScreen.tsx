@@ -13,8 +13,10 @@ import {
   notesSubmitted,
 } from './callSlice.ts';
 import { guestLabel } from '../chat/guestLabel.ts';
-import { BlockGuestButton } from './BlockGuestButton.tsx';
+import { CallTimer } from './CallTimer.tsx';
+import { CallTitle } from './CallTitle.tsx';
 import { MediaTile } from './MediaTile.tsx';
+import { VoiceStage } from './VoiceStage.tsx';
 import { CallControls } from './CallControls.tsx';
 
 /** The level in words, then the figures behind it for whoever wants them. */
@@ -39,7 +41,7 @@ function Quality(props: {
 }
 
 /** Camera and microphone pickers, listed once the call has media access (labels need it). */
-function Devices() {
+function Devices({ voice }: { voice: boolean }) {
   const dispatch = useAppDispatch();
   const { loadMedia } = useServices();
   const ready = useAppSelector((state) => state.call.media?.streamsReady.local ?? false);
@@ -73,7 +75,7 @@ function Devices() {
   );
   return (
     <div className="devices">
-      {picker(t('camera'), devices.cameras, (id) => dispatch(cameraChosen(id)))}
+      {!voice && picker(t('camera'), devices.cameras, (id) => dispatch(cameraChosen(id)))}
       {picker(t('microphone'), devices.microphones, (id) => dispatch(microphoneChosen(id)))}
     </div>
   );
@@ -123,11 +125,13 @@ export function CallScreen() {
   if (phase === 'ended') {
     return (
       <section aria-labelledby="call-title" data-testid="call-screen" data-phase={phase}>
-        <h2 id="call-title" tabIndex={-1} ref={heading}>
-          {title}
-        </h2>
+        <header className="call-header">
+          <h2 id="call-title" tabIndex={-1} ref={heading}>
+            <CallTitle call={call} />
+          </h2>
+          <CallTimer callId={call.callId} running={false} />
+        </header>
         <p role="status">{t(`outcome_${outcome ?? 'completed'}`)}</p>
-        <BlockGuestButton callId={call.callId} />
         <Notes />
         <button type="button" onClick={() => dispatch(callDismissed())}>
           {t('backToQueue')}
@@ -137,6 +141,8 @@ export function CallScreen() {
   }
 
   const feeds = media?.feeds ?? [];
+  // A voice call shows the guest's initials and the time, never two black tiles (issue 19).
+  const voice = call.callType === 'voice';
   return (
     <section
       aria-labelledby="call-title"
@@ -146,8 +152,9 @@ export function CallScreen() {
     >
       <header className="call-header">
         <h2 id="call-title" tabIndex={-1} ref={heading}>
-          {title}
+          <CallTitle call={call} />
         </h2>
+        {!voice && <CallTimer callId={call.callId} running />}
         {call.room.recorded && (
           <p className="recording" data-testid="recording">
             <span aria-hidden="true">●</span> {t('recording')}
@@ -168,22 +175,30 @@ export function CallScreen() {
       )}
       {onHold && <p role="status">{t('onHold')}</p>}
       {error && <p role="alert">{error}</p>}
-      <div className="tiles">
-        {feeds.map((feed) => (
-          <MediaTile
-            key={feed.janusId}
-            streamKey={feed.janusId}
-            label={t('guestVideo')}
-            testId="remote-video"
-          />
-        ))}
-        {feeds.length === 0 && phase === 'active' && <p>{t('waitingForGuestMedia')}</p>}
-        <MediaTile streamKey={LOCAL_STREAM} label={t('yourVideo')} muted testId="local-video" />
-      </div>
+      {voice ? (
+        <VoiceStage
+          callId={call.callId}
+          guestNick={call.guestJabberUsername}
+          feeds={feeds}
+          timer={<CallTimer callId={call.callId} running />}
+        />
+      ) : (
+        <div className="tiles">
+          {feeds.map((feed) => (
+            <MediaTile
+              key={feed.janusId}
+              streamKey={feed.janusId}
+              label={t('guestVideo')}
+              testId="remote-video"
+            />
+          ))}
+          {feeds.length === 0 && phase === 'active' && <p>{t('waitingForGuestMedia')}</p>}
+          <MediaTile streamKey={LOCAL_STREAM} label={t('yourVideo')} muted testId="local-video" />
+        </div>
+      )}
       {feeds.some((feed) => feed.audioMuted) && <p>{t('guestMuted')}</p>}
       <CallControls label={title} />
-      <BlockGuestButton callId={call.callId} />
-      <Devices />
+      <Devices voice={voice} />
       <dl className="quality" aria-label={t('quality')}>
         <Quality direction="send" label={t('qualitySend')} quality={media?.quality.send ?? null} />
         <Quality

@@ -7,6 +7,7 @@ import { conversationOpened } from '../chat/chatSlice.ts';
 import { guestLabel } from '../chat/guestLabel.ts';
 import { acceptClicked, claimNoticeDismissed, type ClaimAttempt } from './queueSlice.ts';
 import { elapsed, useNow } from './useNow.ts';
+import { VerifiedMark } from '../../ui/VerifiedMark.tsx';
 
 function ClaimNotice({ claim }: { claim: ClaimAttempt }) {
   const dispatch = useAppDispatch();
@@ -40,12 +41,7 @@ function Answers({ summary, form }: { summary: CallSummary; form: Form | null })
           <dt>{labelOf(name)}</dt>
           <dd>
             {String(value)}
-            {verified.has(name) && (
-              <span className="verified" data-testid="answer-verified">
-                {' '}
-                ✓ {t('answerVerified')}
-              </span>
-            )}
+            {verified.has(name) && <VerifiedMark />}
           </dd>
         </div>
       ))}
@@ -66,6 +62,8 @@ function GuestRow(props: {
   const claiming = useAppSelector(
     (state) => state.queue.claim?.status === 'claiming' && state.queue.claim.nick === guest.nick,
   );
+  // One call at a time: the queue stays in sight during a call, its Accept waits for the end.
+  const inCall = useAppSelector((state) => state.call.phase !== 'idle');
   const unread = useAppSelector(
     (state) => state.chat.conversations[guest.nick]?.unreadMessages ?? 0,
   );
@@ -103,7 +101,7 @@ function GuestRow(props: {
       <div className="actions">
         <button
           type="button"
-          disabled={claiming || !summary}
+          disabled={claiming || !summary || inCall}
           aria-label={`${t('accept')}: ${name}`}
           onClick={() => dispatch(acceptClicked({ nick: guest.nick, categoryId }))}
         >
