@@ -86,6 +86,7 @@ export function Workspace() {
           {t(`chat_${chat.status}`)}
         </p>
         <NotificationsButton />
+        {user?.role === 'admin' && <Link to="/supervisor">{t('supervisorTitle')}</Link>}
         {user?.role === 'admin' && <Link to="/reports">{t('reportsTitle')}</Link>}
         {user?.role === 'admin' && <Link to="/admin">{t('companySettings')}</Link>}
         <button type="button" className="secondary" onClick={() => dispatch(signedOut())}>

@@ -4,7 +4,7 @@ import { editorRoutes } from '../features/admin/editorRoutes.tsx';
 import { listPageRoutes } from '../features/admin/listPage/listRoutes.tsx';
 import { SETTINGS_GROUPS } from '../features/admin/settingsGroups.ts';
 import { operatorRoute } from '../features/operator/operatorRoute.tsx';
-import { reportPageRoutes } from '../features/reports/reportRoutes.tsx';
+import { reportPageRoutes, supervisorRoutes } from '../features/reports/reportRoutes.tsx';
 import { t } from '../i18n/messages.ts';
 import { App } from './App.tsx';
 import { Workspace } from './Workspace.tsx';
@@ -45,7 +45,8 @@ function NotFound() {
 /**
  * The console's pages (decision 0018): the agent's workspace at `/console/queue` (where
  * `/console/` leads) and `/console/calls/<callId>` during a call, the company's
- * settings at `/console/admin/<group>`, its reports at `/console/reports/…`. Every one of them
+ * settings at `/console/admin/<group>`, its reports at `/console/reports/…` and the supervisor
+ * view at `/console/supervisor`. Every one of them
  * needs a signed-in member of staff, but the platform operator's page, `/console/operator`,
  * which has its own sign-in (decision 0017).
  */
@@ -79,6 +80,7 @@ export const consoleRoutes: RouteObject[] = [
         ],
       },
       { path: 'reports', element: <ReportsArea />, children: reportPageRoutes },
+      { path: 'supervisor', element: <ReportsArea />, children: supervisorRoutes },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -1,7 +1,14 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallSummary } from '@frontdesk/protocol';
-import { fakeApi, refusal, renderWithState, signedIn } from '../../test/render.tsx';
+import {
+  adaLogin,
+  fakeApi,
+  refusal,
+  renderWithState,
+  signedIn,
+  unreachable,
+} from '../../test/render.tsx';
 import type { RootState } from '../../app/store.ts';
 import { roomChanged } from './queueSlice.ts';
 import { QueuePanel } from './QueuePanel.tsx';
@@ -64,7 +71,7 @@ function queueState(calls = { [GUEST]: summary }): Partial<RootState> {
 describe('queue', () => {
   it('lists a waiting guest with its category, wait, call type, answers and history', () => {
     renderWithState(<QueuePanel />, queueState());
-    const guest = screen.getByRole('listitem');
+    const guest = screen.getByTestId('queue-guest');
     expect(within(guest).getByRole('heading').textContent).toBe('General #1 · Guest ABC');
     expect(guest.textContent).toMatch(/waiting 1:1\d · Voice call · 2 previous calls/);
     expect(within(guest).getByText('Your name').nextSibling?.textContent).toBe('Grace Guest');
@@ -77,7 +84,7 @@ describe('queue', () => {
     const withGroup = (name: string | null) =>
       queueState({ [GUEST]: { ...summary, assignmentGroup: { id: 'es', name } } });
     renderWithState(<QueuePanel />, withGroup('Spanish speakers'));
-    expect(screen.getByRole('listitem').textContent).toMatch(
+    expect(screen.getByTestId('queue-guest').textContent).toMatch(
       /waiting 1:1\d · Voice call · Spanish speakers · 2 previous calls/,
     );
     cleanup();
@@ -143,5 +150,89 @@ describe('queue', () => {
     expect(notice.getAttribute('role')).toBe('alert');
     expect(notice.textContent).toMatch(/^Bo Agent has taken this call\./);
     expect(screen.queryByRole('listitem')).toBeNull();
+  });
+
+  it("groups the queue by category with each line's count and longest wait, the agent's first", () => {
+    const BILLING_ROOM = 'clock-billing-call@conference.frontdesk.localhost';
+    const OTHER = 'g12-visitor-def';
+    const base = queueState();
+    const baseQueue = base.queue ?? unreachable();
+    const waitingSince = new Date(Date.now() - 200_000).toISOString();
+    const state: Partial<RootState> = {
+      ...base,
+      auth: {
+        ...signedIn().auth,
+        login: { ...adaLogin, user: { ...adaLogin.user, categoryIds: [41] } },
+      },
+      queue: {
+        ...baseQueue,
+        rooms: {
+          ...baseQueue.rooms,
+          [BILLING_ROOM]: {
+            jid: BILLING_ROOM,
+            kind: 'call',
+            categoryId: 41,
+            callId: 'fingerprint0002_suffix000002--call00000002',
+            guest: OTHER,
+            joined: true,
+            error: null,
+            occupants: [],
+            waiting: [{ nick: OTHER, peer: 'roundRobin', waitingSince, position: 1 }],
+          },
+        },
+      },
+    };
+    renderWithState(<QueuePanel />, state);
+    const groups = screen.getAllByTestId('queue-group');
+    const [billing = unreachable(), general = unreachable()] = groups;
+    // Billing, which Ada serves, comes before General though General is first in the company.
+    expect(groups.map((group) => within(group).getAllByRole('heading')[0]?.textContent)).toEqual([
+      'Billing',
+      'General',
+    ]);
+    expect(billing.dataset.mine).toBe('true');
+    expect(within(billing).getByText('Yours')).toBeTruthy();
+    expect(within(billing).getByTestId('queue-group-count').textContent).toBe('1 waiting');
+    expect(within(billing).getByTestId('queue-group-longest').textContent).toMatch(
+      /^Longest wait 3:2\d$/,
+    );
+    expect(within(general).getByTestId('queue-group-longest').textContent).toMatch(
+      /^Longest wait 1:1\d$/,
+    );
+    expect(within(general).getByTestId('queue-guest').dataset.guest).toBe(GUEST);
+  });
+
+  it('says so while the queue is joined, then when nobody waits', () => {
+    const empty = {
+      ...queueState(),
+      queue: { ...(queueState().queue ?? unreachable()), rooms: {} },
+    };
+    const COMPANY = 'clock@conference.frontdesk.localhost';
+    const company = (joined: boolean) => ({
+      ...empty,
+      queue: {
+        ...empty.queue,
+        rooms: {
+          [COMPANY]: {
+            jid: COMPANY,
+            kind: 'company' as const,
+            categoryId: null,
+            callId: null,
+            guest: null,
+            joined,
+            error: null,
+            occupants: [],
+            waiting: [],
+          },
+        },
+      },
+    });
+    renderWithState(<QueuePanel />, company(false));
+    expect(screen.getByTestId('queue-loading').textContent).toMatch(/Joining your team/);
+    expect(screen.queryByTestId('queue-empty')).toBeNull();
+    cleanup();
+    renderWithState(<QueuePanel />, company(true));
+    expect(screen.getByTestId('queue-empty').textContent).toMatch(/Nobody is waiting right now/);
+    expect(screen.queryByTestId('queue-group')).toBeNull();
   });
 });

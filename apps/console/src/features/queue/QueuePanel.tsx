@@ -5,8 +5,10 @@ import { t } from '../../i18n/messages.ts';
 import { selectMyNick } from '../auth/authSlice.ts';
 import { conversationOpened } from '../chat/chatSlice.ts';
 import { guestLabel } from '../chat/guestLabel.ts';
+import { groupQueue, type QueueGroup } from './queueGroups.ts';
 import { acceptClicked, claimNoticeDismissed, type ClaimAttempt } from './queueSlice.ts';
 import { elapsed, useNow } from './useNow.ts';
+import './queue.css';
 import { VerifiedMark } from '../../ui/VerifiedMark.tsx';
 
 function ClaimNotice({ claim }: { claim: ClaimAttempt }) {
@@ -81,7 +83,7 @@ function GuestRow(props: {
       data-guest={guest.nick}
       data-offered={offeredToMe}
     >
-      <h3>{name}</h3>
+      <h4>{name}</h4>
       {offeredToMe && <p className="offer">{t('offeredToYou')}</p>}
       <p>
         {t('waitedFor', { time: elapsed(guest.waitingSince, now) })} ·{' '}
@@ -121,61 +123,127 @@ function GuestRow(props: {
   );
 }
 
-/** When a guest began waiting; one that announced no time queues last. */
-function sinceOf(guest: WaitingGuest): number {
-  return guest.waitingSince ? Date.parse(guest.waitingSince) : Number.POSITIVE_INFINITY;
+/** A category's line: its name, how many wait and the longest wait (ticking), its guests. */
+function QueueGroupView({ group, now }: { group: QueueGroup; now: number }) {
+  const titleId = `queue-group-${group.categoryId}`;
+  const name = group.name || t('wallboardNoCategory');
+  return (
+    <li
+      className="queue-group"
+      data-testid="queue-group"
+      data-category={group.categoryId}
+      data-mine={group.mine}
+    >
+      <section aria-labelledby={titleId}>
+        <header className="queue-group-header">
+          <h3 id={titleId}>{name}</h3>
+          {group.mine && <span className="queue-group-mine">{t('queueYours')}</span>}
+          <p className="queue-group-figures">
+            <span className="count-badge" data-testid="queue-group-count">
+              {t('waitingCount', { count: group.entries.length })}
+            </span>{' '}
+            <span data-testid="queue-group-longest">
+              {t('queueLongestWait', { time: elapsed(group.oldestSince, now) })}
+            </span>
+          </p>
+        </header>
+        <ul className="queue">
+          {group.entries.map(({ guest, categoryId }) => (
+            <GuestRow
+              key={guest.nick}
+              guest={guest}
+              categoryId={categoryId}
+              categoryName={group.name}
+              now={now}
+            />
+          ))}
+        </ul>
+      </section>
+    </li>
+  );
 }
 
-/** The live queue of the agent's categories (issue 7), each guest with what the API knows. */
+/** While the queue's rooms are joined: the shape of a line, so the panel does not jump. */
+function QueueLoading() {
+  return (
+    <div className="queue-loading" data-testid="queue-loading">
+      <p role="status" aria-live="polite">
+        {t('queueJoining')}
+      </p>
+      <div className="skeleton" aria-hidden="true" />
+      <div className="skeleton" aria-hidden="true" />
+    </div>
+  );
+}
+
+/** Nobody waits: said plainly, with what happens when someone does. */
+function QueueEmpty() {
+  return (
+    <div className="queue-empty" data-testid="queue-empty">
+      <p role="status" aria-live="polite">
+        {t('queueEmpty')}
+      </p>
+      <p className="hint">{t('queueEmptyHint')}</p>
+    </div>
+  );
+}
+
+/**
+ * The live queue of the agent's categories (issue 7), grouped by category with each line's
+ * count and longest wait, the agent's own lines first (issue 19 item 5); each guest with what
+ * the API knows.
+ */
 export function QueuePanel() {
   const rooms = useAppSelector((state) => state.queue.rooms);
+  const calls = useAppSelector((state) => state.queue.calls);
   const categories = useAppSelector((state) => state.auth.company?.categories ?? []);
+  const user = useAppSelector((state) => state.auth.login?.user);
   const claim = useAppSelector((state) => state.queue.claim);
   const callsError = useAppSelector((state) => state.queue.callsError);
   const now = useNow();
   const companyRoom = Object.values(rooms).find((room) => room.kind === 'company');
   const joining = !companyRoom?.joined && !companyRoom?.error;
-  // One room per call (decision 0010): the queue is their waiting guests, longest-waiting first.
-  const waiting = Object.values(rooms)
-    .flatMap((room) =>
-      room.kind === 'call' && room.categoryId !== null
-        ? room.waiting.map((guest) => ({ guest, categoryId: room.categoryId as number }))
-        : [],
-    )
-    .sort((a, b) => sinceOf(a.guest) - sinceOf(b.guest) || 0)
-    // Its place among the guests of its category (each room holds one guest).
-    .map((entry, index, all) => ({
-      ...entry,
-      guest: {
-        ...entry.guest,
-        position: all.slice(0, index + 1).filter((e) => e.categoryId === entry.categoryId).length,
-      },
-    }));
+  // One room per call (decision 0010), each holding its one guest.
+  const entries = Object.values(rooms).flatMap((room) =>
+    room.kind === 'call' && room.categoryId !== null
+      ? room.waiting.map((guest) => ({ guest, categoryId: room.categoryId as number }))
+      : [],
+  );
+  const groups = groupQueue(
+    entries,
+    categories,
+    user ?? {},
+    (nick) => calls[nick]?.assignmentGroup?.id,
+  );
   return (
-    <section aria-labelledby="queue-title" data-testid="queue" data-waiting={waiting.length}>
-      <h2 id="queue-title">{t('queueTitle')}</h2>
+    <section aria-labelledby="queue-title" data-testid="queue" data-waiting={entries.length}>
+      <h2 id="queue-title">
+        {t('queueTitle')}
+        {entries.length > 0 && (
+          <span className="count-badge" aria-hidden="true">
+            {entries.length}
+          </span>
+        )}
+      </h2>
       {claim && <ClaimNotice claim={claim} />}
       {callsError && <p role="alert">{callsError}</p>}
       {companyRoom?.error && <p role="alert">{companyRoom.error}</p>}
-      {joining && (
-        <p role="status" aria-live="polite">
-          {t('queueJoining')}
-        </p>
+      {entries.length === 0 && joining ? (
+        <QueueLoading />
+      ) : entries.length === 0 ? (
+        <QueueEmpty />
+      ) : (
+        <>
+          <p role="status" aria-live="polite" className="visually-hidden">
+            {t('waitingCount', { count: entries.length })}
+          </p>
+          <ul className="queue-groups">
+            {groups.map((group) => (
+              <QueueGroupView key={group.categoryId} group={group} now={now} />
+            ))}
+          </ul>
+        </>
       )}
-      <p role="status" aria-live="polite" className={waiting.length ? 'visually-hidden' : ''}>
-        {waiting.length ? t('waitingCount', { count: String(waiting.length) }) : t('queueEmpty')}
-      </p>
-      <ul className="queue">
-        {waiting.map(({ guest, categoryId }) => (
-          <GuestRow
-            key={guest.nick}
-            guest={guest}
-            categoryId={categoryId}
-            categoryName={categories.find((c) => c.id === categoryId)?.name ?? ''}
-            now={now}
-          />
-        ))}
-      </ul>
     </section>
   );
 }

@@ -13,6 +13,9 @@ const CallsPage = lazy(() =>
 const WallboardPage = lazy(() =>
   import('../wallboard/WallboardPage.tsx').then((m) => ({ default: m.WallboardPage })),
 );
+const SupervisorPage = lazy(() =>
+  import('../wallboard/SupervisorPage.tsx').then((m) => ({ default: m.SupervisorPage })),
+);
 const CallPage = lazy(() => import('./call/CallPage.tsx').then((m) => ({ default: m.CallPage })));
 
 /** The pages of the reports nav, in its order (paths under `/console/reports`). */
@@ -20,6 +23,7 @@ export const REPORT_PAGES: readonly { path: string; label: MessageKey; end: bool
   { path: '/reports', label: 'reportsFigures', end: true },
   { path: '/reports/calls', label: 'reportsCalls', end: false },
   { path: '/reports/wallboard', label: 'wallboardTitle', end: false },
+  { path: '/supervisor', label: 'supervisorTitle', end: true },
 ];
 
 /** The reports area's routes, children of its route (apps/console/src/app/routes.tsx). */
@@ -29,3 +33,6 @@ export const reportPageRoutes: RouteObject[] = [
   { path: 'calls/:callId', element: <CallPage /> },
   { path: 'wallboard', element: <WallboardPage /> },
 ];
+
+/** The supervisor view (issue 19), `/console/supervisor`: the reports area's frame and tabs. */
+export const supervisorRoutes: RouteObject[] = [{ index: true, element: <SupervisorPage /> }];

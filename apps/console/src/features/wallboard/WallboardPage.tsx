@@ -1,8 +1,8 @@
 import type { AgentState, Wallboard } from '@frontdesk/protocol';
 import { intlLocale, t } from '../../i18n/messages.ts';
 import { LoadStatus } from '../admin/LoadGate.tsx';
-import { elapsed, useNow } from '../queue/useNow.ts';
 import { useWallboard } from './useWallboard.ts';
+import { WaitClock } from './WaitClock.tsx';
 import './wallboard.css';
 
 const STATES: readonly AgentState[] = ['available', 'inCall', 'away', 'offline'];
@@ -23,23 +23,6 @@ function oldestWait(board: Wallboard): string | null {
         : oldest,
     null,
   );
-}
-
-/**
- * A wait counting up every second from `since` on this browser's clock set to the API's; each
- * clock renders alone, so the rest of the board does not re-render every second.
- */
-function WaitClock({ since, clockOffsetMs }: { since: string | null; clockOffsetMs: number }) {
-  const now = useNow() + clockOffsetMs;
-  if (since === null) {
-    return (
-      <span>
-        <span aria-hidden="true">–</span>
-        <span className="visually-hidden">{t('wallboardNobodyWaiting')}</span>
-      </span>
-    );
-  }
-  return <time dateTime={since}>{elapsed(since, now)}</time>;
 }
 
 function ServiceLevel({ today }: { today: Wallboard['today'] }) {

@@ -4,6 +4,8 @@ import {
   CALLS_CHANGED_NOTICE,
   reportRoutes,
   TEAM_CHANGED_NOTICE,
+  type ApiClient,
+  type Supervisor,
   type Wallboard,
 } from '@frontdesk/protocol';
 import { describeError } from '../../app/errors.ts';
@@ -34,26 +36,34 @@ export function isWallboardSignal(action: UnknownAction, state: RootState): bool
   return false;
 }
 
-export type WallboardView =
+export type LiveView<Board> =
   | { state: 'loading' }
   | { state: 'failed'; message: string }
   /**
    * `clockOffsetMs`: the API's clock less this browser's, so waits count up from the API's
    * instants right even on a computer whose clock is off. `failure`: why the last refresh did
-   * not come, while the board shows the one before.
+   * not come, while the page shows the one before.
    */
-  | { state: 'ready'; board: Wallboard; clockOffsetMs: number; failure: string | null };
+  | { state: 'ready'; board: Board; clockOffsetMs: number; failure: string | null };
+
+export type WallboardView = LiveView<Wallboard>;
+
+/** Asks the API for a live report of "now", whose answer says when it was made. */
+type LiveFetch<Board> = (api: ApiClient, token: string | undefined) => Promise<Board>;
 
 const addAppListener = addListener.withTypes<RootState, AppDispatch, ConsoleServices>();
 
 /**
- * The live wallboard's data: loaded when the page opens, again shortly after each signal
- * ({@link isWallboardSignal}), and by a slow safety refresh; never polled every second.
+ * A live report's data (the wallboard, the supervisor view): loaded when the page opens, again
+ * shortly after each signal ({@link isWallboardSignal}), and by a slow safety refresh; never
+ * polled every second.
  */
-export function useWallboard(): { view: WallboardView; retry: () => void } {
+export function useLiveReport<Board extends { at: string }>(
+  fetchBoard: LiveFetch<Board>,
+): { view: LiveView<Board>; retry: () => void } {
   const { api } = useServices();
   const store = useAppStore();
-  const [view, setView] = useState<WallboardView>({ state: 'loading' });
+  const [view, setView] = useState<LiveView<Board>>({ state: 'loading' });
   const refresher = useRef<Refresher | null>(null);
 
   useEffect(() => {
@@ -61,7 +71,7 @@ export function useWallboard(): { view: WallboardView; retry: () => void } {
     const load = async () => {
       const token = store.getState().auth.login?.access_token;
       try {
-        const { data } = await api(reportRoutes.wallboard, token ? { token } : {});
+        const data = await fetchBoard(api, token);
         if (!mounted) return;
         const clockOffsetMs = Date.parse(data.at) - Date.now();
         setView({ state: 'ready', board: data, clockOffsetMs, failure: null });
@@ -84,7 +94,7 @@ export function useWallboard(): { view: WallboardView; retry: () => void } {
       refresh.stop();
       unsubscribe();
     };
-  }, [api, store]);
+  }, [api, store, fetchBoard]);
 
   const retry = useCallback(() => {
     setView({ state: 'loading' });
@@ -92,3 +102,13 @@ export function useWallboard(): { view: WallboardView; retry: () => void } {
   }, []);
   return { view, retry };
 }
+
+const fetchWallboard: LiveFetch<Wallboard> = async (api, token) =>
+  (await api(reportRoutes.wallboard, token ? { token } : {})).data;
+const fetchSupervisor: LiveFetch<Supervisor> = async (api, token) =>
+  (await api(reportRoutes.supervisor, token ? { token } : {})).data;
+
+/** The live wallboard's data (issue 17). */
+export const useWallboard = () => useLiveReport(fetchWallboard);
+/** The supervisor view's data (issue 19): who is in which call, who waits. */
+export const useSupervisor = () => useLiveReport(fetchSupervisor);
