@@ -1,6 +1,7 @@
 import { authListeners } from '../features/auth/authListeners.ts';
 import { availabilityListeners } from '../features/availability/availabilityListeners.ts';
 import { callListeners } from '../features/call/callListeners.ts';
+import { notesAutosaveListeners } from '../features/call/notesAutosave.ts';
 import { chatListeners } from '../features/chat/chatListeners.ts';
 import { queueListeners } from '../features/queue/queueListeners.ts';
 import type { AppStartListening } from './hooks.ts';
@@ -12,4 +13,5 @@ export function startListeners(startListening: AppStartListening): void {
   queueListeners(startListening);
   chatListeners(startListening);
   callListeners(startListening);
+  notesAutosaveListeners(startListening);
 }

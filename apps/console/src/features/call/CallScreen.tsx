@@ -5,19 +5,14 @@ import { LOCAL_STREAM } from '@frontdesk/media/streams';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useServices } from '../../app/servicesContext.ts';
 import { t } from '../../i18n/messages.ts';
-import {
-  callDismissed,
-  cameraChosen,
-  microphoneChosen,
-  notesEdited,
-  notesSubmitted,
-} from './callSlice.ts';
+import { callDismissed, cameraChosen, microphoneChosen } from './callSlice.ts';
 import { guestLabel } from '../chat/guestLabel.ts';
 import { CallTimer } from './CallTimer.tsx';
 import { CallTitle } from './CallTitle.tsx';
 import { MediaTile } from './MediaTile.tsx';
 import { VoiceStage } from './VoiceStage.tsx';
 import { CallControls } from './CallControls.tsx';
+import { CallNotes } from './CallNotes.tsx';
 
 /** The level in words, then the figures behind it for whoever wants them. */
 function describeQuality(quality: LinkQuality): string {
@@ -81,35 +76,6 @@ function Devices({ voice }: { voice: boolean }) {
   );
 }
 
-function Notes() {
-  const dispatch = useAppDispatch();
-  const { notes, notesStatus, notesError } = useAppSelector((state) => state.call);
-  return (
-    <form
-      className="notes"
-      onSubmit={(event) => {
-        event.preventDefault();
-        dispatch(notesSubmitted());
-      }}
-    >
-      <label>
-        {t('notes')}
-        <textarea
-          value={notes}
-          rows={4}
-          maxLength={10_000}
-          onChange={(event) => dispatch(notesEdited(event.target.value))}
-        />
-      </label>
-      <button type="submit" disabled={notesStatus === 'saving'}>
-        {notesStatus === 'saving' ? t('savingNotes') : t('saveNotes')}
-      </button>
-      {notesStatus === 'saved' && <p role="status">{t('notesSaved')}</p>}
-      {notesError && <p role="alert">{notesError}</p>}
-    </form>
-  );
-}
-
 /** The call with one guest: media, controls, notes; then how it ended. */
 export function CallScreen() {
   const dispatch = useAppDispatch();
@@ -132,7 +98,7 @@ export function CallScreen() {
           <CallTimer callId={call.callId} running={false} />
         </header>
         <p role="status">{t(`outcome_${outcome ?? 'completed'}`)}</p>
-        <Notes />
+        <CallNotes />
         <button type="button" onClick={() => dispatch(callDismissed())}>
           {t('backToQueue')}
         </button>
@@ -207,7 +173,7 @@ export function CallScreen() {
           quality={guestAway ? null : (media?.quality.receive ?? null)}
         />
       </dl>
-      <Notes />
+      <CallNotes />
     </section>
   );
 }

@@ -362,7 +362,7 @@ export function callListeners(startListening: AppStartListening): void {
           token: live.token,
           body: { notes: state.call.notes },
         });
-        dispatch(notesSaved());
+        dispatch(notesSaved(state.call.notes));
       } catch (error) {
         dispatch(notesFailed(t('notesFailed', { reason: describeError(error) })));
       }

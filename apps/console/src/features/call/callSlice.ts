@@ -138,8 +138,9 @@ export const callSlice = createSlice({
       state.notesStatus = 'saving';
       state.notesError = null;
     },
-    notesSaved(state) {
-      state.notesStatus = 'saved';
+    /** The notes as they were sent: saved only if the agent typed nothing since. */
+    notesSaved(state, action: PayloadAction<string>) {
+      state.notesStatus = state.notes === action.payload ? 'saved' : 'idle';
     },
     notesFailed(state, action: PayloadAction<string>) {
       state.notesStatus = 'failed';
