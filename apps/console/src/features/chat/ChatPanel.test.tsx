@@ -4,7 +4,7 @@ import type { ChatMessageRecord, ChatSession, TypingState } from '@frontdesk/cha
 import { ApiRequestError, type ApiClient, type ChatFile } from '@frontdesk/protocol';
 import { Connections } from '../../app/connections.ts';
 import type { RootState } from '../../app/store.ts';
-import { renderWithState, signedIn } from '../../test/render.tsx';
+import { answer, fakeApi, renderWithState, signedIn, unreachable } from '../../test/render.tsx';
 import { ChatPanel, formatMessageTime } from './ChatPanel.tsx';
 import {
   chatSlice,
@@ -64,11 +64,26 @@ function chatWith(...records: ChatMessageRecord[]): Partial<RootState> {
   return { ...signedIn(), chat };
 }
 
-function renderChat(state: Partial<RootState>, api?: ApiClient) {
+const REPLIES = [
+  { id: 1, title: 'Greeting', shortcut: 'hi', text: 'Hello, how can I help?', updatedAt: '' },
+  { id: 2, title: 'Opening hours', shortcut: 'hours', text: 'We are open 8 to 8.', updatedAt: '' },
+  { id: 3, title: 'Thanks', shortcut: 'thanks', text: 'Thank you for calling.', updatedAt: '' },
+];
+
+/** The API as the chat asks it: the company's canned replies, and `upload` for files. */
+function chatApi(upload?: ApiClient): ApiClient {
+  const { api: replies } = fakeApi({ 'GET /company/12/canned-replies': answer(REPLIES) });
+  return ((route: { path: string }, options: unknown) =>
+    route.path.includes('canned-replies')
+      ? replies(route as never, options as never)
+      : (upload ?? unreachable)(route as never, options as never)) as unknown as ApiClient;
+}
+
+function renderChat(state: Partial<RootState>, upload?: ApiClient) {
   const recorded = recordingChat();
   const rendered = renderWithState(<ChatPanel />, state, {
     connections: recorded.connections,
-    ...(api ? { api } : {}),
+    api: chatApi(upload),
   });
   return { ...rendered, ...recorded };
 }
@@ -128,7 +143,7 @@ describe('the agent’s chat', () => {
       const newest = record('in', 'Second');
       const { states, displayed, sent } = renderChat(chatWith(older, newest));
       expect(displayed).toEqual([newest.id]);
-      const box = screen.getByRole('textbox', { name: 'Message' });
+      const box = screen.getByRole('combobox', { name: 'Message' });
       fireEvent.change(box, { target: { value: 'Let me' } });
       fireEvent.change(box, { target: { value: 'Let me check' } });
       expect(states).toEqual([{ to: GUEST, state: 'composing' }]);
@@ -177,7 +192,7 @@ describe('the agent’s chat', () => {
     }) as unknown as ApiClient;
     const { sent } = renderChat(chatWith(), api);
     const file = new File(['hello'], 'screen.png', { type: 'image/png' });
-    fireEvent.paste(screen.getByRole('textbox', { name: 'Message' }), {
+    fireEvent.paste(screen.getByRole('combobox', { name: 'Message' }), {
       clipboardData: { files: [file] },
     });
     const bar = await screen.findByRole('progressbar', { name: 'Uploading screen.png' });
@@ -212,7 +227,7 @@ describe('the agent’s chat', () => {
       'The file could not be sent: Files of this type are not accepted.',
     );
     // Typing is the next action.
-    fireEvent.change(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'h' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Message' }), { target: { value: 'h' } });
     expect(screen.queryByTestId('chat-problem')).toBeNull();
 
     // Too large: refused before it travels, with the limit.
@@ -228,5 +243,37 @@ describe('the agent’s chat', () => {
     });
     expect(store.getState().chat.upload).toBeNull();
     expect(screen.queryByTestId('chat-problem')).toBeNull();
+  });
+
+  it('inserts a canned reply: `/` and part of its shortcut or title, arrows and Enter, or a click', async () => {
+    const { sent } = renderChat(chatWith());
+    const box = screen.getByRole('combobox', { name: 'Message' });
+    fireEvent.change(box, { target: { value: '/h' } });
+    const options = await screen.findAllByRole('option');
+    // Shortcuts that start with it first, then titles and shortcuts that hold it.
+    expect(options.map((o) => o.textContent)).toEqual([
+      '/hi GreetingHello, how can I help?',
+      '/hours Opening hoursWe are open 8 to 8.',
+      '/thanks ThanksThank you for calling.',
+    ]);
+    expect(box.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    expect(box.getAttribute('aria-activedescendant')).toBe(options[1]?.id);
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(box).toHaveProperty('value', 'We are open 8 to 8.');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    fireEvent.submit(box);
+    expect(sent).toEqual([{ to: GUEST, message: 'We are open 8 to 8.' }]);
+
+    // The Replies button opens the whole list; a click inserts; Escape closes it.
+    fireEvent.click(screen.getByRole('button', { name: 'Replies' }));
+    expect(screen.getAllByRole('option')).toHaveLength(3);
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(screen.queryByRole('listbox')).toBeNull();
+    fireEvent.change(box, { target: { value: '/than' } });
+    fireEvent.click(screen.getByRole('option', { name: /Thanks/ }));
+    expect(box).toHaveProperty('value', 'Thank you for calling.');
+    fireEvent.change(box, { target: { value: '/nothing' } });
+    expect(screen.getByRole('listbox').textContent).toBe('No reply matches.');
   });
 });

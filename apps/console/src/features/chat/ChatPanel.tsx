@@ -11,6 +11,7 @@ import {
   problemDismissed,
   selectConversation,
 } from './chatSlice.ts';
+import { ReplySuggestions, suggestedReplies, useCannedReplies } from './cannedReplies.tsx';
 import { ChatIcon, FileCard } from './FileCard.tsx';
 import { guestLabel } from './guestLabel.ts';
 import { useTypingNotice } from './useTypingNotice.ts';
@@ -91,8 +92,15 @@ export function ChatPanel() {
   const [text, setText] = useState('');
   const [dragging, setDragging] = useState(false);
   const titleId = useId();
+  const listId = useId();
   const log = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLInputElement>(null);
   const typed = useTypingNotice(peer);
+  const canned = useCannedReplies();
+  const [cannedErrorSeen, setCannedErrorSeen] = useState(false);
+  // The `/` suggestions: which one is highlighted, and whether Escape closed them for this text.
+  const [active, setActive] = useState(0);
+  const [escaped, setEscaped] = useState(false);
 
   // The adapter keeps the newest first (spec §3); a chat reads oldest first.
   const messages = conversation ? [...conversation.chatMessages].reverse() : [];
@@ -128,7 +136,25 @@ export function ChatPanel() {
   const attach = (file: File | undefined | null) => {
     if (file) dispatch(fileChosen({ to: peer, file }));
   };
-  const problem = upload?.error ?? sendError;
+  const problem = upload?.error ?? sendError ?? (cannedErrorSeen ? null : canned.error);
+  const suggestions = escaped ? null : suggestedReplies(text, canned.replies);
+  const activeReply = suggestions?.[Math.min(active, suggestions.length - 1)];
+
+  const edited = (value: string) => {
+    setText(value);
+    setActive(0);
+    setEscaped(false);
+    typed.changed(value);
+    if (problem) dismiss();
+  };
+  const dismiss = () => {
+    if (canned.error) setCannedErrorSeen(true);
+    dispatch(problemDismissed());
+  };
+  const insert = (reply: { text: string }) => {
+    edited(reply.text);
+    box.current?.focus();
+  };
 
   return (
     <aside
@@ -187,7 +213,7 @@ export function ChatPanel() {
       {problem && (
         <div className="chat-problem" role="alert" data-testid="chat-problem">
           <span>{problem}</span>
-          <button type="button" className="secondary" onClick={() => dispatch(problemDismissed())}>
+          <button type="button" className="secondary" onClick={dismiss}>
             {t('dismiss')}
           </button>
         </div>
@@ -196,12 +222,29 @@ export function ChatPanel() {
         <label className="composer-text">
           <span className="visually-hidden">{t('message')}</span>
           <input
+            ref={box}
             name="message"
             value={text}
-            onChange={(event) => {
-              setText(event.target.value);
-              typed.changed(event.target.value);
-              if (problem) dispatch(problemDismissed());
+            role="combobox"
+            aria-autocomplete="list"
+            aria-expanded={suggestions !== null}
+            aria-controls={suggestions ? listId : undefined}
+            aria-activedescendant={activeReply ? `${listId}-${activeReply.id}` : undefined}
+            onChange={(event) => edited(event.target.value)}
+            onKeyDown={(event) => {
+              if (!suggestions) return;
+              const count = suggestions.length;
+              if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+                event.preventDefault();
+                if (count > 0)
+                  setActive((active + (event.key === 'ArrowDown' ? 1 : count - 1)) % count);
+              } else if ((event.key === 'Enter' || event.key === 'Tab') && activeReply) {
+                event.preventDefault();
+                insert(activeReply);
+              } else if (event.key === 'Escape') {
+                event.preventDefault();
+                setEscaped(true);
+              }
             }}
             onPaste={(event) => {
               const file = event.clipboardData.files[0];
@@ -227,8 +270,27 @@ export function ChatPanel() {
             }}
           />
         </label>
+        <button
+          type="button"
+          className="secondary"
+          aria-haspopup="listbox"
+          onClick={() => {
+            edited('/');
+            box.current?.focus();
+          }}
+        >
+          {t('insertCannedReply')}
+        </button>
         <button type="submit">{t('send')}</button>
       </form>
+      {suggestions && (
+        <ReplySuggestions
+          id={listId}
+          suggestions={suggestions}
+          active={Math.min(active, suggestions.length - 1)}
+          onPick={insert}
+        />
+      )}
       {dragging && (
         <div className="drop-zone" aria-hidden="true">
           {t('dropFileHere')}

@@ -2,7 +2,15 @@ import { lazy } from 'react';
 import type { RouteObject } from 'react-router';
 
 /** The admin pages of the company's lists, each at `/console/admin/<path>`, in the nav's order. */
-export const LIST_PAGES = ['staff', 'categories', 'blocks', 'quota', 'embedding', 'audit'] as const;
+export const LIST_PAGES = [
+  'staff',
+  'categories',
+  'replies',
+  'blocks',
+  'quota',
+  'embedding',
+  'audit',
+] as const;
 export type ListPage = (typeof LIST_PAGES)[number];
 
 // Each page loads when first opened, as the rest of the admin area does (decision 0018).
@@ -10,6 +18,9 @@ const pages: Record<ListPage, ReturnType<typeof lazy>> = {
   staff: lazy(() => import('../team/StaffPage.tsx').then((m) => ({ default: m.StaffPage }))),
   categories: lazy(() =>
     import('../categories/CategoriesPage.tsx').then((m) => ({ default: m.CategoriesPage })),
+  ),
+  replies: lazy(() =>
+    import('../replies/CannedRepliesPage.tsx').then((m) => ({ default: m.CannedRepliesPage })),
   ),
   blocks: lazy(() => import('../blocks/BlocksPage.tsx').then((m) => ({ default: m.BlocksPage }))),
   quota: lazy(() => import('../quota/QuotaPage.tsx').then((m) => ({ default: m.QuotaPage }))),
