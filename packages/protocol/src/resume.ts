@@ -103,3 +103,15 @@ export function peerAbsence(signals: PeerSignals): { away: boolean; goneAfterMs:
   if (signals.chat !== false) return { away, goneAfterMs: null };
   return { away, goneAfterMs: signals.media === false ? PEER_GONE_MS : PEER_GONE_GRACE_MS };
 }
+
+/**
+ * The agent's absence as its guest counts it (decision 0027): as {@link peerAbsence}, but an agent
+ * missing from both servers — its console reloading, its tab closed, its browser gone — counts as
+ * gone only after {@link PEER_GONE_GRACE_MS}. Its page going away says nothing of whether it comes
+ * back (a reload and a closed tab look the same, to the page and to the servers), and a reloaded
+ * console takes the call up again well within it (`POST /calls/:callId/rejoin`).
+ */
+export function agentAbsence(signals: PeerSignals): { away: boolean; goneAfterMs: number | null } {
+  const absence = peerAbsence(signals);
+  return absence.goneAfterMs === null ? absence : { ...absence, goneAfterMs: PEER_GONE_GRACE_MS };
+}
