@@ -12,6 +12,9 @@ describe('the console’s sentences', () => {
     expect(t('previousCalls', { count: 3 })).toBe('3 previous calls');
     expect(t('zoneCorners', { count: '1' })).toBe('1 corner');
     expect(t('signedInAs', { name: 'Ada' })).toBe('Signed in as Ada');
+    expect(t('qualityFiguresRtt', { level: 'good', kbps: 1437, loss: 0, rtt: 4 })).toBe(
+      'good (1,437 kbps, 0.0 % loss, 4 ms)',
+    );
     expect(hasMessage('help_name')).toBe(true);
     expect(hasMessage('help_nothing')).toBe(false);
   });
@@ -28,6 +31,9 @@ describe('the console’s sentences', () => {
     expect(calls(100)).toBe(`${n(100)} مكالمة سابقة`);
     expect(t('waitingCount', { count: 2 })).toBe('زائران ينتظران');
     expect(t('signedInAs', { name: 'Ada' })).toBe('مسجّل الدخول باسم Ada');
+    expect(t('qualityFigures', { level: 'جيد', kbps: 437, loss: 1.25 })).toBe(
+      `جيد (${n(437)} كيلوبت/ث، فقدان ${new Intl.NumberFormat('ar', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(1.25)} ٪)`,
+    );
     expect(intlLocale()).toBe('ar');
   });
 

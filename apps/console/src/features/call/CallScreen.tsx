@@ -7,18 +7,23 @@ import { useServices } from '../../app/servicesContext.ts';
 import { t } from '../../i18n/messages.ts';
 import { callDismissed, cameraChosen, microphoneChosen } from './callSlice.ts';
 import { guestLabel } from '../chat/guestLabel.ts';
+import { CallControls } from './CallControls.tsx';
+import { CallNotes } from './CallNotes.tsx';
 import { CallTimer } from './CallTimer.tsx';
 import { CallTitle } from './CallTitle.tsx';
 import { MediaTile } from './MediaTile.tsx';
 import { VoiceStage } from './VoiceStage.tsx';
-import { CallControls } from './CallControls.tsx';
-import { CallNotes } from './CallNotes.tsx';
 
 /** The level in words, then the figures behind it for whoever wants them. */
 function describeQuality(quality: LinkQuality): string {
-  const figures = [`${Math.round(quality.kbps)} kbps`, `${quality.lossPercent.toFixed(1)} % loss`];
-  if (quality.rttMs !== null) figures.push(`${Math.round(quality.rttMs)} ms`);
-  return `${t(`quality_${quality.level}`)} (${figures.join(', ')})`;
+  const figures = {
+    level: t(`quality_${quality.level}`),
+    kbps: Math.round(quality.kbps),
+    loss: quality.lossPercent,
+  };
+  return quality.rttMs === null
+    ? t('qualityFigures', figures)
+    : t('qualityFiguresRtt', { ...figures, rtt: Math.round(quality.rttMs) });
 }
 
 function Quality(props: {
