@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS_CHANGED_NOTICE, DEFAULT_COMPANY_ID, TEAM_CHANGED_NOTICE } from '@frontdesk/protocol';
-import { bearer, guestWithCall } from './helper.ts';
+import { bearer, guestWithCall, markAnswered } from './helper.ts';
 import { buildTestAppWithChat, type TestAppWithChat } from './chat-server.ts';
 
 const SALES = 1;
@@ -58,5 +58,27 @@ describe('the notices a wallboard follows', () => {
     });
     expect(logout.statusCode).toBe(204);
     await expect.poll(() => ann.notices.at(-1)).toBe(TEAM_CHANGED_NOTICE);
+  });
+
+  it("tells admins, not agents, of an agent's hold and resume (the supervisor view shows it)", async () => {
+    const ann = await t.signIn('admin@frontdesk.demo', 'supervisor');
+    const ada = await t.signIn('ada@frontdesk.demo', 'supervisor');
+    const { callId } = await guestWithCall(t.app, DEFAULT_COMPANY_ID, SALES);
+    await markAnswered(t.app, callId);
+    await expect.poll(() => ann.notices.at(-1)).toBe(CALLS_CHANGED_NOTICE);
+    ann.notices.length = 0;
+    ada.notices.length = 0;
+    const hold = (onHold: boolean) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/calls/${callId}/hold`,
+        body: { onHold },
+        headers: bearer(ada.token),
+      });
+    expect((await hold(true)).statusCode).toBe(204);
+    await expect.poll(() => ann.notices).toEqual([TEAM_CHANGED_NOTICE]);
+    expect((await hold(false)).statusCode).toBe(204);
+    await expect.poll(() => ann.notices).toEqual([TEAM_CHANGED_NOTICE, TEAM_CHANGED_NOTICE]);
+    expect(ada.notices).not.toContain(TEAM_CHANGED_NOTICE);
   });
 });
