@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Browser, type Page } from '@playwright/test';
 import { ChatSession, type RoomSnapshot } from '@frontdesk/chat';
 import { passCompanyChecks } from './company-checks.ts';
@@ -149,4 +150,23 @@ export async function callInProgress(guest: Page, browser: Browser, name: string
   await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
   await expectMovingVideo(guest, 'remote-video');
   return agent;
+}
+
+/** axe finds nothing at all on the console's page, of any impact. */
+export async function expectAxeClean(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(
+    violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    ),
+  ).toEqual([]);
+}
+
+/** The page is no wider than its window: nothing makes it scroll sideways. */
+export async function expectNoSidewaysScroll(page: Page) {
+  const widths = await page.evaluate(() => ({
+    document: document.documentElement.scrollWidth,
+    window: document.documentElement.clientWidth,
+  }));
+  expect(widths.document).toBe(widths.window);
 }

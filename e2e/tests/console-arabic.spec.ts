@@ -1,0 +1,103 @@
+import { resolve } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures.ts';
+import {
+  AGENT,
+  expectAxeClean,
+  expectNoSidewaysScroll,
+  markAway,
+  signIn,
+} from '../support/console.ts';
+import { walkToWaiting } from '../support/guest.ts';
+
+const docsImages = resolve(import.meta.dirname, '../../docs/images');
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+async function box(locator: Locator) {
+  const found = await locator.boundingBox();
+  if (!found) throw new Error(`${String(locator)} has no box`);
+  return found;
+}
+
+/** The document reads Arabic, right to left. */
+async function expectArabic(page: Page) {
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+}
+
+test.describe('the console in Arabic (issue 19 item 6, decision 0029)', () => {
+  test.beforeAll(async () => {
+    // Only Cy takes company 12's calls here: Di is marked away.
+    await markAway(AGENT.di);
+  });
+
+  test('an agent switches to Arabic: the queue and a call read right to left, and the choice stays', async ({
+    browser,
+    page: guest,
+  }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const agent = await context.newPage();
+    try {
+      await signIn(agent, AGENT.cy);
+      await expect(agent.locator('html')).toHaveAttribute('dir', 'ltr');
+      await agent.getByLabel('Language').selectOption('ar');
+      await expectArabic(agent);
+      // Translated, with the store's state kept: still signed in, the chat still up.
+      await expect(agent.getByRole('heading', { name: 'الزوار المنتظرون' })).toBeVisible();
+      await expect(agent.getByRole('button', { name: 'تسجيل الخروج' })).toBeVisible();
+      await expect(agent.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
+
+      // The choice is kept for Cy: a reload opens the console in Arabic again.
+      await agent.reload();
+      await expectArabic(agent);
+      await expect(agent.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
+      await expect(agent.getByLabel('اللغة')).toHaveValue('ar');
+
+      await walkToWaiting(guest, {
+        categoryTestId: 'category-12',
+        callType: 'Video call',
+        name: 'Rana Arabic',
+      });
+      const row = agent.getByTestId('queue-guest').filter({ hasText: 'Rana Arabic' });
+      const accept = row.getByRole('button', { name: /^قبول/ });
+      await expect(accept).toBeVisible();
+      // Mirrored: the queue, first in the page, is the right-hand column.
+      const queue = await box(agent.getByTestId('queue'));
+      const middle = await box(agent.getByTestId('no-call'));
+      expect(queue.x).toBeGreaterThanOrEqual(middle.x + middle.width);
+      await expectNoSidewaysScroll(agent);
+      await expectAxeClean(agent);
+      await agent.screenshot({ path: `${docsImages}/console-ar-queue-desktop.png` });
+
+      await accept.click();
+      const call = agent.getByTestId('call-screen');
+      await expect(call).toHaveAttribute('data-phase', 'active');
+      await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+      await expect(agent.getByTestId('remote-video')).toHaveAttribute('data-live', 'true');
+      // The call's controls in Arabic, first on the right: the row runs right to left.
+      const mute = call.getByRole('button', { name: 'كتم الميكروفون' });
+      const end = call.getByRole('button', { name: 'إنهاء المكالمة' });
+      await expect(mute).toBeVisible();
+      await expect(end).toBeVisible();
+      expect((await box(mute)).x).toBeGreaterThan((await box(end)).x);
+      const queueInCall = await box(agent.getByTestId('queue'));
+      expect(queueInCall.x).toBeGreaterThanOrEqual((await box(call)).x + (await box(call)).width);
+      await expectNoSidewaysScroll(agent);
+      await expectAxeClean(agent);
+      await agent.screenshot({ path: `${docsImages}/console-ar-call-desktop.png` });
+
+      await agent.setViewportSize(PHONE);
+      await expect(end).toBeVisible();
+      await expectNoSidewaysScroll(agent);
+      await expectAxeClean(agent);
+      await agent.screenshot({ path: `${docsImages}/console-ar-call-phone.png`, fullPage: true });
+
+      await end.click();
+      await expect(agent.getByRole('button', { name: 'العودة إلى قائمة الانتظار' })).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  });
+});
