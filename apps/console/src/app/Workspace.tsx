@@ -12,6 +12,7 @@ import { useDoctor } from '../features/health/useDoctor.ts';
 import { useHealth } from '../features/health/useHealth.ts';
 import { QueuePanel } from '../features/queue/QueuePanel.tsx';
 import { selectWaitingCount } from '../features/queue/queueSlice.ts';
+import { LanguagePicker } from '../i18n/LanguagePicker.tsx';
 import { t } from '../i18n/messages.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
 import { useCallAddress } from './useCallAddress.ts';
@@ -89,6 +90,7 @@ export function Workspace() {
         {user?.role === 'admin' && <Link to="/supervisor">{t('supervisorTitle')}</Link>}
         {user?.role === 'admin' && <Link to="/reports">{t('reportsTitle')}</Link>}
         {user?.role === 'admin' && <Link to="/admin">{t('companySettings')}</Link>}
+        <LanguagePicker staffId={user?.id} />
         <button type="button" className="secondary" onClick={() => dispatch(signedOut())}>
           {t('signOut')}
         </button>
