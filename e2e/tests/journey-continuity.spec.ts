@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
+import { PEER_GONE_GRACE_MS } from '@frontdesk/protocol';
 import { expect, likeAPerson, test } from '../support/fixtures.ts';
 import { callInProgress } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
@@ -324,8 +325,11 @@ test('continuity: when the agent is really gone the guest is told so in words', 
   const agent = await callInProgress(guest, browser, 'Olga Orphan');
   const start = Date.now();
   await agent.context().close();
+  // decision 0027: a closed console looks like a reloading one, which may take the call up
+  // again; the guest waits the grace, told the agent reconnects, before the call ends.
+  await expect(guest.getByTestId('reconnecting')).toHaveAttribute('data-reconnecting', 'agent');
   await expect(guest.getByTestId('call-end-notice')).toHaveAttribute('data-notice', 'agentGone', {
-    timeout: 5000,
+    timeout: PEER_GONE_GRACE_MS + 5000,
   });
   test.info().annotations.push({ type: 'guest told after', description: since(start) });
   await expect(guest.getByTestId('call-end-notice')).toHaveText(

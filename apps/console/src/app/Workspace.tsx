@@ -4,6 +4,7 @@ import { signedOut } from '../features/auth/authSlice.ts';
 import { AvailabilityPicker } from '../features/availability/AvailabilityPicker.tsx';
 import { BlockGuestButton } from '../features/call/BlockGuestButton.tsx';
 import { CallScreen } from '../features/call/CallScreen.tsx';
+import { RejoinNotice } from '../features/call/RejoinNotice.tsx';
 import { ChatPanel } from '../features/chat/ChatPanel.tsx';
 import { GuestContextPanel } from '../features/guestContext/GuestContextPanel.tsx';
 import { DoctorPanel } from '../features/health/DoctorPanel.tsx';
@@ -12,7 +13,6 @@ import { useDoctor } from '../features/health/useDoctor.ts';
 import { useHealth } from '../features/health/useHealth.ts';
 import { QueuePanel } from '../features/queue/QueuePanel.tsx';
 import { selectWaitingCount } from '../features/queue/queueSlice.ts';
-import { LanguagePicker } from '../i18n/LanguagePicker.tsx';
 import { t } from '../i18n/messages.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
 import { useCallAddress } from './useCallAddress.ts';
@@ -90,11 +90,11 @@ export function Workspace() {
         {user?.role === 'admin' && <Link to="/supervisor">{t('supervisorTitle')}</Link>}
         {user?.role === 'admin' && <Link to="/reports">{t('reportsTitle')}</Link>}
         {user?.role === 'admin' && <Link to="/admin">{t('companySettings')}</Link>}
-        <LanguagePicker staffId={user?.id} />
         <button type="button" className="secondary" onClick={() => dispatch(signedOut())}>
           {t('signOut')}
         </button>
       </header>
+      <RejoinNotice />
       {chat.error && (
         <p role="alert" className="banner">
           {chat.error}

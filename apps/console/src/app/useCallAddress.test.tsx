@@ -2,7 +2,7 @@ import { act } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { ClaimedCall } from '@frontdesk/protocol';
-import { callDismissed } from '../features/call/callSlice.ts';
+import { callDismissed, callRejoinFailed } from '../features/call/callSlice.ts';
 import { renderWithState, signedIn } from '../test/render.tsx';
 import type { RootState } from './store.ts';
 import { useCallAddress } from './useCallAddress.ts';
@@ -20,7 +20,7 @@ function renderAt(path: string, callId: string | null) {
   );
   const call = callId
     ? ({ phase: 'active', call: { callId } as ClaimedCall } as Partial<RootState['call']>)
-    : {};
+    : ({ phase: 'idle', call: null, rejoin: null } as Partial<RootState['call']>);
   const state = { ...signedIn(), call: call as RootState['call'] };
   const { store } = renderWithState(<RouterProvider router={router} />, state);
   return { router, store };
@@ -36,8 +36,14 @@ describe("the address of the workspace's view", () => {
     expect(router.state.location.pathname).toBe('/queue');
   });
 
-  it("leaves a call's address opened with no call in hand (a reload rejoins from it)", () => {
-    const { router } = renderAt('/calls/ab12cd', null);
+  it('takes up the call of an address opened with no call in hand (decision 0027), and goes back to the queue when it cannot', async () => {
+    const { router, store } = renderAt('/calls/ab12cd', null);
     expect(router.state.location.pathname).toBe('/calls/ab12cd');
+    expect(store.getState().call.rejoin).toEqual({ callId: 'ab12cd', status: 'rejoining' });
+    await act(async () => {
+      store.dispatch(callRejoinFailed('The call you were in is over.'));
+    });
+    expect(router.state.location.pathname).toBe('/queue');
+    expect(store.getState().call.rejoin).toMatchObject({ status: 'failed' });
   });
 });

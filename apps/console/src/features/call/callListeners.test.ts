@@ -4,8 +4,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { Connections } from '../../app/connections.ts';
 import type { ConsoleServices } from '../../app/services.ts';
 import { createStore } from '../../app/store.ts';
-import { answer, fakeApi, signedIn } from '../../test/render.tsx';
+import { answer, fakeApi, refusal, signedIn, type FakeAnswer } from '../../test/render.tsx';
+import { chatStatusChanged } from '../chat/chatSlice.ts';
 import { callClaimed, roomChanged } from '../queue/queueSlice.ts';
+import { callRejoinRequested } from './callSlice.ts';
 
 const GUEST = `g${'b'.repeat(25)}`;
 const CALL_ID = `${GUEST}--call2`;
@@ -59,19 +61,10 @@ function fakeMedia() {
   return { session, emit: (event: string, payload: unknown) => handlers.get(event)?.(payload) };
 }
 
-/** Ada has just taken `call`: the listeners open its media over {@link fakeMedia}. */
-async function agentInCall() {
+/** Ada's console with its chat up, the API answering `answers`, the media a {@link fakeMedia}. */
+function agentConsole(answers: Record<string, FakeAnswer>) {
   const media = fakeMedia();
-  const { api, requests } = fakeApi({
-    [QUALITY]: { body: undefined },
-    [`GET /calls/${CALL_ID}`]: answer({
-      callId: CALL_ID,
-      status: 'ended',
-      queue: null,
-      agentJabberUsername: 'staff-1',
-      transfer: null,
-    }),
-  });
+  const { api, requests } = fakeApi(answers);
   const connections = new Connections();
   connections.chat = {
     username: 'staff-1',
@@ -93,10 +86,60 @@ async function agentInCall() {
     ringer: { ring: () => undefined },
   };
   const store = createStore(services, signedIn());
-  store.dispatch(callClaimed({ call, roomJid: ROOM }));
-  await vi.waitFor(() => expect(connections.media).toBeDefined());
   return { store, media, requests, connections };
 }
+
+/** Ada has just taken `call`: the listeners open its media over {@link fakeMedia}. */
+async function agentInCall() {
+  const agent = agentConsole({
+    [QUALITY]: { body: undefined },
+    [`GET /calls/${CALL_ID}`]: answer({
+      callId: CALL_ID,
+      status: 'ended',
+      queue: null,
+      agentJabberUsername: 'staff-1',
+      transfer: null,
+    }),
+  });
+  agent.store.dispatch(callClaimed({ call, roomJid: ROOM }));
+  await vi.waitFor(() => expect(agent.connections.media).toBeDefined());
+  return agent;
+}
+
+describe('a console reloaded on a call’s address (decision 0027)', () => {
+  const REJOIN = `POST /calls/${CALL_ID}/rejoin`;
+
+  it('asks the API, once its chat is up, and takes the call up again as after a claim', async () => {
+    const { store, requests, connections } = agentConsole({ [REJOIN]: answer(call) });
+    store.dispatch(callRejoinRequested(CALL_ID));
+    expect(store.getState().call.rejoin).toEqual({ callId: CALL_ID, status: 'rejoining' });
+    // Nothing before the chat is connected: the call's room is rejoined through it.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(requests).toEqual([]);
+    store.dispatch(chatStatusChanged('connected'));
+    await vi.waitFor(() => expect(connections.media).toBeDefined());
+    expect(requests.filter((r) => r.route === REJOIN)).toHaveLength(1);
+    expect(store.getState().call).toMatchObject({
+      phase: 'connecting',
+      call: { callId: CALL_ID },
+      roomJid: ROOM,
+      rejoin: null,
+    });
+  });
+
+  it('says so when the call is over, and opens nothing', async () => {
+    const { store, connections } = agentConsole({ [REJOIN]: refusal(409, 'call_over') });
+    store.dispatch(chatStatusChanged('connected'));
+    store.dispatch(callRejoinRequested(CALL_ID));
+    await vi.waitFor(() => expect(store.getState().call.rejoin?.status).toBe('failed'));
+    expect(store.getState().call).toMatchObject({
+      phase: 'idle',
+      call: null,
+      rejoin: { callId: CALL_ID, message: 'The call you were in is over.' },
+    });
+    expect(connections.media).toBeUndefined();
+  });
+});
 
 describe("the agent's call quality report", () => {
   it('is sent when ICE fails, with what the media measured', async () => {

@@ -27,6 +27,8 @@ import {
   callActionFailed,
   callDismissed,
   callEnded,
+  callRejoinFailed,
+  callRejoinRequested,
   cameraChosen,
   endClicked,
   guestAbsenceChanged,
@@ -46,6 +48,9 @@ import {
   transferSubmitted,
 } from './callSlice.ts';
 import type { AppDispatch, RootState } from '../../app/store.ts';
+
+/** How long a reloaded console waits for its chat before giving up taking its call up again. */
+const REJOIN_WAIT_MS = 20_000;
 
 /** The call under way, with what every control needs; undefined when there is none. */
 function current(state: RootState) {
@@ -126,6 +131,41 @@ export function callListeners(startListening: AppStartListening): void {
         } else {
           dispatch(claimFailed({ nick, message: describeError(error) }));
         }
+      }
+    },
+  });
+
+  // decision 0027: a console reloaded mid-call (or reopened on the call's address) asks the API
+  // whether this agent still holds that live call; if so it takes it up as after a claim — the
+  // call's room, the chat with the guest, its media published again and the guest's subscribed.
+  startListening({
+    actionCreator: callRejoinRequested,
+    effect: async (action, { dispatch, getState, extra, condition }) => {
+      const callId = action.payload;
+      // The call's room is rejoined through the chat: it must be up first.
+      const ready =
+        getState().chat.status === 'connected' ||
+        (await condition((_action, state) => state.chat.status === 'connected', REJOIN_WAIT_MS));
+      const state = getState();
+      const token = state.auth.login?.access_token;
+      const domain = selectXmppDomain(state);
+      if (state.call.phase !== 'idle' || state.call.rejoin?.callId !== callId) return;
+      if (!ready || !token || !domain) {
+        dispatch(callRejoinFailed(t('callRejoinFailed', { reason: t('chat_closed') })));
+        return;
+      }
+      try {
+        const { data } = await extra.api(routes.rejoinCall, { params: { callId }, token });
+        if (getState().call.phase !== 'idle') return;
+        dispatch(callClaimed({ call: data, roomJid: callRoomJid(data.callId, domain) }));
+      } catch (error) {
+        const over =
+          error instanceof ApiRequestError && (error.status === 409 || error.status === 403);
+        dispatch(
+          callRejoinFailed(
+            over ? t('callRejoinOver') : t('callRejoinFailed', { reason: describeError(error) }),
+          ),
+        );
       }
     },
   });

@@ -9,6 +9,12 @@ export type CallPhase = 'idle' | 'connecting' | 'active' | 'ended';
 export type CallAction = 'hold' | 'resume' | 'transfer' | 'end';
 export type CallOutcome = 'completed' | 'guestLeft' | 'transferred';
 export type TransferTarget = { toAgentJabberUsername: string } | { toCategoryId: number };
+/**
+ * A console opened on a call's address with no call in hand (a reload mid-call, decision 0027):
+ * the call being taken up again, or why it could not be.
+ */
+export type CallRejoin =
+  { callId: string; status: 'rejoining' } | { callId: string; status: 'failed'; message: string };
 
 export type CallState = {
   phase: CallPhase;
@@ -40,6 +46,7 @@ export type CallState = {
   notes: string;
   notesStatus: 'idle' | 'saving' | 'saved' | 'failed';
   notesError: string | null;
+  rejoin: CallRejoin | null;
 };
 
 const initialState: CallState = {
@@ -59,6 +66,7 @@ const initialState: CallState = {
   notes: '',
   notesStatus: 'idle',
   notesError: null,
+  rejoin: null,
 };
 
 export const callSlice = createSlice({
@@ -93,6 +101,17 @@ export const callSlice = createSlice({
     },
     guestGoneNoticed(state) {
       if (state.guestAway) state.guestGone = true;
+    },
+    /** The page was opened on this call's address with no call in hand (decision 0027). */
+    callRejoinRequested(state, action: PayloadAction<string>) {
+      if (state.phase === 'idle') state.rejoin = { callId: action.payload, status: 'rejoining' };
+    },
+    callRejoinFailed(state, action: PayloadAction<string>) {
+      if (state.rejoin)
+        state.rejoin = { ...state.rejoin, status: 'failed', message: action.payload };
+    },
+    rejoinNoticeDismissed(state) {
+      state.rejoin = null;
     },
     mediaFailed(state, action: PayloadAction<string>) {
       state.error = action.payload;
@@ -162,6 +181,9 @@ export const {
   guestRoomSeen,
   guestAbsenceChanged,
   guestGoneNoticed,
+  callRejoinRequested,
+  callRejoinFailed,
+  rejoinNoticeDismissed,
   mediaFailed,
   holdClicked,
   resumeClicked,
