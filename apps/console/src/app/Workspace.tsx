@@ -12,6 +12,7 @@ import { HealthPanel } from '../features/health/HealthPanel.tsx';
 import { useDoctor } from '../features/health/useDoctor.ts';
 import { useHealth } from '../features/health/useHealth.ts';
 import { QueuePanel } from '../features/queue/QueuePanel.tsx';
+import { RingSettings } from '../features/queue/RingSettings.tsx';
 import { selectWaitingCount } from '../features/queue/queueSlice.ts';
 import { t } from '../i18n/messages.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
@@ -87,6 +88,7 @@ export function Workspace() {
           {t(`chat_${chat.status}`)}
         </p>
         <NotificationsButton />
+        <RingSettings />
         {user?.role === 'admin' && <Link to="/supervisor">{t('supervisorTitle')}</Link>}
         {user?.role === 'admin' && <Link to="/reports">{t('reportsTitle')}</Link>}
         {user?.role === 'admin' && <Link to="/admin">{t('companySettings')}</Link>}

@@ -4,6 +4,7 @@ import { callListeners } from '../features/call/callListeners.ts';
 import { notesAutosaveListeners } from '../features/call/notesAutosave.ts';
 import { chatListeners } from '../features/chat/chatListeners.ts';
 import { queueListeners } from '../features/queue/queueListeners.ts';
+import { ringingListeners } from '../features/queue/ringing.ts';
 import type { AppStartListening } from './hooks.ts';
 
 /** Every feature's side effects, registered on one store's listener middleware. */
@@ -11,6 +12,7 @@ export function startListeners(startListening: AppStartListening): void {
   authListeners(startListening);
   availabilityListeners(startListening);
   queueListeners(startListening);
+  ringingListeners(startListening);
   chatListeners(startListening);
   callListeners(startListening);
   notesAutosaveListeners(startListening);

@@ -5,7 +5,10 @@ import type { Connections } from './connections.ts';
 
 /** How a new guest is announced (sound, desktop notification); tests pass their own. */
 export type Ringer = {
+  /** Starts ringing (it repeats until `stop`); a notice each time. */
   ring: (notice: { title: string; body: string }) => void;
+  /** Nobody waits for this agent any more (answered, offered away, gone). */
+  stop?: () => void;
 };
 
 /**
