@@ -23,7 +23,9 @@ function AnswerText({ value }: { value: string }) {
   if (value.length <= CLAMP) return <>{value}</>;
   return (
     <>
-      <span id={id}>{whole ? value : `${value.slice(0, CLAMP)}…`}</span>{' '}
+      <span id={id} dir="auto">
+        {whole ? value : `${value.slice(0, CLAMP)}…`}
+      </span>{' '}
       <button
         type="button"
         className="link-button"
@@ -44,7 +46,8 @@ function Answers({ context }: { context: GuestContext }) {
     <dl className="answers" data-testid="guest-answers">
       {context.answers.map((answer) => (
         <div key={answer.name}>
-          <dt>{answer.label}</dt>
+          {/* The company's own words, in its language whatever the console's. */}
+          <dt dir="auto">{answer.label}</dt>
           <dd>
             <AnswerText value={answer.value} />
             {answer.verified && <VerifiedMark />}

@@ -40,9 +40,9 @@ function Answers({ summary, form }: { summary: CallSummary; form: Form | null })
     <dl className="answers">
       {answers.map(([name, value]) => (
         <div key={name}>
-          <dt>{labelOf(name)}</dt>
+          <dt dir="auto">{labelOf(name)}</dt>
           <dd>
-            {String(value)}
+            <span dir="auto">{String(value)}</span>
             {verified.has(name) && <VerifiedMark />}
           </dd>
         </div>
