@@ -180,7 +180,7 @@ function onMessage(event: MessageEvent) {
   if (event.origin !== origin) return;
   const forgotten = (event.data as { type?: unknown } | null)?.type === 'frontdesk:forgotten';
   if (leaving?.frame && event.source === leaving.frame.contentWindow) {
-    if (forgotten) finishLeaving(leaving);
+    if (forgotten) finishLeaving(leaving, true);
     return;
   }
   const w = widget;
@@ -327,9 +327,10 @@ function teardown() {
   widget = null;
 }
 
-function finishLeaving(w: Widget) {
+/** Removes a shut-down frame; only one that said it forgot is no longer owed the forget. */
+function finishLeaving(w: Widget, forgotten: boolean) {
   clearTimeout(w.leaveTimer);
-  mustForget.set(w.companyId, false);
+  if (forgotten) mustForget.set(w.companyId, false);
   w.detach();
   if (leaving === w) leaving = null;
 }
@@ -350,11 +351,11 @@ function shutdown(options?: { keepVisitor?: boolean }) {
   if (!w.badge.hidden) emit('unread', 0);
   mustForget.set(w.companyId, true);
   if (!w.ready || !w.frame) return w.detach();
-  if (leaving) finishLeaving(leaving);
+  if (leaving) finishLeaving(leaving, false);
   leaving = w;
   w.launcher.remove();
   w.panel.hidden = true;
-  w.leaveTimer = setTimeout(() => finishLeaving(w), FORGET_MS);
+  w.leaveTimer = setTimeout(() => finishLeaving(w, false), FORGET_MS);
   post(w, { type: 'frontdesk:forget' });
 }
 
