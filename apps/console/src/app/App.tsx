@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { t } from '../i18n/messages.ts';
 import { useAppSelector } from './hooks.ts';
+import { useNotificationFocus } from './notificationFocus.ts';
 
 /**
  * Sign-in until the workspace (company, chat and media servers) is known, then the page the
@@ -11,6 +12,8 @@ import { useAppSelector } from './hooks.ts';
  */
 export function App() {
   const status = useAppSelector((state) => state.auth.status);
+  // A click on a desktop notification, from any page of the console (issue 19 item 3).
+  useNotificationFocus();
   if (status === 'ready') {
     return (
       <Suspense fallback={<Loading />}>

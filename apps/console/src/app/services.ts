@@ -5,8 +5,11 @@ import type { Connections } from './connections.ts';
 
 /** How a new guest is announced (sound, desktop notification); tests pass their own. */
 export type Ringer = {
-  /** Starts ringing (it repeats until `stop`); a notice each time. */
-  ring: (notice: { title: string; body: string }) => void;
+  /**
+   * Starts ringing (it repeats until `stop`); a notice each time, naming the guest it announces
+   * (a click on its desktop notification shows that guest, issue 19 item 3).
+   */
+  ring: (notice: { title: string; body: string; guestNick?: string }) => void;
   /** Nobody waits for this agent any more (answered, offered away, gone). */
   stop?: () => void;
 };

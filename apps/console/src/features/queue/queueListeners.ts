@@ -19,11 +19,17 @@ const withoutWaited = ({ nick, peer, waitingSince, position }: GuestInQueue) => 
 });
 
 /** Announces a guest of the category (issue 7: a sound, a notification when allowed). */
-function ring(extra: ConsoleServices, state: RootState, categoryId: number | null | undefined) {
+function ring(
+  extra: ConsoleServices,
+  state: RootState,
+  categoryId: number | null | undefined,
+  guestNick: string,
+) {
   const category = state.auth.company?.categories.find((c) => c.id === categoryId);
   extra.ringer.ring({
     title: t('appTitle'),
     body: t('newGuestNotification', { category: category?.name ?? '' }),
+    guestNick,
   });
 }
 
@@ -75,8 +81,9 @@ export function queueListeners(startListening: AppStartListening): void {
       const jid = action.payload.snapshot.jid;
       const before = new Set(getOriginalState().queue.rooms[jid]?.waiting.map((g) => g.nick));
       const arrived = action.payload.waiting.filter((guest) => !before.has(guest.nick));
-      if (arrived.length === 0) return;
-      ring(extra, state, state.queue.rooms[jid]?.categoryId);
+      const [first] = arrived;
+      if (!first) return;
+      ring(extra, state, state.queue.rooms[jid]?.categoryId, first.nick);
     },
   });
 
@@ -99,7 +106,7 @@ export function queueListeners(startListening: AppStartListening): void {
           ? call.offer.agentJabberUsername === me && earlier?.offer?.agentJabberUsername !== me
           : !earlier;
       });
-      if (ringing[0]) ring(extra, state, ringing[0].categoryId);
+      if (ringing[0]) ring(extra, state, ringing[0].categoryId, ringing[0].guestJabberUsername);
     },
   });
 

@@ -1,3 +1,4 @@
+import { focusOnClick } from '../../app/notificationFocus.ts';
 import type { Ringer } from '../../app/services.ts';
 
 /** The sounds an agent can choose for a new guest (issue 19 item 3). */
@@ -58,7 +59,7 @@ export function writeRingPreferences(preferences: RingPreferences): void {
  */
 export function repeatingRinger(parts: {
   sound: (preferences: RingPreferences) => void;
-  notify: (notice: { title: string; body: string }) => void;
+  notify: (notice: Parameters<Ringer['ring']>[0]) => void;
   preferences?: () => RingPreferences;
 }): Ringer & { readonly ringing: boolean } {
   const preferences = parts.preferences ?? readRingPreferences;
@@ -115,13 +116,13 @@ export function playRing({ sound, volume }: RingPreferences): void {
 export function browserRinger(): Ringer {
   return repeatingRinger({
     sound: playRing,
-    notify({ title, body }) {
+    notify({ title, body, guestNick }) {
       if (
         typeof Notification !== 'undefined' &&
         Notification.permission === 'granted' &&
         document.visibilityState === 'hidden'
       ) {
-        new Notification(title, { body, tag: 'frontdesk-queue' });
+        focusOnClick(new Notification(title, { body, tag: 'frontdesk-queue' }), { guestNick });
       }
     },
   });
