@@ -51,7 +51,9 @@ export type Stage =
   | 'outOfQuota'
   | 'blocked'
   | 'bot'
-  | 'failed';
+  | 'failed'
+  /** A second tab of the guest's call: the call is open in the first (decision 0025). */
+  | 'elsewhere';
 
 /** What each event's listener receives. */
 export type Events = {
