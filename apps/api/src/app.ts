@@ -32,6 +32,7 @@ import {
 import { adminRoutes } from './routes/admin.ts';
 import { guestContextRoutesPlugin } from './routes/guest-context.ts';
 import { cannedReplyRoutes } from './routes/canned-replies.ts';
+import { wrapUpRoutesPlugin } from './routes/wrap-up.ts';
 import { companyAdminRoutes } from './routes/company-admin.ts';
 import { scheduleAdminRoutes } from './routes/schedule-admin.ts';
 import { staffAdminRoutes } from './routes/staff-admin.ts';
@@ -189,6 +190,7 @@ export async function buildApp({
     adminRoutes,
     companyAdminRoutes,
     cannedReplyRoutes,
+    wrapUpRoutesPlugin,
     scheduleAdminRoutes,
     staffAdminRoutes,
     reportsRoutes,

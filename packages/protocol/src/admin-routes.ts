@@ -2,6 +2,7 @@ import { cannedReplyRoutes } from './canned-replies.ts';
 import { companyAdminRoutes } from './company-admin-routes.ts';
 import { scheduleAdminRoutes } from './schedule-admin-routes.ts';
 import { staffAdminRoutes } from './staff-admin-routes.ts';
+import { wrapUpRoutes } from './wrap-up.ts';
 
 /**
  * The console's administration (issue 16, docs/admin-api.md): company settings, timetable,
@@ -13,4 +14,5 @@ export const adminRoutes = {
   ...cannedReplyRoutes,
   ...scheduleAdminRoutes,
   ...staffAdminRoutes,
+  ...wrapUpRoutes,
 };

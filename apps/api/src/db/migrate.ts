@@ -21,6 +21,7 @@ import * as reportIndexes from './migrations/0019-report-indexes.ts';
 import * as reportConversations from './migrations/0020-report-conversations.ts';
 import * as embedIdentity from './migrations/0021-embed-identity.ts';
 import * as callWebview from './migrations/0022-call-webview.ts';
+import * as callWrapUp from './migrations/0023-call-wrap-up.ts';
 import * as cannedReplies from './migrations/0024-canned-replies.ts';
 import * as guestContext from './migrations/0026-guest-context.ts';
 
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0020-report-conversations': reportConversations,
   '0021-embed-identity': embedIdentity,
   '0022-call-webview': callWebview,
+  '0023-call-wrap-up': callWrapUp,
   '0024-canned-replies': cannedReplies,
   '0026-guest-context': guestContext,
 };

@@ -115,6 +115,25 @@ export interface CallEvents {
   until: Date | null;
 }
 
+export interface CallOutcomeCodes {
+  /**
+   * How reports name the outcome: lower-case letters, digits and dashes, unique within the company.
+   */
+  code: string;
+  /**
+   * The company whose agents choose the outcome; only its admins change the list.
+   */
+  company_id: number;
+  /**
+   * What the agent sees in the wrap-up.
+   */
+  label: string;
+  /**
+   * The code's place in the agent's list (0 first).
+   */
+  position: number;
+}
+
 export interface CallQuality {
   call_report_id: number;
   company_id: number;
@@ -202,6 +221,14 @@ export interface CallReports {
    * Who ended the call: the guest, the agent, or the server (a newer call of the guest, a hold-call, a sweep). `null` while live.
    */
   ended_by: CallEndedBy | null;
+  /**
+   * The agent marked the call for a follow-up in its wrap-up.
+   */
+  follow_up: Generated<boolean>;
+  /**
+   * What the follow-up is about, in the agent's words.
+   */
+  follow_up_note: string | null;
   guest_exit_at: Date | null;
   guest_id: number;
   guest_local_sdp: string | null;
@@ -220,6 +247,10 @@ export interface CallReports {
    * The first call of the chain (spec §3 InitialCallID); a call's own id when it began it.
    */
   origin_call_id: string;
+  /**
+   * The outcome the agent chose in its wrap-up, one of the company's `call_outcome_codes` when chosen (kept if the code is later removed).
+   */
+  outcome_code: string | null;
   /**
    * The call this one took over from through hold-call.
    */
@@ -248,6 +279,10 @@ export interface CallReports {
    * The guest's page is a native app's webview: the call's Janus room is made for H.264.
    */
   webview: Generated<boolean>;
+  /**
+   * When the agent last saved the call’s wrap-up; `null`: not wrapped up.
+   */
+  wrapped_up_at: Date | null;
 }
 
 export interface CannedReplies {
@@ -645,6 +680,7 @@ export interface DB {
   audit_entries: AuditEntries;
   call_bugs: CallBugs;
   call_events: CallEvents;
+  call_outcome_codes: CallOutcomeCodes;
   call_quality: CallQuality;
   call_recordings: CallRecordings;
   call_reports: CallReports;
