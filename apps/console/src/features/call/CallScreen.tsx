@@ -13,6 +13,7 @@ import { CallTimer } from './CallTimer.tsx';
 import { CallTitle } from './CallTitle.tsx';
 import { MediaTile } from './MediaTile.tsx';
 import { VoiceStage } from './VoiceStage.tsx';
+import { WrapUp } from './WrapUp.tsx';
 
 /** The level in words, then the figures behind it for whoever wants them. */
 function describeQuality(quality: LinkQuality): string {
@@ -103,6 +104,7 @@ export function CallScreen() {
           <CallTimer callId={call.callId} running={false} />
         </header>
         <p role="status">{t(`outcome_${outcome ?? 'completed'}`)}</p>
+        <WrapUp callId={call.callId} />
         <CallNotes />
         <button type="button" onClick={() => dispatch(callDismissed())}>
           {t('backToQueue')}

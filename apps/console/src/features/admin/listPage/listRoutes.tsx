@@ -6,6 +6,7 @@ export const LIST_PAGES = [
   'staff',
   'categories',
   'replies',
+  'outcomes',
   'blocks',
   'quota',
   'embedding',
@@ -21,6 +22,9 @@ const pages: Record<ListPage, ReturnType<typeof lazy>> = {
   ),
   replies: lazy(() =>
     import('../replies/CannedRepliesPage.tsx').then((m) => ({ default: m.CannedRepliesPage })),
+  ),
+  outcomes: lazy(() =>
+    import('../outcomes/OutcomeCodesPage.tsx').then((m) => ({ default: m.OutcomeCodesPage })),
   ),
   blocks: lazy(() => import('../blocks/BlocksPage.tsx').then((m) => ({ default: m.BlocksPage }))),
   quota: lazy(() => import('../quota/QuotaPage.tsx').then((m) => ({ default: m.QuotaPage }))),
