@@ -84,3 +84,31 @@ test('a reload keeps the agent signed in and on the same view; signing out ends 
   await expect(other.getByRole('alert')).toHaveCount(0);
   expect((await context.cookies()).filter((c) => c.name === 'frontdesk_refresh')).toEqual([]);
 });
+
+test('availability chosen in one tab shows in every tab of the agent, and in a tab opened later', async ({
+  context,
+}) => {
+  const tabA = await context.newPage();
+  const tabB = await context.newPage();
+  await signIn(tabA, AGENT.cy);
+  await tabB.goto('/console/');
+  await expectSignedIn(tabB);
+  const availability = (tab: Page) => tab.getByLabel('Availability');
+  await expect(availability(tabB)).toHaveValue('available');
+
+  await availability(tabA).selectOption('away');
+  await expect(availability(tabB)).toHaveValue('away');
+  await expect(tabB.locator('.availability')).toHaveAttribute('data-availability', 'away');
+
+  // And back, from the other tab.
+  await availability(tabB).selectOption('busy');
+  await expect(availability(tabA)).toHaveValue('busy');
+
+  // A tab opened now starts from what the agent chose, not from "available".
+  const tabC = await context.newPage();
+  await tabC.goto('/console/queue');
+  await expectSignedIn(tabC);
+  await expect(availability(tabC)).toHaveValue('busy');
+  await availability(tabA).selectOption('available');
+  for (const tab of [tabB, tabC]) await expect(availability(tab)).toHaveValue('available');
+});

@@ -117,6 +117,22 @@ export type AgentAvailability = z.infer<typeof agentAvailabilitySchema>;
 export const availabilityBodySchema = z.strictObject({ status: agentAvailabilitySchema });
 
 /**
+ * What the console's tabs of one browser tell each other on their BroadcastChannel (issue 19
+ * item 5, decision 0027): a new tab `ask`s, and every tab says the availability the agent
+ * `chose` — when asked and whenever the agent changes it. Each names its member of staff; a tab
+ * believes only its own member's.
+ */
+export const availabilityTabMessageSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('ask'), staffId: z.number().int().positive() }),
+  z.strictObject({
+    kind: z.literal('chosen'),
+    staffId: z.number().int().positive(),
+    availability: agentAvailabilitySchema,
+  }),
+]);
+export type AvailabilityTabMessage = z.infer<typeof availabilityTabMessageSchema>;
+
+/**
  * How often the console repeats its availability to the API. The API counts an agent available
  * only for a few such periods after its last report, so a closed tab stops receiving offers.
  */

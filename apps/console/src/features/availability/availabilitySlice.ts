@@ -30,6 +30,10 @@ export const availabilitySlice = createSlice({
     availabilityChosen(state, action: PayloadAction<Availability>) {
       state.chosen = action.payload;
     },
+    /** Another tab of the agent's said what the agent chose there (availabilityListeners). */
+    availabilitySynced(state, action: PayloadAction<Availability>) {
+      state.chosen = action.payload;
+    },
     /** `GET /api/staff`: names for the nicks of the company room. */
     colleaguesLoaded(state, action: PayloadAction<Colleague[]>) {
       state.colleagues = action.payload;
@@ -37,7 +41,8 @@ export const availabilitySlice = createSlice({
   },
 });
 
-export const { availabilityChosen, colleaguesLoaded } = availabilitySlice.actions;
+export const { availabilityChosen, availabilitySynced, colleaguesLoaded } =
+  availabilitySlice.actions;
 
 /** A call is under way (claimed and not ended): the agent is busy. */
 export const selectInCall = (state: RootState) =>
