@@ -95,7 +95,9 @@ export function FormFields({ idPrefix, fields, answers, problems, ratingStyle, o
     );
     const label = (
       <>
-        {field.label}
+        {/* The company's own words, in their own direction whatever the page's (an English
+            label on a page shown in Arabic keeps its question mark at its end). */}
+        <bdi>{field.label}</bdi>
         {field.required && <span className="required"> ({t('requiredField')})</span>}
       </>
     );

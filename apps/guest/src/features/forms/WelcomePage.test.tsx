@@ -38,4 +38,13 @@ describe('welcome form stage', () => {
     expect(screen.getByText(/Enter an e-mail address/)).toBeTruthy();
     expect(screen.getByLabelText(/I agree/).getAttribute('aria-invalid')).toBeNull();
   });
+
+  it("isolates the company's own words, so they keep their direction on a page in another language", () => {
+    renderWithState(<WelcomePage />, {
+      company: { details: company({ welcomeForm, welcomeMsg: 'Talk to us face to face.' }) },
+    });
+    for (const words of ['Before we start', 'Talk to us face to face.', 'Your name', 'I agree']) {
+      expect(screen.getByText(words).tagName).toBe('BDI');
+    }
+  });
 });

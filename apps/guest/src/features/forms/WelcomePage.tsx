@@ -46,8 +46,15 @@ export function WelcomePage() {
 
   return (
     <section className="card" data-testid="stage-welcome" aria-labelledby="welcome-title">
-      <h1 id="welcome-title">{company.welcomeFormTitle ?? form.title}</h1>
-      {company.welcomeMsg && <p>{company.welcomeMsg}</p>}
+      {/* The company's own words keep their direction on a page shown in another language. */}
+      <h1 id="welcome-title">
+        <bdi>{company.welcomeFormTitle ?? form.title}</bdi>
+      </h1>
+      {company.welcomeMsg && (
+        <p>
+          <bdi>{company.welcomeMsg}</bdi>
+        </p>
+      )}
       <form noValidate onSubmit={submit}>
         {Object.keys(problems).length > 0 && (
           <p role="alert" className="form-alert">
