@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { COMPANY } from '../support/guest.ts';
 import { AGENT, signIn, waitingGuest } from '../support/console.ts';
@@ -12,15 +12,21 @@ async function expectSignedIn(page: Page) {
   await expect(page.getByLabel('E-mail')).toHaveCount(0);
 }
 
-test('two tabs of one agent both stay signed in, and what one sends shows in the other', async ({
-  context,
-}) => {
+/** Two tabs of Cy's: the first signs in, the second is signed in by its refresh cookie. */
+async function twoTabs(context: BrowserContext) {
   const tabA = await context.newPage();
   const tabB = await context.newPage();
   await signIn(tabA, AGENT.cy);
-  // The second tab is signed in by the first's refresh cookie: no sign-in form.
   await tabB.goto('/console/');
   await expectSignedIn(tabB);
+  return [tabA, tabB] as const;
+}
+
+test('two tabs of one agent both stay signed in, and what one sends shows in the other', async ({
+  context,
+}) => {
+  // The second tab is signed in by the first's refresh cookie: no sign-in form.
+  const [tabA, tabB] = await twoTabs(context);
   const guest = await waitingGuest(COMPANY.aroundTheClock, CLOCK_SALES);
   try {
     // Both tabs are in the rooms: each lists the guest and can open its chat.
@@ -88,11 +94,7 @@ test('a reload keeps the agent signed in and on the same view; signing out ends 
 test('availability chosen in one tab shows in every tab of the agent, and in a tab opened later', async ({
   context,
 }) => {
-  const tabA = await context.newPage();
-  const tabB = await context.newPage();
-  await signIn(tabA, AGENT.cy);
-  await tabB.goto('/console/');
-  await expectSignedIn(tabB);
+  const [tabA, tabB] = await twoTabs(context);
   const availability = (tab: Page) => tab.getByLabel('Availability');
   await expect(availability(tabB)).toHaveValue('available');
 

@@ -34,13 +34,9 @@ export const adaLogin: StaffLogin = {
   ],
 };
 
-/** Renders `ui` over a store that starts from `state`, with the services a test passes. */
-export function renderWithState(
-  ui: ReactElement,
-  state: Partial<RootState>,
-  services: Partial<ConsoleServices> = {},
-) {
-  const all: ConsoleServices = {
+/** The services a test passes; any other fails loudly when reached ({@link unreachable}). */
+export function testServices(services: Partial<ConsoleServices> = {}): ConsoleServices {
+  return {
     api: unreachable,
     downloadFile: unreachable,
     loadChat: unreachable,
@@ -49,6 +45,24 @@ export function renderWithState(
     ringer: { ring: unreachable },
     ...services,
   };
+}
+
+/** Never settles: an adapter a listener loads but the test does not follow. */
+export const pending = () => new Promise<never>(() => undefined);
+
+/** What a console whose workspace loaded asks the API besides a test's subject. */
+export const WORKSPACE_ANSWERS = {
+  'PUT /staff/me/availability': { body: undefined },
+  'GET /staff': { body: { data: [] } },
+};
+
+/** Renders `ui` over a store that starts from `state`, with the services a test passes. */
+export function renderWithState(
+  ui: ReactElement,
+  state: Partial<RootState>,
+  services: Partial<ConsoleServices> = {},
+) {
+  const all = testServices(services);
   const store = createStore(all, state);
   return {
     store,

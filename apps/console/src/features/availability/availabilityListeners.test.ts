@@ -1,8 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Connections } from '../../app/connections.ts';
-import type { ConsoleServices } from '../../app/services.ts';
 import { createStore } from '../../app/store.ts';
-import { adaLogin, answer, clockCompany, fakeApi, signedIn } from '../../test/render.tsx';
+import {
+  adaLogin,
+  clockCompany,
+  fakeApi,
+  pending,
+  signedIn,
+  testServices,
+  WORKSPACE_ANSWERS,
+} from '../../test/render.tsx';
 import { signedOut, workspaceLoaded } from '../auth/authSlice.ts';
 import { AVAILABILITY_CHANNEL } from './availabilityListeners.ts';
 import { availabilityChosen } from './availabilitySlice.ts';
@@ -13,18 +19,8 @@ import { availabilityChosen } from './availabilitySlice.ts';
  * tabs of one browser do).
  */
 function tab(login = adaLogin) {
-  const { api } = fakeApi({
-    'PUT /staff/me/availability': { body: undefined },
-    'GET /staff': answer([]),
-  });
-  const services: ConsoleServices = {
-    api,
-    downloadFile: () => new Promise(() => undefined),
-    loadChat: () => new Promise(() => undefined),
-    loadMedia: () => new Promise(() => undefined),
-    connections: new Connections(),
-    ringer: { ring: () => undefined },
-  };
+  const { api } = fakeApi(WORKSPACE_ANSWERS);
+  const services = testServices({ api, loadChat: pending, loadMedia: pending });
   const state = signedIn(login);
   const store = createStore(services, state);
   const config = state.auth.config;
