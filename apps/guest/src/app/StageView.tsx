@@ -5,8 +5,7 @@ import { WelcomePage } from '../features/forms/WelcomePage.tsx';
 import { voiceCallChosen } from '../features/browserCheck/browserCheckSlice.ts';
 import { stageReached } from '../features/flow/flowSlice.ts';
 import { NoticePage, type NoticeKind } from '../features/refusals/NoticePage.tsx';
-import { SchedulePage } from '../features/schedule/SchedulePage.tsx';
-import { SelectionPage } from '../features/selection/SelectionPage.tsx';
+import { loadSchedulePage, loadSelectionPage } from './stagePages.ts';
 import './stages.css';
 
 // The call screens load with the call code (issue 6: not before the guest starts a call).
@@ -19,6 +18,9 @@ const WaitingPage = lazy(() =>
 const CallPage = lazy(() =>
   import('../features/call/CallPage.tsx').then((m) => ({ default: m.CallPage })),
 );
+// Not the first screen of most visits: fetched ahead once the visit knows they come (stagePages.ts).
+const SchedulePage = lazy(() => loadSchedulePage().then((m) => ({ default: m.SchedulePage })));
+const SelectionPage = lazy(() => loadSelectionPage().then((m) => ({ default: m.SelectionPage })));
 const RatingPage = lazy(() =>
   import('../features/rating/RatingPage.tsx').then((m) => ({ default: m.RatingPage })),
 );
@@ -88,9 +90,17 @@ export function StageView() {
     case 'welcome':
       return <WelcomePage />;
     case 'selection':
-      return <SelectionPage />;
+      return (
+        <Lazy>
+          <SelectionPage />
+        </Lazy>
+      );
     case 'schedule':
-      return <SchedulePage />;
+      return (
+        <Lazy>
+          <SchedulePage />
+        </Lazy>
+      );
     case 'inactive':
     case 'outOfQuota':
     case 'blocked':

@@ -6,6 +6,7 @@ import { chatListeners } from '../features/chat/chatListeners.ts';
 import { guestSignedIn } from '../features/guestAuth/guestAuthSlice.ts';
 import { renewLogin } from '../features/guestAuth/renewLogin.ts';
 import type { AppStartListening } from './hooks.ts';
+import { stagePageListeners } from './stagePages.ts';
 
 /** Every feature's side effects, registered on one store's listener middleware. */
 export function startListeners(startListening: AppStartListening): void {
@@ -22,4 +23,5 @@ export function startListeners(startListening: AppStartListening): void {
   notificationListeners(startListening);
   agentNameListeners(startListening);
   chatListeners(startListening);
+  stagePageListeners(startListening);
 }

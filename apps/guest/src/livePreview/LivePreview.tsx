@@ -11,6 +11,8 @@ import { StageView } from '../app/StageView.tsx';
 import { createStore, type AppStore } from '../app/store.ts';
 import { CameraCheck } from '../features/preview/CameraCheck.tsx';
 import { Thanks } from '../features/rating/RatingPage.tsx';
+import { SchedulePage } from '../features/schedule/SchedulePage.tsx';
+import { SelectionPage } from '../features/selection/SelectionPage.tsx';
 import { announceReady, listenForPreviewRequests } from './messages.ts';
 import { previewStore } from './previewStore.ts';
 
@@ -53,6 +55,9 @@ function PreviewedPage({ screen }: { screen: PreviewScreen | undefined }) {
   const stage = useAppSelector((state) => state.flow.stage);
   if (stage === 'preview') return <SampleCameraCheck />;
   if (stage === 'rating' && screen === 'thanks') return <Thanks />;
+  // The guest page loads these with their stage; the preview shows each draft at once.
+  if (stage === 'selection') return <SelectionPage />;
+  if (stage === 'schedule') return <SchedulePage />;
   return <StageView />;
 }
 

@@ -14,7 +14,8 @@ import { callRoomChosen } from '../chat/chatRoomSlice.ts';
 import { bugReport } from '../../app/bugReport.ts';
 import { serviceFailed, stageReached } from '../flow/flowSlice.ts';
 import { callRequested, callTransferred, endConfirmToggled } from './callSlice.ts';
-import { closeCall, openCall } from './connections.ts';
+import { closeCall } from './connections.ts';
+import { openCall } from './openCall.ts';
 import { isMediaRefusal, mediaRefused } from './mediaRefused.ts';
 
 /** spec §8 "Report failures: logged only": what a report's refusal becomes. */

@@ -11,12 +11,22 @@ import {
   notificationPermissionChanged,
   pageVisibilityChanged,
 } from './callSlice.ts';
+import { prefetchCallFlow } from './callCode.ts';
 import { publishPresence } from './connections.ts';
 import { resumeListeners } from './resumeCall.ts';
 
 /** The call's side effects: the components dispatch events, these reach the live call. */
 export function callListeners(startListening: AppStartListening): void {
   resumeListeners(startListening);
+
+  // The stages just before a call (the camera check, the choice of category): the call's code is
+  // fetched ahead of the guest's click, after the page's first screen (decision 0012).
+  startListening({
+    actionCreator: stageReached,
+    effect: ({ payload: stage }) => {
+      if (stage === 'preview' || stage === 'selection') prefetchCallFlow();
+    },
+  });
 
   // docs/protocol.md step 4: the agent took the call and its media arrived ⇒ stage ongoing.
   startListening({

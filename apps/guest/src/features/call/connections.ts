@@ -1,39 +1,23 @@
 import {
-  callReportUpdateBodySchema,
-  DEFAULT_AVERAGE_WAIT_MS,
   formatPresenceStatus,
-  agentAbsence,
   guestPresenceState,
-  QUEUE_POLL_MS,
-  queuePlace,
   ROUND_ROBIN_PEER,
   routes,
-  type CallType,
   type PresenceStatus,
 } from '@frontdesk/protocol';
-import type { ChatSession, ChatSessionOptions, RoomSnapshot } from '@frontdesk/chat';
+import type { ChatSession, ChatSessionOptions } from '@frontdesk/chat';
 import type { MediaSession, MediaSessionOptions, MediaState } from '@frontdesk/media';
-import { LOCAL_STREAM, StreamRegistry } from '@frontdesk/media/streams';
+import { StreamRegistry } from '@frontdesk/media/streams';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import type { GuestServices } from '../../app/services.ts';
-import { captureChoice } from '../browserCheck/captureChoice.ts';
-import { claimCall, type CallClaim } from './callClaim.ts';
-import { roomJoined } from '../chat/chatRoomSlice.ts';
-import { agentTypingChanged, chatDeliveryChanged, chatMessageReceived } from '../chat/chatSlice.ts';
-import { keepTicket, TICKET_REFRESH_MS } from '../guestAuth/resumeTicket.ts';
-import {
-  agentAccepted,
-  callEndNoticed,
-  chatStatusChanged,
-  holdEnded,
-  holdStarted,
-  mediaStateChanged,
-  peerAwayChanged,
-  queuePlaceChanged,
-} from './callSlice.ts';
+import type { CallClaim } from './callClaim.ts';
 
 /** What the thunks and listeners hand the live call: state, dispatch, and the services. */
-type Context = { dispatch: AppDispatch; getState: () => RootState; extra: GuestServices };
+export type CallContext = {
+  dispatch: AppDispatch;
+  getState: () => RootState;
+  extra: GuestServices;
+};
 
 /** The members of the chat adapter's session that the guest's call uses (tests fake these). */
 export type GuestChat = Pick<
@@ -113,7 +97,9 @@ export type CallOutcome =
  * The guest's live call and its media streams, owned by the page's services (no module
  * globals). Thunks and listeners open and close the call through `extra.connections`;
  * components read streams through `useStream` (@frontdesk/media/streams); the store only ever
- * sees plain data.
+ * sees plain data. This file is what the page holds before any call (the call's shape, what the
+ * guest says in its room, closing it); opening and following the call is openCall.ts, loaded
+ * with callFlow.ts when a call starts or resumes (decision 0012).
  */
 export class Connections {
   call: LiveCall | null = null;
@@ -158,307 +144,8 @@ export function publishPresence(call: LiveCall, state: RootState): void {
   call.chat.setPresence(call.room, presence);
 }
 
-/**
- * On hold, the guest asks the API whether the agent is moving the call elsewhere (step 7). A
- * question that fails is asked again while the hold lasts: a transfer missed would leave the
- * guest on the hold screen of a call its agent has left.
- */
-async function checkTransfer(call: LiveCall, ctx: Context): Promise<void> {
-  for (;;) {
-    const state = await readCallState(call.callId, ctx).catch((error: unknown) => {
-      console.warn('could not ask whether the call is being transferred', error);
-      return null;
-    });
-    if (state?.transfer) {
-      call.settle({
-        kind: 'transfer',
-        toAgent: state.transfer.toAgentJabberUsername,
-        toCategoryId: state.transfer.toCategoryId,
-      });
-      return;
-    }
-    if (state || ctx.extra.connections.call !== call || !ctx.getState().call.onHold) return;
-    await new Promise((resolve) => setTimeout(resolve, QUEUE_POLL_MS));
-  }
-}
-
-/**
- * While no agent has the call: its place in the queue, from the API, now and again (no guest sees
- * the others, decision 0010). Asking is also how the API knows the guest still waits.
- */
-async function followQueue(call: LiveCall, ctx: Context): Promise<void> {
-  const { dispatch, getState } = ctx;
-  while (ctx.extra.connections.call === call && getState().call.agent === null) {
-    const state = await readCallState(call.callId, ctx).catch(() => null);
-    if (ctx.extra.connections.call !== call) return;
-    if (state) {
-      const { details } = getState().company;
-      const category = details?.categories.find((c) => c.id === getState().call.categoryId);
-      const averageWaitMs = category?.averageWaitMs ?? DEFAULT_AVERAGE_WAIT_MS;
-      dispatch(
-        queuePlaceChanged(
-          state.queue && queuePlace(state.queue, averageWaitMs, Date.now() - call.waitingSince),
-        ),
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, QUEUE_POLL_MS));
-  }
-}
-
-/**
- * What the call's room says: the agent's presences that accept, hold and resume the call
- * (docs/protocol.md steps 3, 4 and 6).
- */
-function followRoom(snapshot: RoomSnapshot, call: LiveCall, ctx: Context) {
-  const { dispatch, getState } = ctx;
-  for (const occupant of snapshot.occupants) {
-    const status = occupant.status;
-    if (occupant.self || status?.peer !== call.nick || status.callId !== call.callId) continue;
-    if (status.state === 'InCall' && getState().call.agent === null) {
-      void confirmAgent(call, occupant.nick, ctx);
-    } else if (occupant.nick !== getState().call.agent) {
-      // SECURITY: hold and resume count only from the agent the API named.
-      continue;
-    } else if (status.state === 'CallOnHold' && !getState().call.onHold) {
-      dispatch(holdStarted());
-      void checkTransfer(call, ctx);
-    } else if (status.state === 'CallResumed' && getState().call.onHold) {
-      dispatch(holdEnded());
-    }
-  }
-}
-
-/**
- * An occupant says it took this guest's call. SECURITY: anyone in the room can say so; the guest
- * believes it only when the API says the call is answered by that very agent.
- */
-async function confirmAgent(call: LiveCall, nick: string, ctx: Context): Promise<void> {
-  if (call.confirming === nick) return;
-  // The call's set-up time counts from the agent's word, not from the API's confirmation.
-  const claimedAt = performance.now();
-  call.confirming = nick;
-  const state = await readCallState(call.callId, ctx).catch(() => null);
-  call.confirming = undefined;
-  const { dispatch, getState } = ctx;
-  if (ctx.extra.connections.call !== call || getState().call.agent !== null) return;
-  if (state?.status !== 'answered' || state.agentJabberUsername !== nick) return;
-  dispatch(agentAccepted(nick));
-  call.media.markAccepted(claimedAt);
-  publishPresence(call, getState());
-}
-
-/**
- * Where the agent is, by the servers' own signals: in the call's chat room (known while this
- * session is in it), publishing in the media room (known while this side's media is connected
- * and the call has begun).
- */
-function agentSignals(call: LiveCall, agent: string, callStarted: boolean) {
-  const room = call.chat.room(call.room);
-  const media = call.media.state;
-  return {
-    chat:
-      room?.joined && call.chat.status === 'connected'
-        ? room.occupants.some((o) => o.nick === agent)
-        : null,
-    media: media.status === 'connected' && callStarted ? media.feeds.length > 0 : null,
-  };
-}
-
-/**
- * An agent whose console reloaded, or whose browser closed, never hangs up: the chat server and
- * the media server both see it leave. The guest sees "reconnecting" meanwhile (and whenever the
- * agent's media alone drops: it recovers by itself); a reloaded console takes the call up again
- * (decision 0027). After `PEER_GONE_GRACE_MS` away (`agentAbsence`) the agent is gone: the call
- * ends at the API too — so a console that comes back later finds it over — and the guest is told
- * so. An agent's hang-up ends the call at once, through the media room.
- */
-function watchAgentPresence(call: LiveCall, ctx: Context): void {
-  const { dispatch, getState, extra } = ctx;
-  if (extra.connections.call !== call) return;
-  const { agent, onHold, peerAway, callStarted } = getState().call;
-  const absence =
-    agent && !onHold
-      ? agentAbsence(agentSignals(call, agent, callStarted))
-      : { away: false, goneAfterMs: null };
-  if (absence.away !== peerAway) dispatch(peerAwayChanged(absence.away));
-  clearTimeout(call.agentGoneTimer);
-  call.agentGoneTimer = undefined;
-  if (absence.goneAfterMs === null) {
-    call.agentAwaySince = undefined;
-    return;
-  }
-  call.agentAwaySince ??= Date.now();
-  const left = call.agentAwaySince + absence.goneAfterMs - Date.now();
-  if (left > 0) {
-    call.agentGoneTimer = setTimeout(() => watchAgentPresence(call, ctx), left);
-    return;
-  }
-  dispatch(callEndNoticed('agentGone'));
-  void extra
-    .api(routes.endCall, {
-      params: { callId: call.callId },
-      token: getState().guestAuth.access_token ?? undefined,
-      body: { reason: 'completed' },
-    })
-    .catch((error: unknown) => console.warn('could not end the call its agent left', error));
-  call.settle({ kind: 'agentLeft' });
-}
-
-/**
- * Waits in the call's own room (decision 0010) and publishes into the call's Janus room
- * (docs/protocol.md step 2). The chat and media code is loaded here, not before: the pre-call
- * pages stay light.
- */
-export async function openCall(
-  params: { callId: string; callType: CallType; roomJid: string },
-  ctx: Context,
-): Promise<LiveCall> {
-  const { dispatch, getState, extra } = ctx;
-  const { api } = extra;
-  const [adapters, { data: config }] = await Promise.all([
-    extra.loadCallAdapters(),
-    api(routes.config),
-  ]);
-  const auth = getState().guestAuth;
-  if (!auth.services || !auth.username || !auth.jabberusername || !auth.access_token) {
-    throw new Error('not signed in');
-  }
-  // The access token is renewed during a long call: each request takes the current one.
-  const token = () => getState().guestAuth.access_token ?? undefined;
-  const company = getState().company.details;
-
-  const chat = adapters.createChat({
-    url: config.xmppWebsocketUrl,
-    jid: auth.services.xmpp.jid,
-    token: auth.services.xmpp.password,
-    sender: 'GUEST',
-  });
-  const media = adapters.createMedia({
-    server: config.janusWebsocketUrl,
-    token: async () => (await api(routes.janusToken, { token: token() })).data.janusToken,
-    room: async () =>
-      (
-        await api(routes.callRoom, {
-          params: { callId: params.callId },
-          // spec §7: a native app's webview gets a room it can decode (H.264).
-          query: getState().page.webview ? { webview: 'true' } : {},
-          token: token(),
-        })
-      ).data,
-    display: auth.username,
-    callType: params.callType,
-    // The devices the guest picked in the preview (issue 18).
-    ...captureChoice(getState().browserCheck, company?.flipCamera === true),
-  });
-
-  let settle: (outcome: CallOutcome) => void = () => undefined;
-  const ended = new Promise<CallOutcome>((resolve) => (settle = resolve));
-  let endReported = false;
-  const reportQuality = async (moment: 'end' | 'iceFailed') => {
-    // A leg no agent took had no media with anyone to measure.
-    if (getState().call.agent === null || endReported) return;
-    endReported = moment === 'end';
-    try {
-      const body = await media.qualityReport();
-      void api(routes.callQuality, {
-        params: { callId: params.callId },
-        token: token(),
-        body,
-      }).catch((error: unknown) => console.warn('could not send the call quality report', error));
-    } catch (error) {
-      console.warn('could not measure the call quality', error);
-    }
-  };
-  const call: LiveCall = {
-    chat,
-    media,
-    room: params.roomJid,
-    nick: auth.jabberusername,
-    callId: params.callId,
-    unsubscribe: [],
-    ended,
-    settle,
-    waitingSince: Date.now(),
-    reportQuality,
-  };
-  extra.connections.call = call;
-  // decision 0025: the tab keeps which call it is in, so a reload takes it up again.
-  const ticket = {
-    callId: params.callId,
-    categoryId: getState().call.categoryId ?? 0,
-    callType: params.callType,
-  };
-  const keep = () => keepTicket(extra.tabStorage, getState().page.companyId, ticket);
-  keep();
-  // This tab has the call open: a duplicate of it, which copies the ticket, must stay out.
-  if (extra.connections.claim?.callId !== params.callId) {
-    extra.connections.claim?.release();
-    extra.connections.claim = await claimCall(params.callId, 0);
-  }
-  const ticketTimer = setInterval(keep, TICKET_REFRESH_MS);
-
-  call.unsubscribe.push(
-    () => clearInterval(ticketTimer),
-    chat.on('status', (status) => dispatch(chatStatusChanged(status))),
-    chat.on('message', (record) => {
-      // SECURITY: only the agent the API confirmed for this call speaks in it (decision 0010).
-      if (record.direction === 'in' && record.payload.from !== getState().call.agent) return;
-      dispatch(chatMessageReceived(record));
-    }),
-    chat.on('delivery', (update) => dispatch(chatDeliveryChanged(update))),
-    chat.on('chatState', (change) => {
-      if (change.from === getState().call.agent) dispatch(agentTypingChanged(change.state));
-    }),
-    chat.on('room', (snapshot) => {
-      if (snapshot.jid !== call.room) return;
-      followRoom(snapshot, call, ctx);
-      watchAgentPresence(call, ctx);
-    }),
-    media.on('state', (state) => {
-      dispatch(mediaStateChanged(state));
-      if (state.status === 'closed' && state.endReason === 'roomDestroyed' && getState().call.agent)
-        dispatch(callEndNoticed('agentEnded'));
-      if (state.status === 'closed') settle({ kind: 'mediaEnded', reason: state.endReason });
-      else watchAgentPresence(call, ctx);
-    }),
-    media.on('localStream', (stream) => extra.connections.streams.set(LOCAL_STREAM, stream)),
-    media.on('remoteStream', ({ janusId, stream }) =>
-      extra.connections.streams.set(janusId, stream),
-    ),
-    media.on('iceFailed', ({ localSdp, remoteSdp }) => {
-      // spec §8: ICE failure sends a report update with success false and the SDPs.
-      const body = callReportUpdateBodySchema.parse({
-        call_id: params.callId,
-        success: false,
-        ...(localSdp ? { guest_local_sdp: localSdp } : {}),
-        ...(remoteSdp ? { guest_remote_sdp: remoteSdp } : {}),
-      });
-      void api(routes.updateCallReport, { token: token(), body }).catch((error: unknown) =>
-        console.warn('could not report the failed ICE', error),
-      );
-      void reportQuality('iceFailed');
-    }),
-  );
-
-  await chat.connect();
-  call.presence = guestPresence(getState(), params.callId);
-  const snapshot = await chat
-    .joinRoom(params.roomJid, { nick: call.nick, status: call.presence })
-    .catch((error: unknown) => {
-      const known = chat.room(params.roomJid);
-      dispatch(
-        roomJoined({ jid: params.roomJid, auth: known?.auth ?? { status: false, tries: 1 } }),
-      );
-      throw error;
-    });
-  dispatch(roomJoined({ jid: params.roomJid, auth: snapshot.auth }));
-  void followQueue(call, ctx);
-  await media.connect();
-  return call;
-}
-
 /** The guest's side of the call's state on the server (transfers, docs/protocol.md step 7). */
-export async function readCallState(callId: string, ctx: Context) {
+export async function readCallState(callId: string, ctx: CallContext) {
   const token = ctx.getState().guestAuth.access_token ?? undefined;
   return (await ctx.extra.api(routes.callState, { params: { callId }, token })).data;
 }

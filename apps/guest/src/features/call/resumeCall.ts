@@ -2,13 +2,13 @@ import { isAnyOf } from '@reduxjs/toolkit';
 import { routes, type CallTicket } from '@frontdesk/protocol';
 import type { AppStartListening } from '../../app/hooks.ts';
 import { createAppThunk } from '../../app/hooks.ts';
-import { callResumeFound, stageReached } from '../flow/flowSlice.ts';
+import { callResumeFound, serviceFailed, stageReached } from '../flow/flowSlice.ts';
 import { startVisit } from '../flow/startVisit.ts';
 import { callServicesGranted } from '../guestAuth/guestAuthSlice.ts';
 import { chatDeliveryChanged, chatMessageReceived, chatRestored } from '../chat/chatSlice.ts';
 import { forgetTicket, keepChat, keptChat } from '../guestAuth/resumeTicket.ts';
 import { callReportChained, callReportInitialised } from '../report/reportSlice.ts';
-import { joinQueue } from './callFlow.ts';
+import { loadCallFlow, prefetchCallFlow } from './callCode.ts';
 import { CLAIM_WAIT_MS, claimCall } from './callClaim.ts';
 import { callResumed } from './callSlice.ts';
 
@@ -22,6 +22,9 @@ export const resumeCall = createAppThunk(
   'call/resume',
   async (ticket: CallTicket, { dispatch, getState, extra }): Promise<boolean> => {
     const { page, guestAuth } = getState();
+    // The call's code loads while the API answers; a call that cannot go on never waits for it.
+    const callFlow = loadCallFlow();
+    callFlow.catch(() => undefined);
     let resumed;
     try {
       ({ data: resumed } = await extra.api(routes.resumeCall, {
@@ -33,6 +36,7 @@ export const resumeCall = createAppThunk(
       forgetTicket(extra.tabStorage, page.companyId);
       return false;
     }
+    const { joinQueue } = await callFlow;
     const callType = resumed.callType ?? ticket.callType;
     const categoryId = resumed.categoryId ?? ticket.categoryId;
     dispatch(
@@ -67,10 +71,21 @@ export function resumeListeners(startListening: AppStartListening): void {
   startListening({
     actionCreator: callResumeFound,
     effect: async ({ payload: ticket }, api) => {
+      // The call's code comes while this tab waits for the call's claim.
+      prefetchCallFlow();
       const claim = await claimCall(ticket.callId, CLAIM_WAIT_MS);
       if (!claim) return void api.dispatch(stageReached('elsewhere'));
       api.extra.connections.claim = claim;
-      if (await api.dispatch(resumeCall(ticket)).unwrap()) return;
+      const resumed = await api
+        .dispatch(resumeCall(ticket))
+        .unwrap()
+        .catch((error: unknown) => {
+          // The call's code could not load (the network went): the ticket stays for a reload.
+          console.error('could not take the call up again', error);
+          api.dispatch(serviceFailed('unreachable'));
+          return null;
+        });
+      if (resumed !== false) return;
       claim.release();
       api.extra.connections.claim = null;
       await api.dispatch(startVisit());

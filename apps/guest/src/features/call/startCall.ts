@@ -2,7 +2,7 @@ import { formatCallId, routes, type CallType } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
 import { stageReached } from '../flow/flowSlice.ts';
 import { refusalStage } from '../flow/startVisit.ts';
-import { joinQueue } from './callFlow.ts';
+import { loadCallFlow } from './callCode.ts';
 import { closeCall } from './connections.ts';
 import { callServicesGranted } from '../guestAuth/guestAuthSlice.ts';
 import { callSuffix } from '../guestAuth/identity.ts';
@@ -24,6 +24,10 @@ export const startCall = createAppThunk(
     if (!company.details || !guestAuth.username || !guestAuth.access_token)
       throw new Error('not signed in');
     const callId = formatCallId(guestAuth.username, callSuffix());
+    // The call's code loads while the API adds the report (most often it came ahead already);
+    // a refused call never waits for it.
+    const callFlow = loadCallFlow();
+    callFlow.catch(() => undefined);
     try {
       const { data } = await extra.api(routes.addCallReport, {
         token: guestAuth.access_token,
@@ -44,6 +48,7 @@ export const startCall = createAppThunk(
       if (data.services) dispatch(callServicesGranted(data.services));
       if (data.status === 'outOfQuota') return void dispatch(stageReached('outOfQuota'));
       if (data.status === 'blocked') return void dispatch(stageReached('blocked'));
+      const { joinQueue } = await callFlow;
       void dispatch(
         joinQueue({ callId, callType: request.callType, categoryId: request.categoryId }),
       ).then((result) => {
