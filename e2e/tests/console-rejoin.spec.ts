@@ -1,6 +1,9 @@
+import { resolve } from 'node:path';
 import { expect, test } from '../support/fixtures.ts';
 import { callInProgress } from '../support/console.ts';
 import { expectMovingVideo } from '../support/guest.ts';
+
+const docsImages = resolve(import.meta.dirname, '../../docs/images');
 
 /** How long since `start`, for the journey's report. */
 const since = (start: number) => `${Date.now() - start} ms`;
@@ -33,6 +36,7 @@ test('console: an agent who reloads mid-call takes the call up again; it goes on
     test
       .info()
       .annotations.push({ type: 'guest saw reconnecting after', description: since(start) });
+    await guest.screenshot({ path: `${docsImages}/guest-agent-reconnecting.png` });
 
     // The console, still signed in on the call's address, takes the call up again: its call
     // screen, the guest's picture, and the guest sees the agent again — within 5 s of the reload.
@@ -85,6 +89,7 @@ test('console: a reload on the address of a call that is over says so and goes b
     await expect(agent.getByTestId('call-rejoin')).toHaveText(/The call you were in is over\./);
     await expect(agent).toHaveURL(/\/console\/queue$/);
     await expect(agent.getByTestId('call-screen')).toHaveCount(0);
+    await agent.screenshot({ path: `${docsImages}/console-rejoin-call-over.png` });
   } finally {
     await agent.context().close();
   }
