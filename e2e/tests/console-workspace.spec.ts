@@ -10,6 +10,8 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 /** An answer of 2,000 characters with no space to break at (issue 19's 19,000-pixel page). */
 const LONG_ANSWER = 'Order#'.repeat(333) + 'xx';
+/** A guest's name as long as the form allows (100), mostly one word. */
+const LONG_NAME = `Vida ${'Workspace'.repeat(10)}`;
 
 /** An agent's console in a window of `viewport`, signed in. */
 async function agentAt(browser: Browser, email: string, viewport = DESKTOP): Promise<Page> {
@@ -72,19 +74,20 @@ test.describe('the agent’s workspace (issue 19 items 2 and 3)', () => {
     test.setTimeout(120_000);
     const agent = await agentAt(browser, AGENT.cy);
     try {
-      await guestWaits(guest, 'Video call', 'Vida Workspace');
+      await guestWaits(guest, 'Video call', LONG_NAME);
       const row = agent.getByTestId('queue-guest').filter({ hasText: 'Vida Workspace' });
       await expect(row).toContainText(LONG_ANSWER.slice(0, 60));
       await expectNoSidewaysScroll(agent);
 
-      await accept(agent, 'Vida Workspace');
+      await accept(agent, LONG_NAME);
       await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
       await expect(agent.getByTestId('remote-video')).toHaveAttribute('data-live', 'true');
       await expect(agent.getByRole('timer', { name: 'Call time' })).toHaveText(/\d+:\d\d/);
 
       // The guest's details, kept through the call: labels, not raw values.
       const panel = agent.getByRole('complementary', { name: 'About the guest' });
-      await expect(panel.getByTestId('guest-name')).toContainText('Vida Workspace');
+      await expect(panel.getByTestId('guest-name')).toContainText(LONG_NAME);
+      await expect(agent.getByRole('heading', { name: `Call with ${LONG_NAME}` })).toBeVisible();
       const answers = panel.getByTestId('guest-answers');
       await expect(answers).toContainText('What is it about?');
       await expect(answers).toContainText('An existing order');
