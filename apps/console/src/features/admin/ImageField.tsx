@@ -112,6 +112,7 @@ export function ImageField({ name, fit }: { name: SettingsField; fit: ImageFit }
           id={ids.control}
           type="text"
           inputMode="url"
+          dir="ltr"
           placeholder={t('imageAddress')}
           {...describedBy(ids, name, error ?? upload.problem ?? undefined)}
           {...register(name)}

@@ -42,6 +42,7 @@ function LinkField({ name }: { name: SettingsField }) {
         id={ids.control}
         type="url"
         inputMode="url"
+        dir="ltr"
         placeholder="https://"
         {...describedBy(ids, name, error)}
         {...register(name)}
@@ -113,6 +114,7 @@ function ColourField({ name }: { name: SettingsField }) {
                 id={ids.control}
                 ref={field.ref}
                 type="text"
+                dir="ltr"
                 size={9}
                 maxLength={7}
                 spellCheck={false}
