@@ -13,11 +13,10 @@ export function Tooltip(props: { label: ReactNode; children: ReactElement }) {
     <RadixTooltip.Provider delayDuration={400}>
       <RadixTooltip.Root>
         <RadixTooltip.Trigger asChild>{props.children}</RadixTooltip.Trigger>
-        <RadixTooltip.Portal>
-          <RadixTooltip.Content className="tooltip" sideOffset={6}>
-            {props.label}
-          </RadixTooltip.Content>
-        </RadixTooltip.Portal>
+        {/* In place, not in a portal: it stays inside the page's landmarks (axe's region rule). */}
+        <RadixTooltip.Content className="tooltip" sideOffset={6}>
+          {props.label}
+        </RadixTooltip.Content>
       </RadixTooltip.Root>
     </RadixTooltip.Provider>
   );
