@@ -1,7 +1,7 @@
 import type { Supervisor, SupervisedCall, SupervisedWait } from '@frontdesk/protocol';
 import { intlLocale, t } from '../../i18n/messages.ts';
-import { LoadStatus } from '../admin/LoadGate.tsx';
 import { guestLabel } from '../chat/guestLabel.ts';
+import { LivePage } from './LivePage.tsx';
 import { useSupervisor } from './useWallboard.ts';
 import { WaitClock } from './WaitClock.tsx';
 import './wallboard.css';
@@ -143,8 +143,6 @@ function Floor({ board, clockOffsetMs }: { board: Supervisor; clockOffsetMs: num
   );
 }
 
-const clockTime = (iso: string) => new Date(iso).toLocaleTimeString(intlLocale());
-
 /**
  * The supervisor view (`/console/supervisor`, issue 19 item 5): for the company's admins, every
  * member with their state and the calls they are in — the guest, its category, how long, on
@@ -152,36 +150,14 @@ const clockTime = (iso: string) => new Date(iso).toLocaleTimeString(intlLocale()
  * (useWallboard.ts); the durations count up here every second, silently for screen readers.
  */
 export function SupervisorPage() {
-  const { view, retry } = useSupervisor();
-  const ready = view.state === 'ready' ? view : null;
   return (
-    <main
-      className="wallboard supervisor"
-      aria-labelledby="supervisor-title"
-      data-testid="supervisor"
+    <LivePage
+      name="supervisor"
+      title={t('supervisorTitle')}
+      loading={t('supervisorLoading')}
+      live={useSupervisor()}
     >
-      <header className="wallboard-header">
-        <h2 id="supervisor-title">{t('supervisorTitle')}</h2>
-        {ready && (
-          <p className="wallboard-note">
-            {t('wallboardUpdated', { time: clockTime(ready.board.at) })}
-          </p>
-        )}
-      </header>
-      {ready?.failure && (
-        <p role="alert" className="banner">
-          {t('wallboardStale', { time: clockTime(ready.board.at), reason: ready.failure })}
-        </p>
-      )}
-      {ready ? (
-        <Floor board={ready.board} clockOffsetMs={ready.clockOffsetMs} />
-      ) : (
-        <LoadStatus
-          loading={t('supervisorLoading')}
-          failure={view.state === 'failed' ? view.message : null}
-          onRetry={retry}
-        />
-      )}
-    </main>
+      {({ board, clockOffsetMs }) => <Floor board={board} clockOffsetMs={clockOffsetMs} />}
+    </LivePage>
   );
 }

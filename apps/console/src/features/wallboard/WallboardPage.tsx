@@ -1,6 +1,6 @@
 import type { AgentState, Wallboard } from '@frontdesk/protocol';
 import { intlLocale, t } from '../../i18n/messages.ts';
-import { LoadStatus } from '../admin/LoadGate.tsx';
+import { LivePage } from './LivePage.tsx';
 import { useWallboard } from './useWallboard.ts';
 import { WaitClock } from './WaitClock.tsx';
 import './wallboard.css';
@@ -150,8 +150,6 @@ function Board({ board, clockOffsetMs }: { board: Wallboard; clockOffsetMs: numb
   );
 }
 
-const clockTime = (iso: string) => new Date(iso).toLocaleTimeString(intlLocale());
-
 /**
  * The live wallboard (`/console/reports/wallboard`, issue 17): guests waiting now and the longest
  * wait, by category; the team by state; today's answered, abandoned and service level. It follows
@@ -159,41 +157,20 @@ const clockTime = (iso: string) => new Date(iso).toLocaleTimeString(intlLocale()
  * Screen readers hear only the counts when they change, never the ticking clocks.
  */
 export function WallboardPage() {
-  const { view, retry } = useWallboard();
-  const ready = view.state === 'ready' ? view : null;
-  const available = ready?.board.agents.filter((agent) => agent.state === 'available').length;
-
   return (
-    <main className="wallboard" aria-labelledby="wallboard-title" data-testid="wallboard">
-      <header className="wallboard-header">
-        <h2 id="wallboard-title">{t('wallboardTitle')}</h2>
-        {ready && (
-          <p className="wallboard-note">
-            {t('wallboardUpdated', { time: clockTime(ready.board.at) })}
-          </p>
-        )}
-      </header>
-      <p role="status" className="visually-hidden" data-testid="wallboard-announcement">
-        {ready &&
-          t('wallboardAnnouncement', {
-            waiting: String(ready.board.waiting),
-            available: String(available),
-          })}
-      </p>
-      {ready?.failure && (
-        <p role="alert" className="banner">
-          {t('wallboardStale', { time: clockTime(ready.board.at), reason: ready.failure })}
-        </p>
-      )}
-      {ready ? (
-        <Board board={ready.board} clockOffsetMs={ready.clockOffsetMs} />
-      ) : (
-        <LoadStatus
-          loading={t('wallboardLoading')}
-          failure={view.state === 'failed' ? view.message : null}
-          onRetry={retry}
-        />
-      )}
-    </main>
+    <LivePage
+      name="wallboard"
+      title={t('wallboardTitle')}
+      loading={t('wallboardLoading')}
+      live={useWallboard()}
+      announcement={({ board }) =>
+        t('wallboardAnnouncement', {
+          waiting: String(board.waiting),
+          available: String(board.agents.filter((agent) => agent.state === 'available').length),
+        })
+      }
+    >
+      {({ board, clockOffsetMs }) => <Board board={board} clockOffsetMs={clockOffsetMs} />}
+    </LivePage>
   );
 }
