@@ -257,7 +257,7 @@ export function ChatPanel() {
             maxLength={CHAT_TEXT_MAX_LENGTH}
           />
         </label>
-        <label className="attach secondary button">
+        <label className="attach">
           <ChatIcon kind="attach" size={18} />
           <span className="visually-hidden">{t('attachFile')}</span>
           <input
