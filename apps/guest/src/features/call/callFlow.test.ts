@@ -17,7 +17,7 @@ import {
   signedInGuest,
 } from '../../test/fakeCall.ts';
 import { callReport, company, offlineServices } from '../../test/render.tsx';
-import { messageSent } from '../chat/chatSlice.ts';
+import { agentMessageSeen, guestTypingChanged, messageSent } from '../chat/chatSlice.ts';
 import { hangUp, joinQueue } from './callFlow.ts';
 import {
   backCameraToggled,
@@ -227,6 +227,31 @@ describe('the call at the listener level, against fake adapters', () => {
     chat.emit('message', incoming(AGENT, 'hello'));
     expect(store.getState().chat.chatMessages.map((m) => m.payload.message)).toEqual(['hello']);
     expect(store.getState().chat.unreadMessages).toBe(1);
+  });
+
+  it('shows the agent typing, tells it the guest types, and marks its messages read (XEP-0085, XEP-0333)', async () => {
+    const { store, chat } = await guestInQueue();
+    chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
+    await settled();
+    // Only the call's agent's typing counts.
+    chat.emit('chatState', { from: 'mallory', state: 'composing' });
+    expect(store.getState().chat.agentTyping).toBe(false);
+    chat.emit('chatState', { from: AGENT, state: 'composing' });
+    expect(store.getState().chat.agentTyping).toBe(true);
+    const record = {
+      id: 'a1',
+      direction: 'in' as const,
+      at: new Date(0).toISOString(),
+      delivery: 'delivered' as const,
+      payload: { sender: 'AGENT' as const, to: NICK, from: AGENT, message: 'hi' },
+    };
+    chat.emit('message', record);
+    expect(store.getState().chat.agentTyping).toBe(false);
+
+    store.dispatch(guestTypingChanged('composing'));
+    expect(chat.chatStates).toEqual([{ to: AGENT, state: 'composing' }]);
+    store.dispatch(agentMessageSeen(record));
+    expect(chat.displayed).toEqual(['a1']);
   });
 
   it("asks for a room a native app's webview can decode only when the page says it is one", async () => {
