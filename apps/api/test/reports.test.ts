@@ -711,6 +711,7 @@ describe('reports', () => {
           agent: { id: ada, name: 'Ada Agent' },
           category: { id: 1, name: 'Sales' },
           notes: null,
+          wrapUp: null,
         },
         {
           callId: second?.callId,
@@ -720,6 +721,7 @@ describe('reports', () => {
           agent: { id: bo, name: 'Bo Agent' },
           category: { id: 1, name: 'Sales' },
           notes: 'Moved to billing',
+          wrapUp: null,
         },
       ]);
       const adaPerson = { id: ada, name: 'Ada Agent' };

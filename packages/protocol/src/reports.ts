@@ -347,6 +347,16 @@ export const reportCallDetailSchema = z.object({
       agent: person.nullable(),
       category: person.nullable(),
       notes: z.string().nullable(),
+      /** The agent's wrap-up (issue 19 item 3): the outcome by its label, the follow-up. */
+      wrapUp: z
+        .object({
+          outcomeCode: z.string().nullable(),
+          outcomeLabel: z.string().nullable(),
+          followUp: z.boolean(),
+          followUpNote: z.string().nullable(),
+        })
+        .nullable()
+        .optional(),
     }),
   ),
   timeline: z.array(timelineEntrySchema),

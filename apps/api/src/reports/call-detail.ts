@@ -75,6 +75,11 @@ type LegRow = {
   transfer_category_name: string | null;
   notes: string | null;
   rating: number | null;
+  outcome_code: string | null;
+  outcome_label: string | null;
+  follow_up: boolean;
+  follow_up_note: string | null;
+  wrapped_up_at: Date | null;
 };
 
 type EventRow = {
@@ -209,6 +214,10 @@ export async function reportCallDetail(
       .leftJoin('categories as k', 'k.id', 'l.category_id')
       .leftJoin('staff as ts', 'ts.id', 'l.transfer_to_staff_id')
       .leftJoin('categories as tk', 'tk.id', 'l.transfer_to_category_id')
+      // The outcome's label as the company names it now; a code since removed shows as itself.
+      .leftJoin('call_outcome_codes as oc', (join) =>
+        join.onRef('oc.company_id', '=', 'l.company_id').onRef('oc.code', '=', 'l.outcome_code'),
+      )
       .select([
         'l.id',
         'l.call_id',
@@ -227,6 +236,11 @@ export async function reportCallDetail(
         'tk.name as transfer_category_name',
         'l.notes',
         'l.rating',
+        'l.outcome_code',
+        'oc.label as outcome_label',
+        'l.follow_up',
+        'l.follow_up_note',
+        'l.wrapped_up_at',
       ])
       .where('l.origin_call_id', '=', origin.call_id)
       .where('l.company_id', '=', companyId)
@@ -313,6 +327,14 @@ export async function reportCallDetail(
       agent: person(leg.agent_id, leg.agent_name),
       category: person(leg.category_id, leg.category_name),
       notes: leg.notes,
+      wrapUp: leg.wrapped_up_at
+        ? {
+            outcomeCode: leg.outcome_code,
+            outcomeLabel: leg.outcome_label,
+            followUp: leg.follow_up,
+            followUpNote: leg.follow_up_note,
+          }
+        : null,
     })),
     timeline: timelineOf(
       legs,

@@ -126,6 +126,15 @@ describe('attack: outcome codes and wrap-ups by the wrong people', () => {
       follow_up: true,
       follow_up_note: 'Send the invoice',
     });
+    // The reports' call page shows it, the outcome by its label.
+    const report = await callApi(t.app, 'GET', `reports/calls/${callId}`, undefined, ann);
+    expect(report.statusCode, report.body).toBe(200);
+    expect(report.json().data.legs[0].wrapUp).toEqual({
+      outcomeCode: 'sale',
+      outcomeLabel: 'Sale made',
+      followUp: true,
+      followUpNote: 'Send the invoice',
+    });
   });
 
   it('refuses a wrap-up by anyone but the call’s agent, and stores nothing', async () => {

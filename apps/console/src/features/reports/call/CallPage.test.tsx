@@ -26,6 +26,32 @@ function openCall(answers: Record<string, FakeAnswer>) {
 const section = (testId: string) => screen.getByTestId(testId);
 
 describe('a call’s page', () => {
+  it('shows the agent’s wrap-up: the outcome by its label and the follow-up', async () => {
+    const [leg] = callDetail.legs;
+    if (!leg) throw new Error('the fixture has a leg');
+    const wrapped: ReportCallDetail = {
+      ...callDetail,
+      legs: [
+        {
+          ...leg,
+          wrapUp: {
+            outcomeCode: 'solved',
+            outcomeLabel: 'Solved',
+            followUp: true,
+            followUpNote: 'Send the repair form',
+          },
+        },
+      ],
+    };
+    openCall({ [DETAIL]: answer(wrapped) });
+    const wrapUp = await screen.findByTestId('call-wrap-up', {}, { timeout: 5000 });
+    expect(within(wrapUp).getByText('Outcome').nextSibling?.textContent).toBe('Solved');
+    expect(within(wrapUp).getByText('Follow-up').nextSibling?.textContent).toBe(
+      'Send the repair form',
+    );
+    expect(wrapUp.textContent).toContain('By Ada Agent (General)');
+  });
+
   it('shows the call whole: summary, recording player, timeline, answers, notes, files, rating and quality', async () => {
     openCall({ [DETAIL]: answer(callDetail) });
     await screen.findByTestId('call-summary', {}, { timeout: 5000 });

@@ -206,6 +206,42 @@ function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReloa
         )}
       </Section>
 
+      <Section title={t('reportWrapUp')} testId="call-wrap-up">
+        {detail.legs.every((leg) => !leg.wrapUp) ? (
+          <p className="report-empty">{t('reportNoWrapUp')}</p>
+        ) : (
+          <ul className="notes-list">
+            {detail.legs.map(
+              (leg) =>
+                leg.wrapUp && (
+                  <li key={leg.callId}>
+                    <p className="help">
+                      {t('reportWrapUpBy', {
+                        name: leg.agent?.name ?? t('reportNobody'),
+                        category: leg.category?.name ?? NONE,
+                      })}
+                    </p>
+                    <Facts
+                      facts={[
+                        [
+                          t('reportOutcome'),
+                          leg.wrapUp.outcomeLabel ?? leg.wrapUp.outcomeCode ?? t('reportNoOutcome'),
+                        ],
+                        [
+                          t('reportFollowUp'),
+                          leg.wrapUp.followUp
+                            ? (leg.wrapUp.followUpNote ?? t('reportFollowUpAsked'))
+                            : t('reportFollowUpNone'),
+                        ],
+                      ]}
+                    />
+                  </li>
+                ),
+            )}
+          </ul>
+        )}
+      </Section>
+
       <Section title={t('reportRating')} testId="call-rating">
         {detail.rating === null && detail.ratingForm === null ? (
           <p className="report-empty">{t('reportNotRated')}</p>
