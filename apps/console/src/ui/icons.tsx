@@ -66,6 +66,8 @@ export const EndCallIcon = () => (
 
 export const MoreIcon = () => (
   <Icon>
-    <path d="M5 12h.01M12 12h.01M19 12h.01" />
+    <circle cx="5" cy="12" r="1.5" fill="currentColor" />
+    <circle cx="12" cy="12" r="1.5" fill="currentColor" />
+    <circle cx="19" cy="12" r="1.5" fill="currentColor" />
   </Icon>
 );
