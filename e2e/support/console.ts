@@ -152,9 +152,18 @@ export async function callInProgress(guest: Page, browser: Browser, name: string
   return agent;
 }
 
-/** axe finds nothing at all on the console's page, of any impact. */
-export async function expectAxeClean(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+/**
+ * axe finds nothing at all on the console's page, of any impact — outside `options.exclude` (a
+ * selector) and but for `options.known` (rules of a gap reported elsewhere).
+ */
+export async function expectAxeClean(
+  page: Page,
+  options: { exclude?: string; known?: string[] } = {},
+) {
+  let builder = new AxeBuilder({ page });
+  if (options.exclude) builder = builder.exclude(options.exclude);
+  if (options.known) builder = builder.disableRules(options.known);
+  const { violations } = await builder.analyze();
   expect(
     violations.map(
       (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,

@@ -100,4 +100,42 @@ test.describe('the console in Arabic (issue 19 item 6, decision 0029)', () => {
       await context.close();
     }
   });
+
+  test('an admin chooses Arabic before signing in: settings and reports read right to left', async ({
+    page,
+  }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/console/');
+    await page.getByLabel('Language').selectOption('ar');
+    await expectArabic(page);
+    // Company 12's admin (apps/api/src/db/seed.ts DEMO_LOGINS), signing in in Arabic.
+    await page.getByLabel('البريد الإلكتروني').fill('zoe@frontdesk.demo');
+    await page.getByLabel('كلمة المرور').fill('frontdesk-demo');
+    await page.getByRole('button', { name: 'تسجيل الدخول' }).click();
+    await expect(page.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
+
+    // A new page load keeps the language chosen in this browser.
+    await page.goto('/console/admin/brand');
+    await expectArabic(page);
+    await expect(page.getByRole('heading', { name: 'العلامة التجارية' })).toBeVisible();
+    // The settings' groups run right to left: the first on the right, where an Arabic reader starts.
+    const groups = page.getByRole('navigation', { name: 'الإعدادات' }).getByRole('link');
+    const [first, second] = [await box(groups.nth(0)), await box(groups.nth(1))];
+    expect(first.y).toBe(second.y);
+    expect(first.x).toBeGreaterThan(second.x);
+    await expectNoSidewaysScroll(page);
+    // The preview frame holds the guest's page, audited by the guest's own journeys; the admin
+    // and reports areas have no <main> landmark in any language (ui/AreaFrame.tsx), a gap apart.
+    const areaGaps = { known: ['landmark-one-main'] };
+    await expectAxeClean(page, { exclude: '[data-testid="preview-frame"]', ...areaGaps });
+    await page.screenshot({ path: `${docsImages}/console-ar-admin-desktop.png` });
+
+    await page.setViewportSize(PHONE);
+    await page.goto('/console/reports');
+    await expectArabic(page);
+    await expect(page.getByRole('heading', { name: 'التقارير' }).first()).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await expectAxeClean(page, areaGaps);
+    await page.screenshot({ path: `${docsImages}/console-ar-reports-phone.png`, fullPage: true });
+  });
 });
