@@ -86,7 +86,7 @@ test('an admin changes the brand colour, the welcome text and the rating style, 
 
     await page.getByRole('button', { name: 'Save changes' }).click();
     const summary = page.getByTestId('save-summary');
-    await expect(summary).toContainText('Saved: 3 changed');
+    await expect(summary).toContainText('Saved: 3 changes');
     await expect(summary).toContainText('Rating style Stars → Emojis');
     await expect(summary).toContainText(
       `Button colour “${original.categoryBackgroundColor}” → “${BRAND_COLOUR}”`,
