@@ -56,6 +56,18 @@ test('console: an agent who reloads mid-call takes the call up again; it goes on
     await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
     await expect(agent.getByTestId('call-rejoin')).toHaveCount(0);
 
+    // The call's link opened in another tab of the agent's: the call is open in this one, so the
+    // other says so and shows the queue; this tab keeps the call.
+    const other = await agent.context().newPage();
+    await other.goto(callUrl);
+    await expect(other.getByTestId('call-rejoin')).toHaveText(
+      /Your call is open in another tab of the console\./,
+    );
+    await expect(other).toHaveURL(/\/console\/queue$/);
+    await expect(other.getByTestId('call-screen')).toHaveCount(0);
+    await other.close();
+    await expect(agent.getByTestId('call-screen')).toHaveAttribute('data-phase', 'active');
+
     // The chat still works, both ways, with the same guest.
     await guest.getByLabel('Message').fill('Are you back?');
     await guest.getByRole('button', { name: 'Send' }).click();

@@ -89,3 +89,4 @@ export function sendBeacon<R extends Route & { method: 'POST'; body: z.ZodType }
     new Blob([JSON.stringify(body)], { type: 'text/plain' }),
   );
 }
+export { claimTabLock, type TabLock } from './tab-lock.ts';

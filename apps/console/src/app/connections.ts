@@ -13,6 +13,14 @@ export class Connections {
   /** The media adapter's `playStream`, once the adapter is loaded. */
   play: ((element: HTMLMediaElement, stream: MediaStream | null) => Promise<void>) | undefined;
   readonly streams = new StreamRegistry();
+  /** This tab's hold on the call it has open (decision 0027: another tab of the agent's stays out). */
+  callLock: { callId: string; release: () => void } | undefined;
+
+  /** Lets another tab of the agent's take the call up (its end, or a rejoin refused). */
+  releaseCall(): void {
+    this.callLock?.release();
+    this.callLock = undefined;
+  }
 
   /** Leaves the call's media (idempotent) and forgets its streams. */
   async closeMedia(): Promise<void> {
@@ -24,6 +32,7 @@ export class Connections {
 
   /** Signing out: the media first (it leaves the Janus room), then the chat. */
   async closeAll(): Promise<void> {
+    this.releaseCall();
     await this.closeMedia();
     const chat = this.chat;
     this.chat = undefined;

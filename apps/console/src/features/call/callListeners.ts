@@ -7,6 +7,7 @@ import {
   routes,
   type PresenceStatus,
 } from '@frontdesk/protocol';
+import { claimTabLock } from '@frontdesk/protocol/browser';
 import type { AppStartListening } from '../../app/hooks.ts';
 import type { ConsoleServices } from '../../app/services.ts';
 import { describeError } from '../../app/errors.ts';
@@ -51,6 +52,10 @@ import type { AppDispatch, RootState } from '../../app/store.ts';
 
 /** How long a reloaded console waits for its chat before giving up taking its call up again. */
 const REJOIN_WAIT_MS = 20_000;
+/** How long a reloaded console waits for its old page to let go of the call's lock. */
+const CLAIM_WAIT_MS = 2000;
+/** The Web Lock the tab that has a call open holds (decision 0027). */
+const callLockName = (callId: string) => `frontdesk-console.call.${callId}`;
 
 /** The call under way, with what every control needs; undefined when there is none. */
 function current(state: RootState) {
@@ -123,6 +128,9 @@ export function callListeners(startListening: AppStartListening): void {
           token,
           body: { guestUsername: summary.guestUsername, categoryId },
         });
+        const lock = await claimTabLock(callLockName(data.callId), 0);
+        extra.connections.releaseCall();
+        if (lock) extra.connections.callLock = { callId: data.callId, ...lock };
         dispatch(callClaimed({ call: data, roomJid: callRoomJid(data.callId, domain) }));
       } catch (error) {
         if (error instanceof ApiRequestError && error.status === 409) {
@@ -154,11 +162,19 @@ export function callListeners(startListening: AppStartListening): void {
         dispatch(callRejoinFailed(t('callRejoinFailed', { reason: t('chat_closed') })));
         return;
       }
+      // Another tab of this agent's may have the call open (a link opened in a new tab).
+      const lock = await claimTabLock(callLockName(callId), CLAIM_WAIT_MS);
+      if (!lock) {
+        dispatch(callRejoinFailed(t('callOpenElsewhere')));
+        return;
+      }
+      extra.connections.callLock = { callId, ...lock };
       try {
         const { data } = await extra.api(routes.rejoinCall, { params: { callId }, token });
-        if (getState().call.phase !== 'idle') return;
+        if (getState().call.phase !== 'idle') return extra.connections.releaseCall();
         dispatch(callClaimed({ call: data, roomJid: callRoomJid(data.callId, domain) }));
       } catch (error) {
+        extra.connections.releaseCall();
         const over =
           error instanceof ApiRequestError && (error.status === 409 || error.status === 403);
         dispatch(
@@ -378,6 +394,13 @@ export function callListeners(startListening: AppStartListening): void {
         .catch((error: unknown) => console.warn('could not end the call the guest left', error));
       await guestLeft(extra, dispatch, live);
     },
+  });
+
+  // Over, however it ended: another tab of the agent's may open the call's address (it learns
+  // the call is over) rather than be told it is open here.
+  startListening({
+    actionCreator: callEnded,
+    effect: (_action, { extra }) => extra.connections.releaseCall(),
   });
 
   // After a transfer the hold presence stayed for the guest to read; back at the queue it goes.
