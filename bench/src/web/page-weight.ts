@@ -10,10 +10,12 @@ import { newGuestContext } from './browser.ts';
 export const OPEN_COMPANY_ID = 12;
 
 /**
- * Text that gives the call code away: janus.js names the videoroom plugin, StanzaJS its XMPP
- * namespaces. The bundler names chunks after their folders (`src-…`), not their packages.
+ * Text that gives the call code away: janus.js's own `Janus.useDefaultDependencies`, StanzaJS its
+ * XMPP namespaces. Not the videoroom plugin's name: @frontdesk/protocol's Janus gate schemas
+ * (media-gate.ts, in the page's main chunk) name it too. The bundler names chunks after their
+ * folders (`src-…`), not their packages.
  */
-const CALL_CODE = /janus\.plugin\.videoroom|urn:xmpp:/;
+const CALL_CODE = /useDefaultDependencies|urn:xmpp:/;
 
 const gzipSize = (body: Buffer) => gzipSync(body).length;
 
