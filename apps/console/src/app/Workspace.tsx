@@ -14,6 +14,7 @@ import { useHealth } from '../features/health/useHealth.ts';
 import { QueuePanel } from '../features/queue/QueuePanel.tsx';
 import { RingSettings } from '../features/queue/RingSettings.tsx';
 import { selectWaitingCount } from '../features/queue/queueSlice.ts';
+import { LanguagePicker } from '../i18n/LanguagePicker.tsx';
 import { t } from '../i18n/messages.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
 import { useCallAddress } from './useCallAddress.ts';
@@ -92,6 +93,7 @@ export function Workspace() {
         {user?.role === 'admin' && <Link to="/supervisor">{t('supervisorTitle')}</Link>}
         {user?.role === 'admin' && <Link to="/reports">{t('reportsTitle')}</Link>}
         {user?.role === 'admin' && <Link to="/admin">{t('companySettings')}</Link>}
+        <LanguagePicker staffId={user?.id} />
         <button type="button" className="secondary" onClick={() => dispatch(signedOut())}>
           {t('signOut')}
         </button>
