@@ -132,6 +132,15 @@ test.describe('the agent’s workspace (issue 19 items 2 and 3)', () => {
       await expectNoSidewaysScroll(agent);
       await expectAxeClean(agent);
       await agent.screenshot({ path: `${docsImages}/console-workspace-phone-guest.png` });
+      // A tablet's width: two columns, the queue beside the call, the guest's panel above it.
+      await agent.setViewportSize({ width: 1024, height: 768 });
+      await expect(panel.getByRole('button', { name: 'About the guest' })).toBeVisible();
+      const [tabletPanel, tabletCall] = await Promise.all([
+        panel.boundingBox(),
+        agent.getByTestId('call-screen').boundingBox(),
+      ]);
+      expect(tabletPanel && tabletCall && tabletPanel.y < tabletCall.y).toBe(true);
+      await expectNoSidewaysScroll(agent);
       await agent.setViewportSize(DESKTOP);
 
       await agent.getByRole('button', { name: 'End call' }).click();
