@@ -6,6 +6,8 @@
  * tab that finds it held knows the call is open elsewhere.
  */
 
+import { claimTabLock } from '@frontdesk/protocol/browser';
+
 /** A claim this tab holds on a call: `release` lets another tab of this browser take it. */
 export type CallClaim = { callId: string; release: () => void };
 
@@ -22,23 +24,7 @@ const lockName = (callId: string) => `frontdesk.call.${callId}`;
  * `null` when another tab of this browser still holds it. A browser without Web Locks gets a
  * claim that guards nothing (as before).
  */
-export function claimCall(callId: string, waitMs: number): Promise<CallClaim | null> {
-  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
-  if (!locks) return Promise.resolve({ callId, release: () => undefined });
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  return new Promise((resolve) => {
-    const granted = () => {
-      resolve({ callId, release });
-      return held;
-    };
-    const request =
-      waitMs > 0
-        ? locks.request(lockName(callId), { signal: AbortSignal.timeout(waitMs) }, granted)
-        : locks.request(lockName(callId), { ifAvailable: true }, (lock) =>
-            lock ? granted() : resolve(null),
-          );
-    // Aborted: the wait ran out with the lock still held elsewhere.
-    request.catch(() => resolve(null));
-  });
+export async function claimCall(callId: string, waitMs: number): Promise<CallClaim | null> {
+  const lock = await claimTabLock(lockName(callId), waitMs);
+  return lock && { callId, release: lock.release };
 }
