@@ -5,6 +5,7 @@ import { ApiRequestError, type ApiClient, type ChatFile } from '@frontdesk/proto
 import { Connections } from '../../app/connections.ts';
 import type { RootState } from '../../app/store.ts';
 import { answer, fakeApi, renderWithState, signedIn, unreachable } from '../../test/render.tsx';
+import { currentToasts, dismissToast } from '../../ui/toast.ts';
 import { ChatPanel, formatMessageTime } from './ChatPanel.tsx';
 import {
   chatSlice,
@@ -275,5 +276,19 @@ describe('the agent’s chat', () => {
     expect(box).toHaveProperty('value', 'Thank you for calling.');
     fireEvent.change(box, { target: { value: '/nothing' } });
     expect(screen.getByRole('listbox').textContent).toBe('No reply matches.');
+  });
+
+  it('says in a toast when the canned replies could not be loaded, and the chat works on', async () => {
+    const api = (async () => {
+      throw new ApiRequestError(0, 'network', 'The server could not be reached.');
+    }) as unknown as ApiClient;
+    renderWithState(<ChatPanel />, chatWith(), { connections: recordingChat().connections, api });
+    await vi.waitFor(() =>
+      expect(currentToasts().map((toast) => toast.message)).toEqual([
+        'The canned replies could not be loaded: The server could not be reached.',
+      ]),
+    );
+    for (const toast of currentToasts()) dismissToast(toast.id);
+    expect(screen.queryByTestId('chat-problem')).toBeNull();
   });
 });

@@ -96,8 +96,7 @@ export function ChatPanel() {
   const log = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLInputElement>(null);
   const typed = useTypingNotice(peer);
-  const canned = useCannedReplies();
-  const [cannedErrorSeen, setCannedErrorSeen] = useState(false);
+  const replies = useCannedReplies();
   // The `/` suggestions: which one is highlighted, and whether Escape closed them for this text.
   const [active, setActive] = useState(0);
   const [escaped, setEscaped] = useState(false);
@@ -136,8 +135,8 @@ export function ChatPanel() {
   const attach = (file: File | undefined | null) => {
     if (file) dispatch(fileChosen({ to: peer, file }));
   };
-  const problem = upload?.error ?? sendError ?? (cannedErrorSeen ? null : canned.error);
-  const suggestions = escaped ? null : suggestedReplies(text, canned.replies);
+  const problem = upload?.error ?? sendError;
+  const suggestions = escaped ? null : suggestedReplies(text, replies);
   const activeReply = suggestions?.[Math.min(active, suggestions.length - 1)];
 
   const edited = (value: string) => {
@@ -147,10 +146,7 @@ export function ChatPanel() {
     typed.changed(value);
     if (problem) dismiss();
   };
-  const dismiss = () => {
-    if (canned.error) setCannedErrorSeen(true);
-    dispatch(problemDismissed());
-  };
+  const dismiss = () => dispatch(problemDismissed());
   const insert = (reply: { text: string }) => {
     edited(reply.text);
     box.current?.focus();

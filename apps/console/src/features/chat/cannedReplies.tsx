@@ -4,22 +4,20 @@ import { describeError } from '../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../app/hooks.ts';
 import { useServices } from '../../app/servicesContext.ts';
 import { t } from '../../i18n/messages.ts';
+import { notify } from '../../ui/toast.ts';
 
 /** The most suggestions shown at once. */
 const SHOWN = 8;
 
 /**
  * The company's canned replies for the chat (issue 19 item 4), loaded when the chat opens; a
- * failure is said once, in the chat, and the agent types on without them.
+ * failure is a toast (decision 0028: it passes) and the agent types on without them.
  */
-export function useCannedReplies(): { replies: CannedReply[]; error: string | null } {
+export function useCannedReplies(): CannedReply[] {
   const { api } = useServices();
   const store = useAppStore();
   const companyId = useAppSelector((state) => state.auth.login?.user.companyId);
-  const [loaded, setLoaded] = useState<{ replies: CannedReply[]; error: string | null }>({
-    replies: [],
-    error: null,
-  });
+  const [replies, setReplies] = useState<CannedReply[]>([]);
   useEffect(() => {
     if (companyId === undefined) return;
     let current = true;
@@ -27,19 +25,15 @@ export function useCannedReplies(): { replies: CannedReply[]; error: string | nu
       params: { id: String(companyId) },
       token: store.getState().auth.login?.access_token,
     }).then(
-      ({ data }) => current && setLoaded({ replies: data, error: null }),
+      ({ data }) => current && setReplies(data),
       (error: unknown) =>
-        current &&
-        setLoaded({
-          replies: [],
-          error: t('cannedRepliesLoadFailed', { reason: describeError(error) }),
-        }),
+        current && notify(t('cannedRepliesLoadFailed', { reason: describeError(error) })),
     );
     return () => {
       current = false;
     };
   }, [api, companyId, store]);
-  return loaded;
+  return replies;
 }
 
 /**
