@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { companyDetailsSchema, type StaffLogin } from '@frontdesk/protocol';
+import { companyDetailsSchema, type ClaimedCall, type StaffLogin } from '@frontdesk/protocol';
 import { Connections } from '../app/connections.ts';
 import type { ConsoleServices } from '../app/services.ts';
 import { ServicesContext } from '../app/servicesContext.ts';
@@ -10,6 +10,30 @@ import { CONSOLE_BASENAME, consoleRoutes } from '../app/routes.tsx';
 import { createStore, type RootState } from '../app/store.ts';
 
 export { answer, fakeApi, refusal, type FakeAnswer } from '@frontdesk/protocol/testing';
+
+/**
+ * A call as the API's claim answers it (guest `g` + 25 × `letter`, call `<guest>--call1`), with
+ * what a test needs different in `overrides`.
+ */
+export function claimedCall(letter = 'a', overrides: Partial<ClaimedCall> = {}): ClaimedCall {
+  const guestUsername = `g${letter.repeat(25)}`;
+  return {
+    callId: `${guestUsername}--call1`,
+    reportId: 7,
+    guestUsername,
+    guestJabberUsername: 'g12-visitor-abc',
+    categoryId: 40,
+    callType: 'video',
+    room: {
+      room: 'r',
+      pin: 'pin',
+      token: `agent.${'t'.repeat(43)}`,
+      recorded: false,
+      iceServers: [],
+    },
+    ...overrides,
+  };
+}
 
 /** Fails loudly: a component test that reaches it has left its subject. */
 export const unreachable = (): never => {

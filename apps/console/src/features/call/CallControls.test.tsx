@@ -5,27 +5,13 @@ import type { ClaimedCall } from '@frontdesk/protocol';
 import { Provider } from 'react-redux';
 import { ServicesContext } from '../../app/servicesContext.ts';
 import type { RootState } from '../../app/store.ts';
-import { renderWithState, signedIn } from '../../test/render.tsx';
+import { renderWithState, signedIn, claimedCall } from '../../test/render.tsx';
 import { CallControls } from './CallControls.tsx';
 import { callSlice, mediaStateChanged, muteToggled } from './callSlice.ts';
 
 afterEach(cleanup);
 
-const call: ClaimedCall = {
-  callId: `g${'a'.repeat(25)}--call1`,
-  reportId: 7,
-  guestUsername: `g${'a'.repeat(25)}`,
-  guestJabberUsername: 'g12-visitor-abc',
-  categoryId: 40,
-  callType: 'video',
-  room: {
-    room: 'r',
-    pin: 'pin',
-    token: `agent.${'t'.repeat(43)}`,
-    recorded: false,
-    iceServers: [],
-  },
-};
+const call = claimedCall();
 
 function inCall(callType: ClaimedCall['callType'] = 'video'): Partial<RootState> {
   return {

@@ -1,27 +1,13 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ApiClient, ClaimedCall } from '@frontdesk/protocol';
+import type { ApiClient } from '@frontdesk/protocol';
 import type { RootState } from '../../app/store.ts';
-import { fakeApi, refusal, renderWithState, signedIn } from '../../test/render.tsx';
+import { fakeApi, refusal, renderWithState, signedIn, claimedCall } from '../../test/render.tsx';
 import { CallNotes } from './CallNotes.tsx';
 import { callDismissed, callSlice } from './callSlice.ts';
 import { NOTES_PAUSE_MS, NOTES_RETRY_MS, notesDraft } from './notesAutosave.ts';
 
-const call: ClaimedCall = {
-  callId: `g${'a'.repeat(25)}--call1`,
-  reportId: 7,
-  guestUsername: `g${'a'.repeat(25)}`,
-  guestJabberUsername: 'g12-visitor-abc',
-  categoryId: 40,
-  callType: 'video',
-  room: {
-    room: 'r',
-    pin: 'pin',
-    token: `agent.${'t'.repeat(43)}`,
-    recorded: false,
-    iceServers: [],
-  },
-};
+const call = claimedCall();
 const NOTES = `PUT /calls/${call.callId}/notes`;
 
 function inCall(): Partial<RootState> {

@@ -1,7 +1,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClaimedCall, GuestContext } from '@frontdesk/protocol';
-import { answer, fakeApi, renderWithState, signedIn } from '../../test/render.tsx';
+import type { GuestContext } from '@frontdesk/protocol';
+import { answer, fakeApi, renderWithState, signedIn, claimedCall } from '../../test/render.tsx';
 import { GuestContextPanel } from '../guestContext/GuestContextPanel.tsx';
 import { CallScreen } from './CallScreen.tsx';
 import { callSlice } from './callSlice.ts';
@@ -10,21 +10,12 @@ import { initialsOf } from './VoiceStage.tsx';
 afterEach(cleanup);
 
 const GUEST = `g${'v'.repeat(25)}`;
-const call: ClaimedCall = {
+const call = claimedCall('v', {
   callId: `${GUEST}--voice1`,
   reportId: 8,
-  guestUsername: GUEST,
-  guestJabberUsername: 'g12-visitor-abc',
-  categoryId: 40,
   callType: 'voice',
-  room: {
-    room: `${GUEST}--voice1`,
-    pin: 'pin',
-    token: `agent.${'t'.repeat(43)}`,
-    recorded: false,
-    iceServers: [],
-  },
-};
+  room: { ...claimedCall().room, room: `${GUEST}--voice1` },
+});
 const context: GuestContext = {
   callId: call.callId,
   guestUsername: GUEST,

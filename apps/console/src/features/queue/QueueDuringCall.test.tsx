@@ -1,7 +1,6 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClaimedCall } from '@frontdesk/protocol';
-import { renderWithState, signedIn } from '../../test/render.tsx';
+import { renderWithState, signedIn, claimedCall } from '../../test/render.tsx';
 import { callSlice } from '../call/callSlice.ts';
 import { QueuePanel } from './QueuePanel.tsx';
 
@@ -12,21 +11,11 @@ const GUEST = 'g12-visitor-abc';
 const USERNAME = `g${'w'.repeat(25)}`;
 const waitingSince = new Date(Date.now() - 30_000).toISOString();
 
-const myCall: ClaimedCall = {
+const myCall = claimedCall('m', {
   callId: `g${'m'.repeat(25)}--mine`,
   reportId: 3,
-  guestUsername: `g${'m'.repeat(25)}`,
   guestJabberUsername: 'g12-other-def',
-  categoryId: 40,
-  callType: 'video',
-  room: {
-    room: 'r',
-    pin: 'pin',
-    token: `agent.${'t'.repeat(43)}`,
-    recorded: false,
-    iceServers: [],
-  },
-};
+});
 
 // The workspace keeps the queue in sight during a call (issue 19): the agent sees who waits,
 // but takes one call at a time.
