@@ -20,6 +20,9 @@ export function Dialog(props: {
   testId?: string;
 }) {
   const { onCancel, initialFocus } = props;
+  // What had the focus as the dialog opened: Radix gives it back only to a Dialog.Trigger, and
+  // our dialogs are opened by the page's own buttons.
+  const opener = useRef(typeof document === 'undefined' ? null : document.activeElement);
   return (
     <RadixDialog.Root open onOpenChange={(open) => !open && onCancel()}>
       <RadixDialog.Portal>
@@ -34,6 +37,10 @@ export function Dialog(props: {
               if (!initialFocus?.current) return;
               event.preventDefault();
               initialFocus.current.focus();
+            }}
+            onCloseAutoFocus={(event) => {
+              event.preventDefault();
+              if (opener.current instanceof HTMLElement) opener.current.focus();
             }}
             // Escape inside the dialog is the dialog's own: it must not also end a call.
             onKeyDown={(event) => event.key === 'Escape' && event.stopPropagation()}
