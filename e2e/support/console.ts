@@ -154,15 +154,11 @@ export async function callInProgress(guest: Page, browser: Browser, name: string
 
 /**
  * axe finds nothing at all on the console's page, of any impact — outside `options.exclude` (a
- * selector) and but for `options.known` (rules of a gap reported elsewhere).
+ * selector).
  */
-export async function expectAxeClean(
-  page: Page,
-  options: { exclude?: string; known?: string[] } = {},
-) {
+export async function expectAxeClean(page: Page, options: { exclude?: string } = {}) {
   let builder = new AxeBuilder({ page });
   if (options.exclude) builder = builder.exclude(options.exclude);
-  if (options.known) builder = builder.disableRules(options.known);
   const { violations } = await builder.analyze();
   expect(
     violations.map(

@@ -12,6 +12,7 @@ export type AreaTab = { to: string; label: string; end?: boolean };
  * area's title, the company's name and `links`, a row of tabs (`tabs`, named `navLabel` for
  * screen readers) and the open tab's page, which loads when first opened. Anyone else who opens
  * it is told `adminsOnly` and loads none of its pages (the API refuses them the data anyway).
+ * The open page is the area's one `<main>`: its pages are labelled sections within it.
  * `name` is the area's class and test id (`<name>-area`).
  */
 export function AreaFrame({
@@ -65,15 +66,17 @@ export function AreaFrame({
           ))}
         </ul>
       </nav>
-      <Suspense
-        fallback={
-          <p role="status" className="area-status">
-            {t('loading')}
-          </p>
-        }
-      >
-        <Outlet />
-      </Suspense>
+      <main className="area-main">
+        <Suspense
+          fallback={
+            <p role="status" className="area-status">
+              {t('loading')}
+            </p>
+          }
+        >
+          <Outlet />
+        </Suspense>
+      </main>
     </div>
   );
 }

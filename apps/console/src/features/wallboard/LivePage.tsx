@@ -24,7 +24,7 @@ export function LivePage<Board extends { at: string }>(props: {
   const { view } = live;
   const ready = view.state === 'ready' ? view : null;
   return (
-    <main className={`wallboard ${name}`} aria-labelledby={`${name}-title`} data-testid={name}>
+    <section className={`wallboard ${name}`} aria-labelledby={`${name}-title`} data-testid={name}>
       <header className="wallboard-header">
         <h2 id={`${name}-title`}>{props.title}</h2>
         {ready && (
@@ -52,6 +52,6 @@ export function LivePage<Board extends { at: string }>(props: {
           onRetry={live.retry}
         />
       )}
-    </main>
+    </section>
   );
 }

@@ -46,7 +46,7 @@ export function CallPage() {
   const search = (location.state as { search?: string } | null)?.search;
 
   return (
-    <main
+    <section
       className="reports-page call-page"
       aria-labelledby="reports-page-title"
       data-testid="call-page"
@@ -67,7 +67,7 @@ export function CallPage() {
           onRetry={retry}
         />
       )}
-    </main>
+    </section>
   );
 }
 

@@ -79,7 +79,7 @@ export function CallsPage() {
   }
 
   return (
-    <main className="reports-page" aria-labelledby="reports-page-title" data-testid="calls-page">
+    <section className="reports-page" aria-labelledby="reports-page-title" data-testid="calls-page">
       <div className="reports-page-header">
         <h2 id="reports-page-title">{t('reportsCalls')}</h2>
         <CsvDownload query={query} view={view} />
@@ -129,6 +129,6 @@ export function CallsPage() {
           </div>
         </>
       )}
-    </main>
+    </section>
   );
 }

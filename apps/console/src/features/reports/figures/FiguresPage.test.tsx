@@ -93,6 +93,7 @@ describe('the figures page', () => {
       ['Figures', '/console/reports'],
       ['Calls', '/console/reports/calls'],
       ['Live wallboard', '/console/reports/wallboard'],
+      ['Supervisor', '/console/supervisor'],
     ]);
     // The admin's agent filter lists the company's members.
     expect(await screen.findByRole('option', { name: 'Ada Agent' })).toBeTruthy();

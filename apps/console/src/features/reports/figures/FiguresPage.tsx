@@ -45,7 +45,11 @@ export function FiguresPage() {
   const { view: summary, retry } = useReportFor(summaryQuery(view), loadSummary);
 
   return (
-    <main className="reports-page" aria-labelledby="reports-page-title" data-testid="figures-page">
+    <section
+      className="reports-page"
+      aria-labelledby="reports-page-title"
+      data-testid="figures-page"
+    >
       <h2 id="reports-page-title">{t('reportsFigures')}</h2>
       <ReportFilters
         key={params.toString()}
@@ -73,7 +77,7 @@ export function FiguresPage() {
           onRetry={retry}
         />
       )}
-    </main>
+    </section>
   );
 }
 
