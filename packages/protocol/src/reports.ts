@@ -16,8 +16,11 @@ import { callQualityBodySchema } from './call-quality.ts';
 export const callEventKindSchema = z.enum(['offered', 'held', 'resumed', 'transfer_requested']);
 export type CallEventKind = z.infer<typeof callEventKindSchema>;
 
-/** Who ended a call leg; `server` for a newer call of the guest, a hold-call or a sweep. */
-export const callEndedBySchema = z.enum(['guest', 'agent', 'server']);
+/**
+ * Who ended a call leg; `server` for a newer call of the guest or a hold-call, `absence` when
+ * neither side was in the call's chat room for the reload grace (decision 0037).
+ */
+export const callEndedBySchema = z.enum(['guest', 'agent', 'server', 'absence']);
 export type CallEndedBy = z.infer<typeof callEndedBySchema>;
 
 /** Which side measured a call's media. */

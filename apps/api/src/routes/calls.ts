@@ -16,6 +16,7 @@ import {
   transferCall,
 } from '../calls/call-coordination.ts';
 import { endReport, requireCall, requireReport } from '../calls/call-reports.ts';
+import { releaseCall } from '../calls/call-presence.ts';
 import { recordHold } from '../calls/call-events.ts';
 import { saveCallQuality } from '../calls/call-quality.ts';
 import { authenticate, authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
@@ -25,7 +26,7 @@ import { fromTable } from './from-table.ts';
 
 /** The call protocol between the guest and the agent who takes its call (docs/protocol.md). */
 export const callRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, callRooms, callChats, recordingJobs } = app;
+  const { db, callRooms, callChats } = app;
 
   app.route({
     ...fromTable(routes.janusToken, [401, 403], {
@@ -136,8 +137,7 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       // Also on a repeated end: it frees a room left behind by a transfer.
-      await Promise.all([callRooms.close(ended), callChats.close(ended)]);
-      await recordingJobs.mergeAfterCall(ended);
+      await releaseCall(app, ended);
       return { data: toCallState(ended) };
     },
   });

@@ -287,6 +287,30 @@ export async function removeRoom(admin: RoomAdmin, name: string): Promise<void> 
   await expectOk('destroy_room', response);
 }
 
+/**
+ * The users (localparts) in the room now, by their real JIDs, which the admin API sees even in a
+ * semi-anonymous room. A room the server does not have answers `undefined`: nobody can be in it,
+ * but that says nothing of whether a call's sides left it.
+ */
+export async function roomOccupants(admin: RoomAdmin, name: string): Promise<string[] | undefined> {
+  const response = await call(admin, 'get_room_occupants', {
+    name,
+    service: `conference.${admin.domain}`,
+  });
+  if (response.status === 400 && (await response.clone().text()).includes('room_not_found')) {
+    return undefined;
+  }
+  const occupants = await expectOk('get_room_occupants', response);
+  if (!Array.isArray(occupants)) throw new RoomAdminError('get_room_occupants', 200, 'not a list');
+  return [
+    ...new Set(
+      occupants.map((occupant: { jid?: unknown }) =>
+        typeof occupant.jid === 'string' ? (occupant.jid.split('@')[0] ?? '') : '',
+      ),
+    ),
+  ].filter((user) => user !== '');
+}
+
 /** The users (localparts) of the domain that have at least one session open now. */
 export async function connectedUsers(admin: RoomAdmin): Promise<string[]> {
   const jids = await expectOk('connected_users', await call(admin, 'connected_users', {}));
@@ -309,4 +333,18 @@ export async function disconnectUser(admin: RoomAdmin, localpart: string): Promi
     'kick_user',
     await call(admin, 'kick_user', { user: localpart, host: admin.domain }),
   );
+}
+
+/**
+ * Unregisters the user (a guest whose data is erased, decision 0032): ejabberd removes what it
+ * keeps of it — roster, PEP nodes and their items, last activity. With JWT logins there is no
+ * password to remove, and ejabberd answers so (`not_allowed`) after the removal has run, so
+ * that answer is no error.
+ */
+export async function unregisterUser(admin: RoomAdmin, localpart: string): Promise<void> {
+  const response = await call(admin, 'unregister', { user: localpart, host: admin.domain });
+  if (response.ok) return;
+  const text = await response.clone().text();
+  if (response.status === 400 && text.includes('not_allowed')) return;
+  await expectOk('unregister', response);
 }
