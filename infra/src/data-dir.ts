@@ -13,6 +13,7 @@ const secretsSchema = z.object({
   janusAdminKey: z.string().min(16),
   janusAdminSecret: z.string().min(16),
   turnSecret: z.string().min(16),
+  guestFingerprintKey: z.string().min(32),
 });
 export type Secrets = z.infer<typeof secretsSchema>;
 
@@ -108,20 +109,26 @@ export function prepareDataDir(root: string): DataDir {
 const secret = (bytes: number) => randomBytes(bytes).toString('base64url');
 
 /**
- * Reads the installation's secrets, generating them on first run. SECURITY: the file is
- * readable by its owner only and lives in the git-ignored data folder, never in the repository.
+ * Reads the installation's secrets, generating them on first run, and any a newer version added
+ * since (the others kept as they are). SECURITY: the file is readable by its owner only and
+ * lives in the git-ignored data folder, never in the repository.
  */
 export function loadOrCreateSecrets(dir: DataDir): Secrets {
   const file = join(dir.root, 'secrets.json');
-  if (existsSync(file)) return secretsSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-  const secrets: Secrets = {
+  const stored = existsSync(file)
+    ? secretsSchema.partial().parse(JSON.parse(readFileSync(file, 'utf8')))
+    : undefined;
+  const fresh: Secrets = {
     apiTokenSecret: secret(32),
     xmppJwtSecret: secret(32),
     janusTokenSecret: secret(24),
     janusAdminKey: secret(24),
     janusAdminSecret: secret(24),
     turnSecret: secret(24),
+    guestFingerprintKey: secret(32),
   };
+  const secrets: Secrets = { ...fresh, ...stored };
+  if (stored && Object.keys(fresh).every((name) => name in stored)) return secrets;
   writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return secrets;

@@ -316,6 +316,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           JANUS_WEBSOCKET_UPSTREAM: janus.current.wsUrl,
           JANUS_HTTP_URL: janus.current.httpUrl,
           API_TOKEN_SECRET: secrets.apiTokenSecret,
+          GUEST_FINGERPRINT_KEY: secrets.guestFingerprintKey,
           XMPP_JWT_SECRET: secrets.xmppJwtSecret,
           JANUS_TOKEN_SECRET: secrets.janusTokenSecret,
           JANUS_ADMIN_KEY: secrets.janusAdminKey,

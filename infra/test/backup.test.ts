@@ -51,13 +51,13 @@ let original: { report: unknown; upload: string; recording: string; secrets: str
 beforeAll(async () => {
   tmp = await tempDir('frontdesk-backup-test-');
   source = prepareDataDir(join(tmp.path, 'source'));
-  loadOrCreateSecrets(source);
+  const { guestFingerprintKey: fingerprintKey } = loadOrCreateSecrets(source);
   const postgres = await startLocalPostgres(source);
   try {
     const db = await openDatabase(postgres.url);
     try {
-      await migrateToLatest(db);
-      await seedDemo(db, { logins: false });
+      await migrateToLatest(db, { fingerprintKey });
+      await seedDemo(db, { fingerprintKey, logins: false });
       const guest = await db
         .insertInto('guests')
         .values({

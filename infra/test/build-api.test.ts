@@ -91,6 +91,7 @@ describe('the built API', () => {
         DATABASE_SCHEMA: schema,
         FRONTDESK_DATA_DIR: join(dir.path, 'data'),
         API_TOKEN_SECRET: secret(32),
+        GUEST_FINGERPRINT_KEY: secret(32),
         XMPP_JWT_SECRET: secret(32),
         JANUS_TOKEN_SECRET: secret(24),
         JANUS_ADMIN_KEY: secret(24),

@@ -1,4 +1,4 @@
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -6,6 +6,7 @@ import {
   loadOrCreateSecrets,
   MACHINE_DATA_ROOT,
   prepareDataDir,
+  type Secrets,
 } from '../src/data-dir.ts';
 import { tempDir } from './helpers.ts';
 
@@ -28,6 +29,24 @@ describe('prepareDataDir', () => {
     expect(await othersMay(`${data.root}/secrets.json`)).toBe(0);
     // The servers with users of their own may pass through the root, but not list it.
     expect((await stat(data.root)).mode & 0o777).toBe(0o711);
+  });
+});
+
+describe('loadOrCreateSecrets', () => {
+  it('adds a secret a newer version needs to an older file, keeping the others as they were', async () => {
+    const data = prepareDataDir(join(dir.path, 'older'));
+    const older: Partial<Secrets> = { ...loadOrCreateSecrets(data) };
+    delete older.guestFingerprintKey;
+    const file = join(data.root, 'secrets.json');
+    await writeFile(file, JSON.stringify(older), { mode: 0o600 });
+
+    const secrets = loadOrCreateSecrets(data);
+    expect(secrets).toMatchObject(older);
+    expect(secrets.guestFingerprintKey).toMatch(/^[\w-]{43}$/);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(secrets);
+    expect(await othersMay(file)).toBe(0);
+    // Read again, nothing changes.
+    expect(loadOrCreateSecrets(data)).toEqual(secrets);
   });
 });
 

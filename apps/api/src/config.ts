@@ -101,6 +101,11 @@ export const envSchema = z
     /** Signs the API's own access tokens (guests, agents, admins). */
     API_TOKEN_SECRET: z.string().min(32),
     /**
+     * Keys the HMAC the database keeps of each browser fingerprint (decision 0033). Changing it
+     * makes every block list entry stop matching: keep it with the database's backups.
+     */
+    GUEST_FINGERPRINT_KEY: z.string().min(32),
+    /**
      * The DSN the browser error-reporting SDK is configured with; `/api/monitoring` relays only
      * envelopes for it. Without it the tunnel is off.
      */
@@ -224,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv) {
       janusToken: e.JANUS_TOKEN_SECRET,
       janusAdminKey: e.JANUS_ADMIN_KEY,
       apiToken: e.API_TOKEN_SECRET,
+      guestFingerprint: e.GUEST_FINGERPRINT_KEY,
     },
     monitoring: { dsn: e.SENTRY_DSN, forward: e.SENTRY_FORWARD === 'true' },
     roundRobinOfferMs: e.ROUND_ROBIN_OFFER_MS,

@@ -8,8 +8,8 @@ import { provisionChatRooms } from './xmpp/room-provisioning.ts';
 
 const config = loadConfig(process.env);
 const db = await openDatabase(config.databaseUrl, config.databaseSchema);
-await migrateToLatest(db);
-await seedOnStart(db, config.host, process.env);
+await migrateToLatest(db, { fingerprintKey: config.secrets.guestFingerprint });
+await seedOnStart(db, config, process.env);
 
 const app = await buildApp({ config, db });
 // Before listening: a guest joining a room that does not exist yet would create it as an

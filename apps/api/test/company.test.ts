@@ -12,7 +12,10 @@ import { buildTestApp, loginGuest, type TestApp } from './helper.ts';
 describe('GET /api/company/:id', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({}, { seed: (db) => seedDemo(db) });
+    t = await buildTestApp(
+      {},
+      { seed: (db, config) => seedDemo(db, { fingerprintKey: config.secrets.guestFingerprint }) },
+    );
   });
   afterAll(() => t.close());
 

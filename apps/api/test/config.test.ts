@@ -8,6 +8,7 @@ const required = {
   JANUS_TOKEN_SECRET: randomBytes(24).toString('base64url'),
   JANUS_ADMIN_KEY: randomBytes(24).toString('base64url'),
   API_TOKEN_SECRET: randomBytes(32).toString('base64url'),
+  GUEST_FINGERPRINT_KEY: randomBytes(32).toString('base64url'),
 };
 
 describe('STUN and TURN configuration', () => {

@@ -9,6 +9,7 @@ import {
   guestRegistrationSchema,
 } from '@frontdesk/protocol';
 import { BLOCKED_FINGERPRINT, SEEDED_COMPANY } from '../src/db/seed.ts';
+import { keyedFingerprint } from '../src/guests/guest-identity.ts';
 import {
   bearer,
   buildTestApp,
@@ -48,9 +49,12 @@ describe('guest auth', () => {
         .selectAll()
         .where('username', '=', data.username)
         .executeTakeFirstOrThrow();
-      // The credential itself is stored nowhere; the fingerprint stays for the block list.
+      // The credential itself is stored nowhere; the fingerprint stays for the block list, as its
+      // HMAC under the API's key (decision 0033).
       expect(JSON.stringify(stored)).not.toContain(data.credential);
-      expect(stored.fingerprint).toBe(browserUsername.split('_')[0]?.toLowerCase());
+      expect(stored.fingerprint).toBe(
+        keyedFingerprint(t.config.secrets.guestFingerprint, browserUsername.split('_')[0] ?? ''),
+      );
     });
 
     it('makes a new guest each time, with its own username and credential', async () => {

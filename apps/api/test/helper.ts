@@ -34,8 +34,8 @@ export type TestApp = { app: FastifyInstance; config: Config; close: () => Promi
  * API refuses a call out of hours, so they would otherwise pass or fail with the hour they run
  * at. Tests of the timetable itself seed with `seedDemo`.
  */
-export async function seedDemoOpenAllHours(db: Kysely<Database>): Promise<void> {
-  await seedDemo(db);
+export async function seedDemoOpenAllHours(db: Kysely<Database>, config: Config): Promise<void> {
+  await seedDemo(db, { fingerprintKey: config.secrets.guestFingerprint });
   await db.deleteFrom('schedule_hours').where('company_id', '=', DEFAULT_COMPANY_ID).execute();
   await db.deleteFrom('schedules').where('company_id', '=', DEFAULT_COMPANY_ID).execute();
 }
@@ -67,6 +67,7 @@ export async function buildTestApp(
     JANUS_TOKEN_SECRET: randomBytes(24).toString('base64url'),
     JANUS_ADMIN_KEY: randomBytes(24).toString('base64url'),
     API_TOKEN_SECRET: randomBytes(32).toString('base64url'),
+    GUEST_FINGERPRINT_KEY: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'silent',
     // No chat server unless a test starts one: nothing listens on the discard port.
     XMPP_ADMIN_URL: 'http://127.0.0.1:9/api',
@@ -74,7 +75,7 @@ export async function buildTestApp(
     ...env,
   });
   const db = await openDatabase(config.databaseUrl, schema);
-  await migrateToLatest(db);
+  await migrateToLatest(db, { fingerprintKey: config.secrets.guestFingerprint });
   await seed(db, config);
   const app = await buildApp({ config, db, recordingJobs, logStream });
   await app.ready();

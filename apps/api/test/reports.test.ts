@@ -57,7 +57,10 @@ describe('reports', () => {
   const at = (time: string) => `2026-06-01T${time}Z`;
 
   beforeAll(async () => {
-    t = await buildTestApp({}, { seed: (db) => seedDemo(db) });
+    t = await buildTestApp(
+      {},
+      { seed: (db, config) => seedDemo(db, { fingerprintKey: config.secrets.guestFingerprint }) },
+    );
     const { db } = t.app;
     admin = await loginStaff(t.app, 'admin@frontdesk.demo');
     ada = await staffIdOf(t.app, 'ada@frontdesk.demo');

@@ -6,7 +6,10 @@ import { buildTestApp, loginStaff, type TestApp } from './helper.ts';
 describe('seedDemo', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({}, { seed: (db) => seedDemo(db) });
+    t = await buildTestApp(
+      {},
+      { seed: (db, config) => seedDemo(db, { fingerprintKey: config.secrets.guestFingerprint }) },
+    );
   });
   afterAll(() => t.close());
 
@@ -32,7 +35,7 @@ describe('seedDemo', () => {
       count('staff'),
       count('schedule_hours'),
     ]);
-    await seedDemo(t.app.db);
+    await seedDemo(t.app.db, { fingerprintKey: t.config.secrets.guestFingerprint });
     const after = await Promise.all([
       count('companies'),
       count('categories'),

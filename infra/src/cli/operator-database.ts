@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { migrateToLatest, openDatabase } from '@frontdesk/api/operations';
 import { readSettings } from '../backup/cli.ts';
 import { openLocalDatabase } from '../backup/database.ts';
-import { prepareDataDir } from '../data-dir.ts';
+import { loadOrCreateSecrets, prepareDataDir } from '../data-dir.ts';
 
 /**
  * The database `npm start` uses, for the operator's commands (create-company, create-operator),
@@ -18,16 +18,18 @@ export async function openOperatorDatabase(name: string) {
     .regex(/^[a-z_][a-z0-9_]*$/)
     .optional()
     .parse(process.env.DATABASE_SCHEMA);
+  const dataDir = prepareDataDir(settings.dataDir);
   const database = settings.databaseUrl
     ? { url: settings.databaseUrl, release: async () => undefined }
-    : await openLocalDatabase(prepareDataDir(settings.dataDir));
+    : await openLocalDatabase(dataDir);
   const db = await openDatabase(database.url, schema);
   const close = async () => {
     await db.destroy();
     await database.release();
   };
   try {
-    await migrateToLatest(db);
+    // The key `npm start` gives the API, whichever database it uses (decision 0033).
+    await migrateToLatest(db, { fingerprintKey: loadOrCreateSecrets(dataDir).guestFingerprintKey });
   } catch (error) {
     await close();
     throw error;

@@ -3,6 +3,7 @@ import type { BlockBody, GuestBlock } from '@frontdesk/protocol';
 import { changeCompany, type CompanyChangeOptions } from '../audit/company-changes.ts';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError } from '../domain-errors.ts';
+import { keyedFingerprint } from '../guests/guest-identity.ts';
 
 type BlockRow = {
   id: number;
@@ -33,8 +34,8 @@ export async function listBlocks(db: Kysely<Database>, companyId: number): Promi
 }
 
 /**
- * SECURITY: the fingerprint behind one of the company's own calls, looked up here: the admin's
- * browser names the call, never the fingerprint, and another company's call is not found.
+ * SECURITY: the (keyed) fingerprint behind one of the company's own calls, looked up here: the
+ * admin's browser names the call, never the fingerprint, and another company's call is not found.
  */
 async function fingerprintOfCall(
   db: Kysely<Database>,
@@ -59,18 +60,20 @@ async function fingerprintOfCall(
 /**
  * `POST /company/:id/blocks`: the guest's browser may start no more calls with the company (its
  * next `call-report/add` is recorded as `blocked`; spec §6). Blocking a fingerprint already on
- * the list updates its reason; `created` says which happened.
+ * the list updates its reason; `created` says which happened. A fingerprint the admin types is
+ * kept, as the guests' are, as its HMAC under `fingerprintKey` (decision 0033).
  */
 export async function blockGuest(
   db: Kysely<Database>,
   options: CompanyChangeOptions,
   body: BlockBody,
+  fingerprintKey: string,
 ): Promise<{ result: { block: GuestBlock; created: boolean }; version: number }> {
   const { companyId } = options;
   return changeCompany(db, options, async (trx) => {
     const fingerprint =
       body.callId === undefined
-        ? (body.fingerprint ?? '')
+        ? keyedFingerprint(fingerprintKey, body.fingerprint ?? '')
         : await fingerprintOfCall(trx, companyId, body.callId);
     const previous = await trx
       .selectFrom('guest_blocks')

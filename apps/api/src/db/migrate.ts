@@ -24,6 +24,7 @@ import * as callWebview from './migrations/0022-call-webview.ts';
 import * as callWrapUp from './migrations/0023-call-wrap-up.ts';
 import * as cannedReplies from './migrations/0024-canned-replies.ts';
 import * as guestContext from './migrations/0026-guest-context.ts';
+import { keyedFingerprints } from './migrations/0030-keyed-fingerprints.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -53,14 +54,25 @@ const migrations: Record<string, Migration> = {
   '0026-guest-context': guestContext,
 };
 
+/** What migrations need from the API's configuration: 0030 hashes with the fingerprint key. */
+export type MigrationKeys = { fingerprintKey: string };
+
 /** Applies every pending migration, each in its own transaction; throws on the first failure. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  { fingerprintKey }: MigrationKeys,
+): Promise<string[]> {
   // Kysely looks for its bookkeeping tables by name in every schema unless told which one; name
   // the connection's own, or another schema's tables (e.g. another test run's) would be taken.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: {
+      getMigrations: async () => ({
+        ...migrations,
+        '0030-keyed-fingerprints': keyedFingerprints(fingerprintKey),
+      }),
+    },
     // Numbers are reserved ahead for work done side by side (0026 landed before 0024): a
     // database that ran a later one still takes an earlier newcomer. They touch separate tables.
     allowUnorderedMigrations: true,

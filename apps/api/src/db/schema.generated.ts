@@ -407,6 +407,9 @@ export interface GuestBlocks {
   call_id: string | null;
   company_id: number;
   created_at: Generated<CreatedAt>;
+  /**
+   * HMAC-SHA-256 (hex) of the blocked browser's lower-cased fingerprint under GUEST_FINGERPRINT_KEY (decision 0033).
+   */
   fingerprint: string;
   /**
    * What an admin names the entry by (unblock).
@@ -423,7 +426,7 @@ export interface Guests {
    */
   credential_hash: string | null;
   /**
-   * Lower-cased fingerprint of the browser's own name (spec §1): what block lists match.
+   * HMAC-SHA-256 (hex) of the browser's lower-cased fingerprint under GUEST_FINGERPRINT_KEY (decision 0033): what block lists match.
    */
   fingerprint: string;
   id: Generated<number>;

@@ -12,6 +12,8 @@ import {
 import { newRoomPassword } from '@frontdesk/chat/server';
 import { hashPassword } from '../auth/password.ts';
 import { replaceTimetable } from '../companies/schedule-repository.ts';
+import type { Config } from '../config.ts';
+import { keyedFingerprint } from '../guests/guest-identity.ts';
 import type { Database, FormKind } from './schema.ts';
 
 /**
@@ -366,7 +368,11 @@ const COMPANIES: SeedCompany[] = [
   }),
 ];
 
-async function seedCompany(trx: Kysely<Database>, company: SeedCompany): Promise<void> {
+async function seedCompany(
+  trx: Kysely<Database>,
+  company: SeedCompany,
+  fingerprintKey: string,
+): Promise<void> {
   const inserted = await trx
     .insertInto('companies')
     .values({
@@ -414,7 +420,11 @@ async function seedCompany(trx: Kysely<Database>, company: SeedCompany): Promise
   for (const fingerprint of company.blockedFingerprints) {
     await trx
       .insertInto('guest_blocks')
-      .values({ company_id: company.id, fingerprint, reason: 'Seeded for the blocked stage.' })
+      .values({
+        company_id: company.id,
+        fingerprint: keyedFingerprint(fingerprintKey, fingerprint),
+        reason: 'Seeded for the blocked stage.',
+      })
       .execute();
   }
 }
@@ -433,7 +443,7 @@ export function demoLoginsAllowed(host: string, env: NodeJS.ProcessEnv): boolean
 /** What the API seeds as it starts: nothing unless `SEED_DEMO=true`; logins as allowed above. */
 export async function seedOnStart(
   db: Kysely<Database>,
-  host: string,
+  { host, secrets }: Pick<Config, 'host' | 'secrets'>,
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
   if (env.SEED_DEMO !== 'true') return;
@@ -441,7 +451,7 @@ export async function seedOnStart(
   if (!logins) {
     console.warn('Demo logins not created: HOST is not loopback (FRONTDESK_DEMO=1 allows them).');
   }
-  await seedDemo(db, { logins });
+  await seedDemo(db, { fingerprintKey: secrets.guestFingerprint, logins });
 }
 
 /** Hashes made in this process, by e-mail: scrypt at OWASP's cost takes ~0.8 s and 128 MiB. */
@@ -458,11 +468,11 @@ async function demoLoginHash(login: DemoLogin): Promise<string> {
 /**
  * Inserts the seeded companies and, unless `logins` is false, the demo logins once; a company
  * or login that already exists is left alone, so running it again (every `npm start`) changes
- * nothing.
+ * nothing. `fingerprintKey` keys the block list's fingerprints as the API's (decision 0033).
  */
 export async function seedDemo(
   db: Kysely<Database>,
-  { logins = true }: { logins?: boolean } = {},
+  { fingerprintKey, logins = true }: { fingerprintKey: string; logins?: boolean },
 ): Promise<void> {
   // Each login gets its own salt, as every account does; one at a time, as each takes 128 MiB.
   const staff: Insertable<Database['staff']>[] = [];
@@ -476,7 +486,7 @@ export async function seedDemo(
     });
   }
   await db.transaction().execute(async (trx) => {
-    for (const company of COMPANIES) await seedCompany(trx, company);
+    for (const company of COMPANIES) await seedCompany(trx, company, fingerprintKey);
     if (staff.length > 0) {
       await trx
         .insertInto('staff')

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -22,4 +22,14 @@ export function newGuestCredential(): string {
  */
 export function credentialHash(credential: string): string {
   return createHash('sha256').update(credential).digest('hex');
+}
+
+/**
+ * What the database keeps of a browser's fingerprint (decision 0033): its HMAC-SHA-256 under the
+ * installation's `GUEST_FINGERPRINT_KEY`, in hex. The same browser always gives the same value, so
+ * a company's block list still matches it; without the key, which is not in the database, a copy
+ * of the tables cannot be matched against fingerprints taken elsewhere.
+ */
+export function keyedFingerprint(key: string, fingerprint: string): string {
+  return createHmac('sha256', key).update(fingerprint.toLowerCase()).digest('hex');
 }

@@ -3,18 +3,25 @@ import { fingerprintOf } from '@frontdesk/protocol';
 import type { Database, GuestRow } from '../db/schema.ts';
 import { NotFoundError } from '../domain-errors.ts';
 import { guestJabberUsername } from '../xmpp/addresses.ts';
-import { credentialHash, newGuestCredential, newGuestUsername } from './guest-identity.ts';
+import {
+  credentialHash,
+  keyedFingerprint,
+  newGuestCredential,
+  newGuestUsername,
+} from './guest-identity.ts';
 
 /**
  * Registers a new guest of the company for the browser named `browserUsername` (spec §1) and
  * answers it with the credential that only this answer ever carries (decision 0006). Every
  * registration makes a new guest: a browser that comes back logs in with the credential it kept,
- * and the fingerprint, kept here, still meets the company's block list.
+ * and the fingerprint, kept here as its HMAC under `fingerprintKey` (decision 0033), still meets
+ * the company's block list.
  */
 export async function registerGuest(
   db: Kysely<Database>,
   companyId: number,
   browserUsername: string,
+  fingerprintKey: string,
 ): Promise<{ guest: GuestRow; credential: string }> {
   const username = newGuestUsername();
   const credential = newGuestCredential();
@@ -23,7 +30,7 @@ export async function registerGuest(
     .values({
       company_id: companyId,
       username,
-      fingerprint: fingerprintOf(browserUsername),
+      fingerprint: keyedFingerprint(fingerprintKey, fingerprintOf(browserUsername)),
       jabberusername: guestJabberUsername(companyId, username),
       credential_hash: credentialHash(credential),
     })

@@ -256,6 +256,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         db,
         await companyAdminChange(request, id),
         request.body,
+        app.config.secrets.guestFingerprint,
       );
       changed(id);
       return withCompanyEtag(reply, version)

@@ -34,7 +34,12 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const { username, companyId } = request.body;
       const company = await requireCompany(db, companyId);
-      const { guest, credential } = await registerGuest(db, company.id, username);
+      const { guest, credential } = await registerGuest(
+        db,
+        company.id,
+        username,
+        config.secrets.guestFingerprint,
+      );
       return reply.code(201).send({
         data: {
           jabberusername: guest.jabberusername,

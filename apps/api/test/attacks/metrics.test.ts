@@ -102,6 +102,7 @@ describe('attack: reading the metrics from outside', () => {
       JANUS_TOKEN_SECRET: 'x'.repeat(24),
       JANUS_ADMIN_KEY: 'x'.repeat(24),
       API_TOKEN_SECRET: 'x'.repeat(43),
+      GUEST_FINGERPRINT_KEY: 'y'.repeat(43),
     };
     expect(() => loadConfig({ ...base, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
     for (const list of ['10.0.0.0/33', 'example.org', '10.0.0.1/8/8', '::1/129']) {

@@ -229,7 +229,7 @@ describe('attack: allowedOrigins that would let any site in', () => {
 describe('attack: the published demo logins on a reachable server', () => {
   const startedOn = (env: Record<string, string>) =>
     buildTestApp(env, {
-      seed: (db, config) => seedOnStart(db, config.host, { SEED_DEMO: 'true', ...env }),
+      seed: (db, config) => seedOnStart(db, config, { SEED_DEMO: 'true', ...env }),
     });
   const signIn = (t: TestApp) =>
     t.app.inject({

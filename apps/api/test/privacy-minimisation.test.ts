@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprintOf } from '@frontdesk/protocol';
+import { SEEDED_COMPANY } from '../src/db/seed.ts';
+import { keyedFingerprints } from '../src/db/migrations/0030-keyed-fingerprints.ts';
+import { keyedFingerprint } from '../src/guests/guest-identity.ts';
+import {
+  addCall,
+  bearer,
+  buildTestApp,
+  guestWithCall,
+  loginGuest,
+  loginStaff,
+  newBrowserUsername,
+  type TestApp,
+} from './helper.ts';
+
+const COMPANY = SEEDED_COMPANY.demo;
+
+// Issue 20 item 4, decision 0033: what the API keeps of guests is no more than it needs.
+describe('privacy: minimisation', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    admin = await loginStaff(t.app, 'admin@frontdesk.demo');
+  });
+  afterAll(() => t.close());
+
+  const key = () => t.config.secrets.guestFingerprint;
+  const block = (body: object) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/company/${COMPANY}/blocks`,
+      headers: bearer(admin),
+      body,
+    });
+  const storedFingerprints = async (username: string) =>
+    t.app.db
+      .selectFrom('guests')
+      .select('fingerprint')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
+
+  describe('the browser fingerprint', () => {
+    it('is stored as its HMAC under the API key, never as it came', async () => {
+      const browser = newBrowserUsername('RawPrint0123456789');
+      const guest = await loginGuest(t.app, COMPANY, browser);
+      const { fingerprint } = await storedFingerprints(guest.username);
+      expect(fingerprint).not.toContain('rawprint0123456789');
+      expect(fingerprint).toBe(keyedFingerprint(key(), 'rawprint0123456789'));
+      expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('still recognises a returning browser: blocked by a call, its next registration is blocked', async () => {
+      const browser = newBrowserUsername();
+      const first = await guestWithCall(t.app, COMPANY, 1);
+      const returning = { browser, ...(await loginGuest(t.app, COMPANY, browser)) };
+      const { callId } = await addCall(t.app, returning, COMPANY, 1);
+      expect((await block({ callId, reason: 'Abusive' })).statusCode).toBe(201);
+
+      // Private mode: no credential kept, so the same browser registers as a new guest.
+      const again = await loginGuest(t.app, COMPANY, browser);
+      const next = await addCall(t.app, again, COMPANY, 1);
+      expect(next.response.json().data.status).toBe('blocked');
+      const other = await addCall(t.app, first, COMPANY, 1);
+      expect(other.response.json().data.status).toBe('ok');
+    });
+
+    it("keys a fingerprint an admin types as the guests' are, so the block matches", async () => {
+      const browser = newBrowserUsername('TypedPrint01234567');
+      const response = await block({ fingerprint: fingerprintOf(browser).toUpperCase() });
+      expect(response.statusCode).toBe(201);
+      expect(response.json().data.fingerprint).toBe(keyedFingerprint(key(), 'typedprint01234567'));
+      const stored = await t.app.db
+        .selectFrom('guest_blocks')
+        .select('fingerprint')
+        .where('company_id', '=', COMPANY)
+        .execute();
+      expect(stored.map((row) => row.fingerprint)).not.toContain('typedprint01234567');
+      const audit = await t.app.db
+        .selectFrom('audit_entries')
+        .select('after')
+        .where('action', '=', 'block.create')
+        .execute();
+      expect(JSON.stringify(audit)).not.toContain('typedprint01234567');
+
+      const guest = await loginGuest(t.app, COMPANY, browser);
+      const call = await addCall(t.app, guest, COMPANY, 1);
+      expect(call.response.json().data.status).toBe('blocked');
+    });
+
+    it('migration 0030 replaces the fingerprints already stored by their HMACs, blocks and audit included', async () => {
+      // A database of its own: the migration keys every fingerprint it finds, as before 0030.
+      const old = await buildTestApp();
+      try {
+        const { db } = old.app;
+        const raw = 'legacyprint0001';
+        const { id: guestId } = await db
+          .insertInto('guests')
+          .values({
+            company_id: COMPANY,
+            username: 'glegacyguest0000000000000001',
+            fingerprint: raw,
+            jabberusername: 'legacy-migration-0030',
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await db
+          .insertInto('guest_blocks')
+          .values({ company_id: COMPANY, fingerprint: raw, reason: 'Before 0030' })
+          .execute();
+        const { id: auditId } = await db
+          .insertInto('audit_entries')
+          .values({
+            company_id: COMPANY,
+            actor: 'command line',
+            action: 'block.create',
+            target: 'block 1',
+            after: JSON.stringify({ fingerprint: raw, reason: 'Before 0030', callId: null }),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+
+        await keyedFingerprints(old.config.secrets.guestFingerprint).up(db);
+
+        const keyed = keyedFingerprint(old.config.secrets.guestFingerprint, raw);
+        const guest = await db
+          .selectFrom('guests')
+          .select('fingerprint')
+          .where('id', '=', guestId)
+          .executeTakeFirstOrThrow();
+        expect(guest.fingerprint).toBe(keyed);
+        const blocks = await db
+          .selectFrom('guest_blocks')
+          .select('fingerprint')
+          .where('reason', '=', 'Before 0030')
+          .execute();
+        expect(blocks).toEqual([{ fingerprint: keyed }]);
+        const audit = await db
+          .selectFrom('audit_entries')
+          .select('after')
+          .where('id', '=', auditId)
+          .executeTakeFirstOrThrow();
+        expect(audit.after).toEqual({ fingerprint: keyed, reason: 'Before 0030', callId: null });
+      } finally {
+        await old.close();
+      }
+    });
+  });
+});
