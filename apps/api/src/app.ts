@@ -19,7 +19,7 @@ import {
 } from './monitoring/envelope-sink.ts';
 import { GatewayConnections } from './observability/gateway-connections.ts';
 import { registerObservability } from './observability/register.ts';
-import { serializeRequest } from './observability/request-log.ts';
+import { PERSONAL_LOG_PATHS, REDACTED, requestSerializer } from './observability/request-log.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerApps, registerWebsocketProxies } from './plugins/gateway.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -95,10 +95,14 @@ export async function buildApp({
 }: AppDependencies): Promise<FastifyInstance> {
   const { trustProxy } = config;
   const app = Fastify({
-    // SECURITY: no recording link's signature in the request log (observability/request-log.ts).
+    // SECURITY: no recording link's signature in the request log (observability/request-log.ts),
+    // and no personal data unless the operator asks for it (decision 0033).
     logger: {
       level: config.logLevel,
-      serializers: { req: serializeRequest },
+      serializers: { req: requestSerializer({ personalData: config.logPersonalData }) },
+      ...(config.logPersonalData
+        ? {}
+        : { redact: { paths: PERSONAL_LOG_PATHS, censor: REDACTED } }),
       ...(logStream ? { stream: logStream } : {}),
     },
     bodyLimit: 1024 * 1024,

@@ -129,6 +129,11 @@ export const envSchema = z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
     /**
+     * `true`: the log also shows visitors' addresses, query values and database error details,
+     * for debugging; otherwise none of them (decision 0033).
+     */
+    LOG_PERSONAL_DATA: z.enum(['true', 'false']).default('false'),
+    /**
      * Which proxies in front of the API to believe about the visitor's address (X-Forwarded-For):
      * a number of hops, or a comma-separated list of addresses and CIDR ranges. Unset: none, so the
      * address is the connection's. SECURITY: the per-address limits count what this yields.
@@ -239,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv) {
     guestAppDir: e.GUEST_APP_DIR ?? resolve(repoRoot, 'apps/guest/dist'),
     consoleAppDir: e.CONSOLE_APP_DIR ?? resolve(repoRoot, 'apps/console/dist'),
     logLevel: e.LOG_LEVEL,
+    logPersonalData: e.LOG_PERSONAL_DATA === 'true',
     /** Fastify's `trustProxy`: `false`, a hop count, or the trusted addresses. */
     trustProxy:
       e.TRUST_PROXY === undefined

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprintOf } from '@frontdesk/protocol';
-import { SEEDED_COMPANY } from '../src/db/seed.ts';
+import {
+  envelope,
+  fingerprintOf,
+  guestRegistrationSchema,
+  staffLoginSchema,
+} from '@frontdesk/protocol';
+import { findDemoLogin, SEEDED_COMPANY } from '../src/db/seed.ts';
 import { keyedFingerprints } from '../src/db/migrations/0030-keyed-fingerprints.ts';
 import { keyedFingerprint } from '../src/guests/guest-identity.ts';
 import {
@@ -146,5 +151,116 @@ describe('privacy: minimisation', () => {
         await old.close();
       }
     });
+  });
+});
+
+/** What a guest and an admin type, and where they come from: none of it may reach the log. */
+const PERSONAL = {
+  address: '203.0.113.77',
+  email: 'admin@frontdesk.demo',
+  password: findDemoLogin('admin@frontdesk.demo').password,
+  fingerprint: 'LoggedPrint0123456789',
+  name: 'Zelda Privacyson',
+  guestEmail: 'zelda.private@example.org',
+  note: 'my card number is in this sentence',
+};
+
+/** Signs in, registers a guest, answers the welcome form, files a call bug, asks a guest's details. */
+async function personalRequests(t: TestApp): Promise<string[]> {
+  const send = (method: 'GET' | 'POST', url: string, body?: object, token?: string) =>
+    t.app.inject({
+      method,
+      url: `/api${url}`,
+      ...(body ? { body } : {}),
+      ...(token ? { headers: bearer(token) } : {}),
+      remoteAddress: PERSONAL.address,
+    });
+  const signIn = await send('POST', '/auth/login', {
+    email: PERSONAL.email,
+    password: PERSONAL.password,
+  });
+  const staffToken = envelope(staffLoginSchema).parse(signIn.json()).data.access_token;
+  const wrong = await send('POST', '/auth/login', { email: PERSONAL.email, password: 'wrong1234' });
+  expect(wrong.statusCode).toBe(401);
+  const registered = await send('POST', '/guest-auth/register', {
+    username: newBrowserUsername(PERSONAL.fingerprint),
+    companyId: COMPANY,
+  });
+  const { credential, username } = envelope(guestRegistrationSchema).parse(registered.json()).data;
+  const login = await send('POST', '/guest-auth/login', { credential, companyId: COMPANY });
+  const guestToken: string = login.json().data.access_token;
+  const submitted = await send(
+    'POST',
+    '/form-submission',
+    {
+      company: COMPANY,
+      guestUsername: username,
+      serviceType: 'Talk',
+      form: 1,
+      answers: { name: PERSONAL.name, email: PERSONAL.guestEmail, topic: 'account' },
+    },
+    guestToken,
+  );
+  expect(submitted.statusCode, submitted.body).toBe(201);
+  const bug = await send(
+    'POST',
+    '/call-bug/by-guest',
+    {
+      call_id: `${username}--bugreport0001`,
+      guest_id: username,
+      guest_log: [{ level: 'log', text: PERSONAL.note }],
+      guest_state: {},
+      guest_client_info: {},
+    },
+    guestToken,
+  );
+  expect(bug.statusCode, bug.body).toBe(201);
+  const details = await send(
+    'GET',
+    `/guest-auth/guestDetails?username=${username}`,
+    undefined,
+    staffToken,
+  );
+  expect(details.statusCode, details.body).toBe(200);
+  return [username, credential, staffToken, guestToken];
+}
+
+describe('privacy: the log', () => {
+  it('carries no address, e-mail, password, fingerprint, answer, token or query value by default', async () => {
+    const lines: string[] = [];
+    const t = await buildTestApp(
+      { LOG_LEVEL: 'trace' },
+      { logStream: { write: (line) => lines.push(line) } },
+    );
+    try {
+      const secrets = await personalRequests(t);
+      const log = lines.join('');
+      expect(log).toContain('/api/guest-auth/guestDetails?username=[redacted]');
+      for (const value of [
+        ...Object.values(PERSONAL),
+        PERSONAL.fingerprint.toLowerCase(),
+        ...secrets,
+      ]) {
+        expect(log, value).not.toContain(value);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("shows the visitor's address and the query when the operator turns LOG_PERSONAL_DATA on", async () => {
+    const lines: string[] = [];
+    const t = await buildTestApp(
+      { LOG_LEVEL: 'info', LOG_PERSONAL_DATA: 'true' },
+      { logStream: { write: (line) => lines.push(line) } },
+    );
+    try {
+      const [username] = await personalRequests(t);
+      const log = lines.join('');
+      expect(log).toContain(PERSONAL.address);
+      expect(log).toContain(`guestDetails?username=${username}`);
+    } finally {
+      await t.close();
+    }
   });
 });

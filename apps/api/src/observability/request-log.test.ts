@@ -23,4 +23,13 @@ describe('redactUrl', () => {
       expect(redactUrl(url)).toBe(url);
     }
   });
+
+  it('without personal data, keeps only the keys of the query (decision 0033)', () => {
+    expect(
+      redactUrl('/api/guest-auth/guestDetails?username=gabc&x&signature=s', {
+        personalData: false,
+      }),
+    ).toBe('/api/guest-auth/guestDetails?username=[redacted]&x=[redacted]&signature=[redacted]');
+    expect(redactUrl('/api/health', { personalData: false })).toBe('/api/health');
+  });
 });

@@ -20,10 +20,11 @@ function decodedKey(key: string): string {
 
 /**
  * `url` (a path with its query) with the value of every secret query parameter replaced by
- * {@link REDACTED}, and the rest as it came. Keys are compared decoded, as the routes read them,
- * so `%73ignature=…` is redacted too.
+ * {@link REDACTED}, and the rest as it came; with `personalData` false, every query value (a
+ * guest's username, a search) is replaced and only the keys are kept. Keys are compared decoded,
+ * as the routes read them, so `%73ignature=…` is redacted too.
  */
-export function redactUrl(url: string): string {
+export function redactUrl(url: string, { personalData = true } = {}): string {
   const queryAt = url.indexOf('?');
   if (queryAt === -1) return url;
   const pairs = url
@@ -31,23 +32,35 @@ export function redactUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const key = pair.split('=', 1)[0] ?? pair;
-      return SECRET_QUERY_PARAMETERS.has(decodedKey(key)) ? `${key}=${REDACTED}` : pair;
+      const kept = personalData && !SECRET_QUERY_PARAMETERS.has(decodedKey(key));
+      return kept ? pair : `${key}=${REDACTED}`;
     });
   return `${url.slice(0, queryAt)}?${pairs.join('&')}`;
 }
 
 /**
- * The request as Fastify's own serializer logs it ("incoming request", and a failed request's
- * error), with secret query values redacted ({@link redactUrl}).
+ * How the log shows a request ("incoming request", and a failed request's error), as Fastify's
+ * own serializer does but with secret query values redacted ({@link redactUrl}). Without
+ * `personalData` (the default, `LOG_PERSONAL_DATA`; decision 0033) it also leaves out the
+ * visitor's address and every query value.
  */
-export function serializeRequest(request: FastifyRequest) {
-  const version = request.headers['accept-version'];
-  return {
-    method: request.method,
-    url: redactUrl(request.url),
-    version: typeof version === 'string' ? version : undefined,
-    host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
+export function requestSerializer({ personalData }: { personalData: boolean }) {
+  return (request: FastifyRequest) => {
+    const version = request.headers['accept-version'];
+    return {
+      method: request.method,
+      url: redactUrl(request.url, { personalData }),
+      version: typeof version === 'string' ? version : undefined,
+      host: request.host,
+      ...(personalData
+        ? { remoteAddress: request.ip, remotePort: request.socket?.remotePort }
+        : {}),
+    };
   };
 }
+
+/**
+ * Parts of logged objects that may quote what people typed, kept out unless `LOG_PERSONAL_DATA`:
+ * PostgreSQL's `detail` names a row's values (`Key (email)=(…) already exists`).
+ */
+export const PERSONAL_LOG_PATHS = ['err.detail', 'err.cause.detail'];

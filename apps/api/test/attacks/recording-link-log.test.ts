@@ -18,8 +18,9 @@ describe("attack: replaying a recording link from the API's request log", () => 
   let t: TestApp;
 
   beforeAll(async () => {
+    // The log at its most detailed (decision 0033): query values are shown, the signature never.
     t = await buildTestApp(
-      { LOG_LEVEL: 'info' },
+      { LOG_LEVEL: 'info', LOG_PERSONAL_DATA: 'true' },
       { logStream: { write: (line) => lines.push(line) } },
     );
   });
