@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chatOpened, deliveryChanged, emptyConversation, messageAdded } from './conversation.ts';
+import {
+  chatOpened,
+  deliveryChanged,
+  emptyConversation,
+  messageAdded,
+  messagesRestored,
+} from './conversation.ts';
 import type { ChatMessageRecord } from './types.ts';
 
 const record = (id: string, direction: 'in' | 'out'): ChatMessageRecord => ({
@@ -28,5 +34,20 @@ describe('the conversation', () => {
       'delivered',
     );
     expect(chat.chatMessages[0]?.delivery).toBe('delivered');
+  });
+
+  it('puts the messages kept across a reload after those that came since, each once, none unread', () => {
+    const since = messageAdded(
+      messageAdded(emptyConversation, record('2', 'in'), false),
+      record('4', 'in'),
+      false,
+    );
+    const chat = messagesRestored(since, [
+      record('3', 'out'),
+      record('2', 'in'),
+      record('1', 'in'),
+    ]);
+    expect(chat.chatMessages.map((r) => r.id)).toEqual(['4', '2', '3', '1']);
+    expect(chat.unreadMessages).toBe(2);
   });
 });

@@ -40,6 +40,19 @@ export function deliveryChanged(
   };
 }
 
+/**
+ * Adds the messages a tab kept across its reload (newest first, as kept) after those that arrived
+ * since, which are newer: each message once, none counted unread (they were on screen before).
+ */
+export function messagesRestored(
+  conversation: Conversation,
+  records: readonly ChatMessageRecord[],
+): Conversation {
+  const known = new Set(conversation.chatMessages.map((record) => record.id));
+  const kept = records.filter((record) => !known.has(record.id) && known.add(record.id));
+  return { ...conversation, chatMessages: [...conversation.chatMessages, ...kept] };
+}
+
 /** Opening the chat panel reads everything. */
 export function chatOpened(conversation: Conversation): Conversation {
   return conversation.unreadMessages === 0 ? conversation : { ...conversation, unreadMessages: 0 };

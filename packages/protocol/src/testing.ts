@@ -67,3 +67,18 @@ export const answer = (data: unknown) => ({ body: { data } });
 
 export const refusal = (status: number, code: string, message = code) =>
   ({ refuse: new ApiRequestError(status, code, message) }) as const;
+
+/** A memory Storage, as a browser's localStorage or sessionStorage behaves (tests only). */
+export function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, value),
+  };
+}

@@ -1,14 +1,2 @@
-/** A memory Storage, as a browser's localStorage or sessionStorage behaves (tests only). */
-export function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, value),
-  };
-}
+// The apps' one memory Storage for tests lives with the protocol's test kit.
+export { memoryStorage } from '@frontdesk/protocol/testing';

@@ -8,7 +8,7 @@ import {
   deliveryChanged,
   emptyConversation,
   messageAdded,
-  type Conversation,
+  messagesRestored,
 } from '@frontdesk/chat/conversation';
 import type { RootState } from '../../app/store.ts';
 
@@ -56,10 +56,7 @@ export const chatSlice = createSlice({
      * the page already shows (the same stanza id) is not added twice; none counts as unread.
      */
     chatRestored(state, action: PayloadAction<ChatMessageRecord[]>) {
-      let conversation: Conversation = { chatMessages: state.chatMessages, unreadMessages: 0 };
-      for (const record of [...action.payload].reverse())
-        conversation = messageAdded(conversation, record, true);
-      state.chatMessages = conversation.chatMessages;
+      state.chatMessages = messagesRestored(state, action.payload).chatMessages;
     },
     chatToggled(state) {
       state.isChatOpen = !state.isChatOpen;

@@ -1,12 +1,11 @@
 import {
   CALL_RESUME_WINDOW_MS,
   callTicketSchema,
-  KEPT_CHAT_MAX,
-  keptChatSchema,
   parseCallId,
   type CallTicket,
 } from '@frontdesk/protocol';
 import type { ChatMessageRecord } from '@frontdesk/chat';
+import { forgetChat, storeChat, storedChat } from '@frontdesk/chat/kept-chat';
 
 /*
  * What lets this tab take its conversation up again after a reload or a crash (decision 0025):
@@ -40,54 +39,44 @@ export function keepTicket(
 export function forgetTicket(storage: Storage | undefined, companyId: number): void {
   try {
     storage?.removeItem(ticketKey(companyId));
-    storage?.removeItem(chatKey(companyId));
   } catch {
     // Nothing kept.
   }
+  forgetChat(storage, chatKey(companyId));
 }
 
 /**
- * Keeps the live call's chat (newest first, the newest {@link KEPT_CHAT_MAX}) beside its ticket,
- * so that a reload shows it again (decision 0025): the chat server keeps no copy of it.
+ * Keeps the live call's chat beside its ticket (`storeChat`), so that a reload shows it again
+ * (decision 0025): the chat server keeps no copy of it.
  */
 export function keepChat(
   storage: Storage | undefined,
   companyId: number,
   messages: readonly ChatMessageRecord[],
 ): void {
-  try {
-    // Only beside a ticket: the chat is forgotten with it, never kept on its own.
-    if (!storage?.getItem(ticketKey(companyId))) return;
-    storage.setItem(chatKey(companyId), JSON.stringify(messages.slice(0, KEPT_CHAT_MAX)));
-  } catch {
-    // A full or missing storage: a reload shows the chat from then on only, as before.
-  }
+  // Only beside a ticket: the chat is forgotten with it, never kept on its own.
+  if (hasTicket(storage, companyId)) storeChat(storage, chatKey(companyId), messages);
 }
 
 /**
  * The chat this tab kept for its call, as long as it keeps the call's ticket: only messages
- * between `jabberUsername` (the guest this browser logged in as) and someone else; none when
- * there is no ticket any more or the kept text is not a chat.
+ * between `jabberUsername` (the guest this browser logged in as) and someone else.
  */
 export function keptChat(
   storage: Storage | undefined,
   companyId: number,
   jabberUsername: string,
 ): ChatMessageRecord[] {
+  return hasTicket(storage, companyId)
+    ? storedChat(storage, chatKey(companyId), jabberUsername)
+    : [];
+}
+
+function hasTicket(storage: Storage | undefined, companyId: number): boolean {
   try {
-    if (!storage?.getItem(ticketKey(companyId))) return [];
-    const text = storage.getItem(chatKey(companyId));
-    const kept = text ? keptChatSchema.safeParse(JSON.parse(text)).data : undefined;
-    // The schema checked each record as the chat package writes it (its delivery states too).
-    const chat = (kept ?? []).filter(({ direction, payload }) =>
-      direction === 'in' ? payload.to === jabberUsername : payload.from === jabberUsername,
-    ) as ChatMessageRecord[];
-    // A message still on its way when the page went has no one left to say it arrived.
-    return chat.map((record) =>
-      record.delivery === 'sending' ? { ...record, delivery: 'failed' } : record,
-    );
+    return Boolean(storage?.getItem(ticketKey(companyId)));
   } catch {
-    return [];
+    return false;
   }
 }
 
