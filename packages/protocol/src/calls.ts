@@ -69,8 +69,19 @@ const agentCallSchema = z.object({
   callType: callTypeSchema.nullable(),
 });
 
-export const claimedCallSchema = agentCallSchema.extend({ room: roomAccessSchema });
+export const claimedCallSchema = agentCallSchema.extend({
+  room: roomAccessSchema,
+  /** When the agent took the call (ISO 8601, the API's clock): the call's timer counts from it. */
+  answeredAt: z.iso.datetime(),
+});
 export type ClaimedCall = z.infer<typeof claimedCallSchema>;
+
+/**
+ * `POST /api/calls/:callId/rejoin` (decision 0027): the claim's answer again, with what a
+ * reloaded console must show as it was — whether its agent had put the call on hold (the guest
+ * still shows the hold). Nothing the owner agent did not already know.
+ */
+export const rejoinedCallSchema = claimedCallSchema.extend({ onHold: z.boolean() });
 
 /** How a call ended: `completed` after an agent had claimed it, `abandoned` before. */
 export const callEndReasonSchema = z.enum(['completed', 'abandoned']);

@@ -21,6 +21,7 @@ import {
   claimedCallSchema,
   endCallBodySchema,
   janusTokenSchema,
+  rejoinedCallSchema,
   roomAccessSchema,
   transferBodySchema,
 } from './calls.ts';
@@ -235,7 +236,7 @@ export const routes = {
     method: 'POST',
     path: '/calls/:callId/rejoin',
     params: callIdParamsSchema,
-    response: envelope(claimedCallSchema),
+    response: envelope(rejoinedCallSchema),
   },
   callRoom: {
     method: 'POST',

@@ -81,6 +81,8 @@ export function toClaimedCall(call: ReportWithGuest, room: RoomAccess): ClaimedC
     categoryId: call.category_id,
     callType: call.call_type,
     room,
+    // Set by the claim that made `call` this agent's; the claim's own answer reads it back.
+    answeredAt: (call.answered_at ?? new Date()).toISOString(),
   };
 }
 

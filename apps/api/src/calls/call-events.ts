@@ -90,16 +90,7 @@ export async function recordHold(
       .forUpdate()
       .executeTakeFirst();
     if (!live) throw new ConflictError('call_ended', `Call ${call.call_id} has ended.`);
-    const last = await trx
-      .selectFrom('call_events')
-      .select('kind')
-      .where('call_report_id', '=', call.id)
-      .where('kind', 'in', ['held', 'resumed'])
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if ((last?.kind === 'held') === onHold) return;
+    if ((await isOnHold(trx, call.id)) === onHold) return;
     await trx
       .insertInto('call_events')
       .values({
@@ -110,4 +101,21 @@ export async function recordHold(
       })
       .execute();
   });
+}
+
+/**
+ * Whether the call's agent last put it on hold (its newest hold or resume is a hold): what a
+ * console that reloads must show again (decision 0027), as its guest still shows the hold.
+ */
+export async function isOnHold(db: Kysely<Database>, callReportId: number): Promise<boolean> {
+  const last = await db
+    .selectFrom('call_events')
+    .select('kind')
+    .where('call_report_id', '=', callReportId)
+    .where('kind', 'in', ['held', 'resumed'])
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return last?.kind === 'held';
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { routes } from '@frontdesk/protocol';
 import { issueServiceCredentials } from '../auth/credentials.ts';
 import { roomParticipant, toClaimedCall } from '../calls/call-coordination.ts';
+import { isOnHold } from '../calls/call-events.ts';
 import { rejoinCall, resumeCall } from '../calls/call-resume.ts';
 import { authenticateGuest, authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
 import { RATE_LIMITS } from '../plugins/rate-limits.ts';
@@ -55,7 +56,7 @@ export const callResumeRoutes: FastifyPluginAsyncZod = async (app) => {
     ...fromTable(routes.rejoinCall, [400, 401, 403, 404, 409, 502], {
       tags: ['calls'],
       summary:
-        'The agent who took a live call takes it up again after its console reloaded: the call as the claim gave it, with fresh room access',
+        'The agent who took a live call takes it up again after its console reloaded: the call as the claim gave it, with fresh room access, and whether the agent had it on hold',
       security: bearerSecurity,
     }),
     handler: async (request) => {
@@ -63,11 +64,12 @@ export const callResumeRoutes: FastifyPluginAsyncZod = async (app) => {
       const call = await rejoinCall(db, principal, request.params.callId);
       // As the claim: a fresh entry in the room's allowed list; the chat room's membership and
       // the guest's permission to message this agent are given again (both idempotent).
-      const [room] = await Promise.all([
+      const [room, onHold] = await Promise.all([
         callRooms.open(call, roomParticipant(principal), { webview: call.webview }),
+        isOnHold(db, call.id),
         callChats.admitAgent(call, principal.staffId),
       ]);
-      return { data: toClaimedCall(call, room) };
+      return { data: { ...toClaimedCall(call, room), onHold } };
     },
   });
 };

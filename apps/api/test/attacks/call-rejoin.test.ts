@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALL_RESUME_WINDOW_MS, claimedCallSchema, envelope } from '@frontdesk/protocol';
+import { CALL_RESUME_WINDOW_MS, envelope, rejoinedCallSchema } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import {
   buildTestApp,
@@ -136,17 +136,59 @@ describe('attack: rejoining someone else’s call', () => {
   it('the agent who took the call gets it back with a fresh entry to its room', async () => {
     const response = await rejoin(victim.callId, ada);
     expect(response.statusCode).toBe(200);
-    const call = envelope(claimedCallSchema).parse(response.json()).data;
+    const call = envelope(rejoinedCallSchema).parse(response.json()).data;
     expect(call).toMatchObject({
       callId: victim.callId,
       guestUsername: victim.username,
       categoryId: 1,
       room: { room: victim.callId },
+      onHold: false,
     });
+    // What the console shows again, and only that: the claim's fields, when the call was
+    // answered (as stored, not the time of asking) and whether it is held.
+    expect(Object.keys(response.json().data).sort()).toEqual(
+      [
+        'answeredAt',
+        'callId',
+        'callType',
+        'categoryId',
+        'guestJabberUsername',
+        'guestUsername',
+        'onHold',
+        'reportId',
+        'room',
+      ].sort(),
+    );
+    const stored = await t.app.db
+      .selectFrom('call_reports')
+      .select('answered_at')
+      .where('call_id', '=', victim.callId)
+      .executeTakeFirstOrThrow();
+    expect(call.answeredAt).toBe(stored.answered_at?.toISOString());
     // Again and again (each reload): the call stays answered by the same agent.
     const again = await rejoin(victim.callId, ada);
     expect(again.statusCode).toBe(200);
+    expect(again.json().data.answeredAt).toBe(call.answeredAt);
     const state = await callApi(t.app, 'GET', `calls/${victim.callId}`, undefined, victim.token);
     expect(state.json().data).toMatchObject({ status: 'answered' });
+  });
+
+  it('a call its agent put on hold comes back held, and resumed once resumed', async () => {
+    const guest = await answeredCall();
+    const hold = (onHold: boolean) =>
+      callApi(t.app, 'POST', `calls/${guest.callId}/hold`, { onHold }, ada);
+    expect((await hold(true)).statusCode).toBe(204);
+    const held = await rejoin(guest.callId, ada);
+    expect(held.statusCode).toBe(200);
+    expect(held.json().data.onHold).toBe(true);
+    expect((await hold(false)).statusCode).toBe(204);
+    expect((await rejoin(guest.callId, ada)).json().data.onHold).toBe(false);
+    // A colleague learns nothing of the hold either.
+    const bo = await loginStaff(t.app, 'bo@frontdesk.demo');
+    expect((await hold(true)).statusCode).toBe(204);
+    const refused = await rejoin(guest.callId, bo);
+    expectRefused(refused, 403, 'not_your_call');
+    expect(refused.body).not.toContain('onHold');
+    expect(refused.body).not.toContain('answeredAt');
   });
 });

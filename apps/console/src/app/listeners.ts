@@ -1,5 +1,6 @@
 import { authListeners } from '../features/auth/authListeners.ts';
 import { availabilityListeners } from '../features/availability/availabilityListeners.ts';
+import { callChatListeners } from '../features/call/callChat.ts';
 import { callListeners } from '../features/call/callListeners.ts';
 import { notesAutosaveListeners } from '../features/call/notesAutosave.ts';
 import { chatListeners } from '../features/chat/chatListeners.ts';
@@ -15,5 +16,6 @@ export function startListeners(startListening: AppStartListening): void {
   ringingListeners(startListening);
   chatListeners(startListening);
   callListeners(startListening);
+  callChatListeners(startListening);
   notesAutosaveListeners(startListening);
 }

@@ -31,6 +31,7 @@ export function claimedCall(letter = 'a', overrides: Partial<ClaimedCall> = {}):
       recorded: false,
       iceServers: [],
     },
+    answeredAt: '2026-11-27T02:00:00.000Z',
     ...overrides,
   };
 }

@@ -27,6 +27,7 @@ const call: ClaimedCall = {
     recorded: true,
     iceServers: [],
   },
+  answeredAt: '2026-11-27T02:00:00.000Z',
 };
 
 function inCall(): Partial<RootState> {
@@ -80,6 +81,18 @@ describe('call screen', () => {
     const heading = screen.getByRole('heading', { name: 'Call with Guest ABC' });
     expect(document.activeElement).toBe(heading);
     expect(screen.getByTestId('recording').textContent).toMatch(/Recording/);
+  });
+
+  it('counts the call’s time from when the API recorded it answered, not from this page', () => {
+    // A page opened 2 min 5 s after the answer (a reload mid-call): it counts on from there.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(call.answeredAt) + 125_000);
+    try {
+      renderWithState(<CallScreen />, inCall());
+      expect(screen.getByRole('timer', { name: 'Call time' }).textContent).toContain('2:05');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('holds: the guest is told by presence, the media stops, the button resumes', async () => {

@@ -101,7 +101,7 @@ export function CallScreen() {
           <h2 id="call-title" tabIndex={-1} ref={heading}>
             <CallTitle call={call} />
           </h2>
-          <CallTimer callId={call.callId} running={false} />
+          <CallTimer since={call.answeredAt} running={false} />
         </header>
         <p role="status">{t(`outcome_${outcome ?? 'completed'}`)}</p>
         <WrapUp callId={call.callId} />
@@ -127,7 +127,7 @@ export function CallScreen() {
         <h2 id="call-title" tabIndex={-1} ref={heading}>
           <CallTitle call={call} />
         </h2>
-        {!voice && <CallTimer callId={call.callId} running />}
+        {!voice && <CallTimer since={call.answeredAt} running />}
         {call.room.recorded && (
           <p className="recording" data-testid="recording">
             <span aria-hidden="true">●</span> {t('recording')}
@@ -153,7 +153,7 @@ export function CallScreen() {
           callId={call.callId}
           guestNick={call.guestJabberUsername}
           feeds={feeds}
-          timer={<CallTimer callId={call.callId} running />}
+          timer={<CallTimer since={call.answeredAt} running />}
         />
       ) : (
         <div className="tiles">

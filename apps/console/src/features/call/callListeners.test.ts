@@ -1,13 +1,18 @@
 import type { ChatSession, RoomSnapshot } from '@frontdesk/chat';
-import type { CallQualityBody, ClaimedCall } from '@frontdesk/protocol';
+import type {
+  CallQualityBody,
+  ChatMessage,
+  ClaimedCall,
+  PresenceStatus,
+} from '@frontdesk/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { Connections } from '../../app/connections.ts';
 import type { ConsoleServices } from '../../app/services.ts';
 import { createStore } from '../../app/store.ts';
 import { answer, fakeApi, refusal, signedIn, type FakeAnswer } from '../../test/render.tsx';
-import { chatStatusChanged } from '../chat/chatSlice.ts';
+import { chatStatusChanged, messageReceived } from '../chat/chatSlice.ts';
 import { callClaimed, roomChanged } from '../queue/queueSlice.ts';
-import { callRejoinRequested } from './callSlice.ts';
+import { callEnded, callRejoinRequested } from './callSlice.ts';
 
 const GUEST = `g${'b'.repeat(25)}`;
 const CALL_ID = `${GUEST}--call2`;
@@ -28,6 +33,7 @@ const call: ClaimedCall = {
     recorded: false,
     iceServers: [],
   },
+  answeredAt: '2026-11-27T02:00:00.000Z',
 };
 
 /** What the agent's media measured: a call relayed over TCP after an ICE failure. */
@@ -55,6 +61,7 @@ function fakeMedia() {
       return () => handlers.delete(event);
     },
     connect: async () => undefined,
+    setOnHold: vi.fn(async () => undefined),
     qualityReport: vi.fn(async () => figures),
     close: vi.fn(async () => undefined),
   };
@@ -66,10 +73,11 @@ function agentConsole(answers: Record<string, FakeAnswer>) {
   const media = fakeMedia();
   const { api, requests } = fakeApi(answers);
   const connections = new Connections();
+  const presences: PresenceStatus[] = [];
   connections.chat = {
     username: 'staff-1',
     room: () => ({ joined: true }),
-    setPresence: () => undefined,
+    setPresence: (_room: string, status: PresenceStatus) => presences.push(status),
     setAvailability: () => undefined,
     leaveRoom: async () => undefined,
   } as unknown as ChatSession;
@@ -86,7 +94,7 @@ function agentConsole(answers: Record<string, FakeAnswer>) {
     ringer: { ring: () => undefined },
   };
   const store = createStore(services, signedIn());
-  return { store, media, requests, connections };
+  return { store, media, requests, connections, presences };
 }
 
 /** Ada has just taken `call`: the listeners open its media over {@link fakeMedia}. */
@@ -110,7 +118,9 @@ describe('a console reloaded on a call’s address (decision 0027)', () => {
   const REJOIN = `POST /calls/${CALL_ID}/rejoin`;
 
   it('asks the API, once its chat is up, and takes the call up again as after a claim', async () => {
-    const { store, requests, connections } = agentConsole({ [REJOIN]: answer(call) });
+    const { store, requests, connections } = agentConsole({
+      [REJOIN]: answer({ ...call, onHold: false }),
+    });
     store.dispatch(callRejoinRequested(CALL_ID));
     expect(store.getState().call.rejoin).toEqual({ callId: CALL_ID, status: 'rejoining' });
     // Nothing before the chat is connected: the call's room is rejoined through it.
@@ -127,7 +137,75 @@ describe('a console reloaded on a call’s address (decision 0027)', () => {
     });
   });
 
+  it('comes back held, as its agent left it: presence, media and controls say so', async () => {
+    const { store, connections, media, presences } = agentConsole({
+      [REJOIN]: answer({ ...call, onHold: true }),
+    });
+    store.dispatch(chatStatusChanged('connected'));
+    store.dispatch(callRejoinRequested(CALL_ID));
+    await vi.waitFor(() => expect(media.session.setOnHold).toHaveBeenCalledWith(true));
+    expect(store.getState().call).toMatchObject({ phase: 'connecting', onHold: true });
+    // Not `InCall`: the guest, still on its hold page, stays there until the agent resumes.
+    expect(presences).toEqual([
+      { state: 'CallOnHold', peer: call.guestJabberUsername, callId: CALL_ID },
+    ]);
+    expect(connections.media).toBeDefined();
+    // The call as the claim gives it: the hold is the call screen's, not the call's record.
+    expect(store.getState().call.call).toEqual(call);
+  });
+
+  it('shows the chat kept before the reload, each message once, and keeps it while live', async () => {
+    const guest = call.guestJabberUsername;
+    const record = (id: string, direction: 'in' | 'out', message: ChatMessage['message']) => ({
+      id,
+      direction,
+      at: '2026-11-27T02:00:00.000Z',
+      delivery: 'delivered' as const,
+      payload: {
+        sender: direction === 'in' ? ('GUEST' as const) : ('AGENT' as const),
+        from: direction === 'in' ? guest : 'staff-1',
+        to: direction === 'in' ? 'staff-1' : guest,
+        message,
+      },
+    });
+    const file = {
+      url: '/api/files/abcdefghijklmnopqrstuv',
+      name: 'a.pdf',
+      size: 3,
+      type: 'application/pdf',
+    };
+    const kept = [record('m3', 'in', file), record('m2', 'out', 'Hello'), record('m1', 'in', 'Hi')];
+    // Another guest's message in the same key is not this call's: it does not come back.
+    const foreign = {
+      ...record('x', 'in', 'not yours'),
+      payload: { ...record('x', 'in', 'x').payload, from: 'g12-other' },
+    };
+    sessionStorage.setItem(`frontdesk-console.chat.${CALL_ID}`, JSON.stringify([foreign, ...kept]));
+    const { store } = agentConsole({ [REJOIN]: answer({ ...call, onHold: false }) });
+    // The guest's newest message reached the new page before the kept ones came back.
+    store.dispatch(messageReceived(record('m4', 'in', 'Still there?')));
+    store.dispatch(chatStatusChanged('connected'));
+    store.dispatch(callRejoinRequested(CALL_ID));
+    await vi.waitFor(() => expect(store.getState().call.phase).toBe('connecting'));
+    const shown = () => store.getState().chat.conversations[guest]?.chatMessages.map((m) => m.id);
+    expect(shown()).toEqual(['m4', 'm3', 'm2', 'm1']);
+    // Kept again, with what came since, for the next reload; the same message twice is once.
+    const stored = () =>
+      (
+        JSON.parse(sessionStorage.getItem(`frontdesk-console.chat.${CALL_ID}`) ?? '[]') as {
+          id: string;
+        }[]
+      ).map((m) => m.id);
+    expect(stored()).toEqual(['m4', 'm3', 'm2', 'm1']);
+    store.dispatch(messageReceived(record('m4', 'in', 'Still there?')));
+    expect(stored()).toEqual(['m4', 'm3', 'm2', 'm1']);
+    // Once the call ends, nothing of it stays in the tab.
+    store.dispatch(callEnded('completed'));
+    expect(sessionStorage.getItem(`frontdesk-console.chat.${CALL_ID}`)).toBeNull();
+  });
+
   it('says so when the call is over, and opens nothing', async () => {
+    sessionStorage.setItem(`frontdesk-console.chat.${CALL_ID}`, '[]');
     const { store, connections } = agentConsole({ [REJOIN]: refusal(409, 'call_over') });
     store.dispatch(chatStatusChanged('connected'));
     store.dispatch(callRejoinRequested(CALL_ID));
@@ -138,6 +216,7 @@ describe('a console reloaded on a call’s address (decision 0027)', () => {
       rejoin: { callId: CALL_ID, message: 'The call you were in is over.' },
     });
     expect(connections.media).toBeUndefined();
+    expect(sessionStorage.getItem(`frontdesk-console.chat.${CALL_ID}`)).toBeNull();
   });
 });
 

@@ -15,7 +15,8 @@ import { LOCAL_STREAM } from '@frontdesk/media/streams';
 import type { Connections } from '../../app/connections.ts';
 import { t } from '../../i18n/messages.ts';
 import { selectXmppDomain } from '../auth/authSlice.ts';
-import { conversationOpened } from '../chat/chatSlice.ts';
+import { conversationOpened, conversationRestored } from '../chat/chatSlice.ts';
+import { keptCallChat } from './callChat.ts';
 import {
   acceptClicked,
   callClaimed,
@@ -172,7 +173,15 @@ export function callListeners(startListening: AppStartListening): void {
       try {
         const { data } = await extra.api(routes.rejoinCall, { params: { callId }, token });
         if (getState().call.phase !== 'idle') return extra.connections.releaseCall();
-        dispatch(callClaimed({ call: data, roomJid: callRoomJid(data.callId, domain) }));
+        const { onHold, ...call } = data;
+        // The chat so far, as this tab kept it before the reload: the chat server keeps none.
+        const self = extra.connections.chat?.username ?? '';
+        const messages = keptCallChat(callId, self, call.guestJabberUsername);
+        if (messages.length > 0) {
+          dispatch(conversationRestored({ peer: call.guestJabberUsername, messages }));
+        }
+        // As it was: a call its agent had put on hold stays held (its guest shows the hold).
+        dispatch(callClaimed({ call, roomJid: callRoomJid(call.callId, domain), onHold }));
       } catch (error) {
         extra.connections.releaseCall();
         const over =
@@ -199,7 +208,10 @@ export function callListeners(startListening: AppStartListening): void {
       if (!token || !server || !chat) return;
       // The access token is renewed during a long call: later requests take the current one.
       const currentToken = () => getState().auth.login?.access_token ?? token;
-      announce(connections, roomJid, 'InCall', call.guestJabberUsername, call.callId);
+      // A rejoined call on hold says so again: `InCall` would tell the guest nothing new.
+      const held = getState().call.onHold;
+      const presence = held ? 'CallOnHold' : 'InCall';
+      announce(connections, roomJid, presence, call.guestJabberUsername, call.callId);
       dispatch(conversationOpened(call.guestJabberUsername));
       try {
         const { createMediaSession, playStream } = await extra.loadMedia();
@@ -221,6 +233,8 @@ export function callListeners(startListening: AppStartListening): void {
           callType: call.callType ?? 'video',
         });
         connections.media = media;
+        // Published already held: nothing reaches the guest until the agent resumes.
+        if (held) await media.setOnHold(true);
         media.on('state', (mediaState) => dispatch(mediaStateChanged(mediaState)));
         media.on('localStream', (stream) => connections.streams.set(LOCAL_STREAM, stream));
         media.on('remoteStream', ({ janusId, stream }) => connections.streams.set(janusId, stream));

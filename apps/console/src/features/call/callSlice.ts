@@ -167,10 +167,12 @@ export const callSlice = createSlice({
     },
   },
   extraReducers: (builder) => {
-    builder.addCase(callClaimed, (_state, action) => ({
+    builder.addCase(callClaimed, (_state, { payload: { call, roomJid, onHold } }) => ({
       ...initialState,
       phase: 'connecting',
-      ...action.payload,
+      call,
+      roomJid,
+      onHold: onHold ?? false,
     }));
   },
 });

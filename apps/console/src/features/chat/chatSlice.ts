@@ -10,6 +10,7 @@ import {
   deliveryChanged,
   emptyConversation,
   messageAdded,
+  messagesRestored,
   type Conversation,
 } from '@frontdesk/chat/conversation';
 import type { RoomSnapshot } from '@frontdesk/chat';
@@ -113,6 +114,17 @@ export const chatSlice = createSlice({
         state.conversations[action.payload] ?? emptyConversation,
       );
     },
+    /** The chat with `peer` as this tab kept it before its reload (decision 0027). */
+    conversationRestored(
+      state,
+      action: PayloadAction<{ peer: string; messages: ChatMessageRecord[] }>,
+    ) {
+      const { peer, messages } = action.payload;
+      state.conversations[peer] = messagesRestored(
+        state.conversations[peer] ?? emptyConversation,
+        messages,
+      );
+    },
     conversationClosed(state) {
       state.openPeer = null;
       clearProblems(state);
@@ -154,6 +166,7 @@ export const {
   messageReceived,
   messageDeliveryChanged,
   conversationOpened,
+  conversationRestored,
   conversationClosed,
   messageSubmitted,
   sendFailed,

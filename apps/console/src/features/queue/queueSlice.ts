@@ -47,9 +47,12 @@ function dropRoom(state: QueueState, jid: string): void {
 const initialState: QueueState = { rooms: {}, calls: {}, callsError: null, claim: null };
 
 /** The claim won (docs/protocol.md step 3): the call feature takes the call from here. */
-export const callClaimed = createAction<{ call: ClaimedCall; roomJid: string }>(
-  'queue/callClaimed',
-);
+export const callClaimed = createAction<{
+  call: ClaimedCall;
+  roomJid: string;
+  /** A call taken up again after a reload (decision 0027) that its agent had put on hold. */
+  onHold?: boolean;
+}>('queue/callClaimed');
 
 export const queueSlice = createSlice({
   name: 'queue',
