@@ -21,7 +21,7 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
  */
 const featureLayers = {
   guest: [
-    ['diagnostics', 'browserCheck', 'company', 'guestAuth', 'refusals', 'schedule'],
+    ['diagnostics', 'browserCheck', 'company', 'guestAuth', 'refusals', 'schedule', 'consent'],
     ['geofence'],
     ['flow'],
     ['forms', 'chat', 'report'],

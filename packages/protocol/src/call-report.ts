@@ -30,6 +30,8 @@ export const CALL_REFUSAL_STAGES = {
   out_of_hours: 'schedule',
   outside_geofence: 'outofzone',
   welcome_form_required: 'welcome',
+  /** The company asks for consent and this guest never gave it (decision 0030). */
+  consent_required: 'consent',
 } as const satisfies Record<string, GuestStage>;
 export type CallRefusalCode = keyof typeof CALL_REFUSAL_STAGES;
 
@@ -51,6 +53,11 @@ export const callReportAddBodySchema = z.strictObject({
    * Janus room is made for H.264 whoever asks for it first (the agent's claim included).
    */
   webview: z.boolean().optional(),
+  /**
+   * The guest chose to call without recording (decision 0030): only where the company records
+   * calls and lets the guest decline (`recordingOptional`); 400 naming `recording` elsewhere.
+   */
+  recording: z.literal('declined').optional(),
 });
 export type CallReportAddBody = z.infer<typeof callReportAddBodySchema>;
 

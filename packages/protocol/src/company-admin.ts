@@ -113,6 +113,15 @@ export const companySettingsPatchShape = {
   waterMarkLogo: adminAssetUrlSchema.nullable(),
   recordCalls: z.boolean().nullable(),
   recordAlertText: adminText(1000).nullable(),
+  recordingOptional: z.boolean().nullable(),
+  consentRequired: z.boolean().nullable(),
+  consentText: adminText(2000).nullable(),
+  privacyNoticeUrl: z
+    .string()
+    .max(2048, 'must be 2048 characters or fewer')
+    .refine(isHttpsUrl, 'must be an https: URL')
+    .nullable(),
+  keepIpAddresses: z.boolean().nullable(),
   flipCamera: z.boolean().nullable(),
   poweredByLogo: z.boolean().nullable(),
   locationOfService: adminText(500).nullable(),

@@ -73,6 +73,30 @@ export const companySettingsSchema = z.object({
   waterMarkLogo: optionalUrl,
   recordCalls: z.boolean().default(true),
   recordAlertText: optionalText,
+  /**
+   * Whether the guest may call without the call being recorded (only with `recordCalls`):
+   * the selection page then offers the choice (decision 0030).
+   */
+  recordingOptional: z.boolean().default(false),
+  /**
+   * Whether the guest must accept `consentText` before anything about them is processed or
+   * stored: fingerprint, guest row, location, call (decision 0030). The API holds it too.
+   */
+  consentRequired: z.boolean().default(false),
+  /** The company's words asking for consent; `null`: the app's own sentence. */
+  consentText: optionalText,
+  /** The company's privacy notice, linked from the consent step: an https: URL. */
+  privacyNoticeUrl: z
+    .string()
+    .max(2048)
+    .refine((url) => /^https:\/\/[^\s\\]+$/.test(url), 'must be an https: URL')
+    .nullable()
+    .default(null),
+  /**
+   * Whether the IP addresses in guests' call diagnostics (the SDP a failed call sends, a call-bug
+   * report's browser log) are kept; otherwise the API stores them masked (decision 0033).
+   */
+  keepIpAddresses: z.boolean().default(false),
   flipCamera: z.boolean().default(false),
   /** Whether the "powered by Frontdesk" logo shows. */
   poweredByLogo: z.boolean().default(true),

@@ -55,6 +55,13 @@ export const guestRegisterBodySchema = z.strictObject({
   /** spec §1's browser name: its fingerprint is kept for the company's block list. */
   username: browserUsernameSchema,
   companyId: recordIdSchema,
+  /**
+   * The guest accepted the company's consent text (decision 0030): required when the company's
+   * `consentRequired` is on (400 naming `consent` otherwise); the guest row keeps its time.
+   */
+  consent: z
+    .literal(true, { error: 'must be true: the guest accepted the consent text' })
+    .optional(),
 });
 
 /**
@@ -136,6 +143,8 @@ export const guestLoginSchema = accessTokenSchema.extend({
   username: guestUsernameSchema,
   jabberusername: z.string(),
   companyId: recordIdSchema,
+  /** When the guest accepted the company's consent text (ISO 8601); `null`: never asked. */
+  consentGivenAt: z.iso.datetime().nullable(),
 });
 export type GuestLogin = z.infer<typeof guestLoginSchema>;
 

@@ -8,6 +8,10 @@ import { z } from 'zod';
  */
 export const guestStageSchema = z.enum([
   'loading',
+  /** The company asks for the guest's consent before anything else (decision 0030). */
+  'consent',
+  /** The guest declined: nothing was stored; how else to reach the company. */
+  'consentDeclined',
   'welcome',
   'preview',
   'selection',

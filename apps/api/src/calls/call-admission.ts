@@ -17,7 +17,8 @@ const refuse = (code: CallRefusalCode, message: string, fields?: Record<string, 
  * (issue 13): the guest page checks them first and shows their stage, but a script calling
  * `call-report/add` directly meets them here. An inactive company, a closed one, a guest whose
  * position has not passed the geofence within {@link LOCATION_CHECK_TTL_MS} of a company that
- * asks for it, or who has not answered the company's welcome form: 403 with the reason's code.
+ * asks for it, who has not answered the company's welcome form, or who never gave the consent
+ * the company asks for (decision 0030): 403 with the reason's code.
  */
 export async function assertCallAdmitted(
   db: Kysely<Database>,
@@ -31,13 +32,25 @@ export async function assertCallAdmitted(
   if (company.schedule && !company.schedule.openNow) {
     throw refuse('out_of_hours', `${company.name} is closed at the moment.`);
   }
-  if (company.requestLocation) {
-    const { inside_zone_at: insideAt } = await db
+  if (company.consentRequired || company.requestLocation) {
+    const guest = await db
       .selectFrom('guests')
-      .select('inside_zone_at')
+      .select(['inside_zone_at', 'consent_given_at'])
       .where('id', '=', guestId)
       .executeTakeFirstOrThrow();
-    if (insideAt === null || now.getTime() - insideAt.getTime() > LOCATION_CHECK_TTL_MS) {
+    // SECURITY (decision 0030): a guest registered before the company asked, or by a script
+    // that skipped the page, has no consent and makes no call.
+    if (company.consentRequired && guest.consent_given_at === null) {
+      throw refuse(
+        'consent_required',
+        `${company.name} asks for consent first: register again with consent (POST /guest-auth/register).`,
+      );
+    }
+    const insideAt = guest.inside_zone_at;
+    if (
+      company.requestLocation &&
+      (insideAt === null || now.getTime() - insideAt.getTime() > LOCATION_CHECK_TTL_MS)
+    ) {
       throw refuse(
         'outside_geofence',
         `${company.name} serves only its area: check the location first (PUT /geo-fence/check).`,

@@ -164,6 +164,22 @@ export function assertAssignmentGroupOf(
   }
 }
 
+/**
+ * 400 naming `recording` when the guest declines recording where the company does not let it
+ * (decision 0030): it records every call (`recordingOptional` off) or none.
+ */
+export function assertRecordingChoiceOf(
+  company: Pick<CompanyDetails, 'id' | 'recordCalls' | 'recordingOptional'>,
+  recording: CallReportAddBody['recording'],
+): void {
+  if (recording === undefined || (company.recordCalls && company.recordingOptional)) return;
+  throw new InvalidInputError(
+    'recording_not_optional',
+    `Company ${company.id} does not let its guests choose whether a call is recorded.`,
+    { recording: 'must be left out: the company does not let guests decline recording' },
+  );
+}
+
 /** The company's block-list entry that holds the guest's browser (spec §6), as a subquery. */
 const blockOf = (db: Kysely<Database>, guestId: number) =>
   db
@@ -228,6 +244,7 @@ async function insertNewReport(
       assignment_group: body.assignmentGroup ?? null,
       source: body.source,
       webview: body.webview ?? false,
+      recording_declined: body.recording === 'declined',
       guest_user_agent: userAgent?.slice(0, USER_AGENT_MAX) || null,
       status: eb
         .case()
@@ -269,6 +286,7 @@ export async function addCallReport(
     .executeTakeFirstOrThrow();
   await assertCategoryOf(db, company.id, body.category_id);
   assertAssignmentGroupOf(details, body.assignmentGroup);
+  assertRecordingChoiceOf(details, body.recording);
   // Only a quota needs counting; without one, a company's calls need not queue for its row.
   const added =
     company.monthly_call_quota === null
@@ -424,6 +442,8 @@ export async function holdCall(
         assignment_group: current.assignment_group,
         source: current.source,
         webview: current.webview,
+        // The guest's choice holds for the whole conversation (decision 0030).
+        recording_declined: current.recording_declined,
         status: 'ok',
       })
       .returningAll()

@@ -72,7 +72,7 @@ export class CallRooms {
   /**
    * Creates the call's room unless Janus has it already (idempotent: both participants ask, and
    * a restarted Janus has lost its rooms) and answers how this participant enters it: the pin
-   * and its own token. Janus records the room when the company records calls. 409 for a call that was
+   * and its own token. Janus records the room when the company records calls and the guest did not decline. 409 for a call that was
    * refused or has ended; 502 when Janus cannot be reached.
    */
   async open(
@@ -101,7 +101,9 @@ export class CallRooms {
       .select('settings')
       .where('id', '=', call.company_id)
       .executeTakeFirstOrThrow();
-    const { recordCalls } = companySettingsSchema.parse(company.settings);
+    // The guest may have chosen to call unrecorded where the company allows it (decision 0030).
+    const recorded =
+      companySettingsSchema.parse(company.settings).recordCalls && !call.recording_declined;
     try {
       await this.janus.create({
         room: call.call_id,
@@ -112,7 +114,7 @@ export class CallRooms {
         allowed: recordingRoleSchema.options.map((role) =>
           roomToken(this.tokenKey, call.call_id, role),
         ),
-        ...(recordCalls ? { recordingsDir: this.recordingsDir } : {}),
+        ...(recorded ? { recordingsDir: this.recordingsDir } : {}),
         webview: options.webview,
       });
     } catch (error) {
@@ -126,7 +128,7 @@ export class CallRooms {
       room: call.call_id,
       pin: keys.room_pin,
       token: roomToken(this.tokenKey, call.call_id, participant.role),
-      recorded: recordCalls,
+      recorded,
       iceServers: callIceServers(this.ice, call.call_id, participant.role),
     };
   }

@@ -24,6 +24,7 @@ import * as callWebview from './migrations/0022-call-webview.ts';
 import * as callWrapUp from './migrations/0023-call-wrap-up.ts';
 import * as cannedReplies from './migrations/0024-canned-replies.ts';
 import * as guestContext from './migrations/0026-guest-context.ts';
+import * as guestConsent from './migrations/0027-guest-consent.ts';
 import { keyedFingerprints } from './migrations/0030-keyed-fingerprints.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0024-canned-replies': cannedReplies,
   '0026-guest-context': guestContext,
 };
+  '0027-guest-consent': guestConsent,
 
 /** What migrations need from the API's configuration: 0030 hashes with the fingerprint key. */
 export type MigrationKeys = { fingerprintKey: string };

@@ -261,6 +261,10 @@ export interface CallReports {
    */
   room_pin: string | null;
   /**
+   * The guest chose to call without recording (the company's recordingOptional): Janus did not record the room.
+   */
+  recording_declined: Generated<boolean>;
+  /**
    * The Janus room's admin secret, made with its pin. SECURITY: edits and destroys the room; never leaves the API.
    */
   room_secret: string | null;
@@ -463,6 +467,10 @@ export interface Operators {
   id: Generated<number>;
   /**
    * How the audit log and the operator’s console name the operator.
+  /**
+   * When the guest accepted the company's consent text at registration; `null` where the company asked for none.
+   */
+  consent_given_at: Date | null;
    */
   name: string;
   /**

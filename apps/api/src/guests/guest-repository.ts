@@ -22,6 +22,8 @@ export async function registerGuest(
   companyId: number,
   browserUsername: string,
   fingerprintKey: string,
+  /** When the guest accepted the company's consent text (decision 0030); `null`: not asked. */
+  consentGivenAt: Date | null = null,
 ): Promise<{ guest: GuestRow; credential: string }> {
   const username = newGuestUsername();
   const credential = newGuestCredential();
@@ -33,6 +35,7 @@ export async function registerGuest(
       fingerprint: keyedFingerprint(fingerprintKey, fingerprintOf(browserUsername)),
       jabberusername: guestJabberUsername(companyId, username),
       credential_hash: credentialHash(credential),
+      consent_given_at: consentGivenAt,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -152,12 +152,13 @@ export class RecordingJobs {
 
   /**
    * After a call leg ended: queues its merge when it was answered in a room of a company that
-   * records its calls (Janus recorded the room from its creation, call-rooms.ts), after Janus's
+   * records its calls and whose guest did not decline (Janus recorded the room from its creation, call-rooms.ts), after Janus's
    * settle delay. A leg whose room recorded nothing ends `empty`. Idempotent: an end repeated
    * (both sides end, a retried request) queues nothing more.
    */
   async mergeAfterCall(call: CallReportRow): Promise<void> {
-    if (call.end_reason !== 'completed' || call.room_secret === null) return;
+    if (call.end_reason !== 'completed' || call.room_secret === null || call.recording_declined)
+      return;
     const company = await this.db
       .selectFrom('companies')
       .select('settings')

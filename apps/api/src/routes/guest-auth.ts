@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { routes } from '@frontdesk/protocol';
+import { companySettingsSchema, routes } from '@frontdesk/protocol';
 import { issueAccessToken } from '../auth/credentials.ts';
 import { requireCompany } from '../companies/company-repository.ts';
 import {
@@ -32,13 +32,23 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       String((request.body as { companyId: number }).companyId),
     ),
     handler: async (request, reply) => {
-      const { username, companyId } = request.body;
+      const { username, companyId, consent } = request.body;
       const company = await requireCompany(db, companyId);
+      // SECURITY (decision 0030): no guest row, fingerprint or chat account without consent.
+      if (companySettingsSchema.parse(company.settings).consentRequired && consent !== true) {
+        throw new HttpError(
+          400,
+          'consent_required',
+          `Company ${companyId} asks for the guest's consent first.`,
+          { consent: 'must be true: the company asks for consent before anything is stored' },
+        );
+      }
       const { guest, credential } = await registerGuest(
         db,
         company.id,
         username,
         config.secrets.guestFingerprint,
+        consent ? new Date() : null,
       );
       return reply.code(201).send({
         data: {
@@ -83,6 +93,7 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
           username: guest.username,
           jabberusername: guest.jabberusername,
           companyId,
+          consentGivenAt: guest.consent_given_at?.toISOString() ?? null,
         },
       };
     },

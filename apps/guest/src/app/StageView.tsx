@@ -4,6 +4,8 @@ import { useT } from '../i18n/useT.ts';
 import { WelcomePage } from '../features/forms/WelcomePage.tsx';
 import { voiceCallChosen } from '../features/browserCheck/browserCheckSlice.ts';
 import { stageReached } from '../features/flow/flowSlice.ts';
+import { continueVisit } from '../features/flow/startVisit.ts';
+import { ConsentDeclinedPage, ConsentPage } from '../features/consent/ConsentPage.tsx';
 import { NoticePage, type NoticeKind } from '../features/refusals/NoticePage.tsx';
 import { loadSchedulePage, loadSelectionPage } from './stagePages.ts';
 import './stages.css';
@@ -59,10 +61,29 @@ function Notice({ kind }: { kind: NoticeKind }) {
   );
 }
 
+/** The consent step and the page after a decline (decision 0030), with the flow's ways on. */
+function Consent({ declined }: { declined: boolean }) {
+  const dispatch = useAppDispatch();
+  const company = useAppSelector((state) => state.company.details);
+  if (!company) return null;
+  return declined ? (
+    <ConsentDeclinedPage company={company} onReconsider={() => dispatch(stageReached('consent'))} />
+  ) : (
+    <ConsentPage
+      company={company}
+      onAccept={() => dispatch(continueVisit({ consent: true }))}
+      onDecline={() => dispatch(stageReached('consentDeclined'))}
+    />
+  );
+}
+
 /** The screen of the current stage (spec §2). */
 export function StageView() {
   const stage = useAppSelector((state) => state.flow.stage);
   switch (stage) {
+    case 'consent':
+    case 'consentDeclined':
+      return <Consent declined={stage === 'consentDeclined'} />;
     case 'preview':
       return (
         <Lazy>

@@ -22,6 +22,8 @@ const PREVIEW_PAGE = '/preview.html';
 export type PreviewView = { stage: PreviewStage; screen?: PreviewScreen };
 
 const FLOW: readonly PreviewView[] = [
+  { stage: 'consent' },
+  { stage: 'consentDeclined' },
   { stage: 'welcome' },
   { stage: 'preview' },
   { stage: 'selection' },

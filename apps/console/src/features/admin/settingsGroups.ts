@@ -25,10 +25,10 @@ export type SettingsFieldSpec = { name: SettingsField } & FieldKind;
 
 /** A settings group: one page of the admin area, at `/console/admin/<path>`. */
 export type SettingsGroup = {
-  path: 'brand' | 'pages' | 'call' | 'location' | 'website';
+  path: 'brand' | 'pages' | 'call' | 'consent' | 'location' | 'website';
   fields: readonly SettingsFieldSpec[];
   /** The guest stage the preview turns to when the group opens. */
-  stage: 'selection' | 'waiting' | 'rating' | 'outofzone' | 'welcome';
+  stage: 'selection' | 'waiting' | 'rating' | 'outofzone' | 'welcome' | 'consent';
 };
 
 const text = (name: SettingsField): SettingsFieldSpec => ({ name, kind: 'text' });
@@ -98,6 +98,7 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
       toggle('flipCamera'),
       toggle('recordCalls'),
       longText('recordAlertText'),
+      toggle('recordingOptional'),
       toggle('roundRobin'),
       choice('categoryStyle'),
       toggle('showRatingPage'),
@@ -105,6 +106,16 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
       toggle('advanceRating'),
       toggle('assignments'),
       { name: 'assignmentGroups', kind: 'assignmentGroups' },
+    ],
+  },
+  {
+    // decision 0030: what the guest is asked before anything about them is stored.
+    path: 'consent',
+    stage: 'consent',
+    fields: [
+      toggle('consentRequired'),
+      longText('consentText'),
+      { name: 'privacyNoticeUrl', kind: 'link' },
     ],
   },
   {

@@ -153,7 +153,7 @@ export function CallPage() {
               <CallTimer since={since} />
             </p>
           )}
-          {company.recordCalls && (
+          {(call.recorded ?? company.recordCalls) && (
             <p className="call-pill call-recording" data-testid="recording-notice">
               <span className="call-recording-dot" aria-hidden="true" />
               <span>{company.recordAlertText ?? t('recording')}</span>

@@ -66,6 +66,11 @@ export type CallState = {
   endNotice: 'agentEnded' | 'agentGone' | null;
   /** This page took up a call a reload interrupted (decision 0025). */
   resumed: boolean;
+  /**
+   * Whether the call's room records, as the API said when it gave the room (the guest may have
+   * declined, decision 0030); `null` until then.
+   */
+  recorded: boolean | null;
 };
 
 const initialState: CallState = {
@@ -104,6 +109,7 @@ const initialState: CallState = {
   peerAway: false,
   endNotice: null,
   resumed: false,
+  recorded: null,
 };
 
 /**
@@ -141,6 +147,9 @@ export const callSlice = createSlice({
   name: 'call',
   initialState,
   reducers: {
+    roomOpened(state, action: PayloadAction<{ recorded: boolean }>) {
+      state.recorded = action.payload.recorded;
+    },
     callRequested(state, action: PayloadAction<{ callType: CallType; categoryId: number }>) {
       state.callType = action.payload.callType;
       state.categoryId = action.payload.categoryId;
@@ -263,6 +272,7 @@ export const callSlice = createSlice({
 });
 
 export const {
+  roomOpened,
   callRequested,
   callResumed,
   peerAwayChanged,

@@ -29,6 +29,7 @@ import {
   mediaStateChanged,
   peerAwayChanged,
   queuePlaceChanged,
+  roomOpened,
 } from './callSlice.ts';
 import {
   guestPresence,
@@ -217,15 +218,16 @@ export async function openCall(
   const media = adapters.createMedia({
     server: config.janusWebsocketUrl,
     token: async () => (await api(routes.janusToken, { token: token() })).data.janusToken,
-    room: async () =>
-      (
-        await api(routes.callRoom, {
-          params: { callId: params.callId },
-          // spec §7: a native app's webview gets a room it can decode (H.264).
-          query: getState().page.webview ? { webview: 'true' } : {},
-          token: token(),
-        })
-      ).data,
+    room: async () => {
+      const { data: room } = await api(routes.callRoom, {
+        params: { callId: params.callId },
+        // spec §7: a native app's webview gets a room it can decode (H.264).
+        query: getState().page.webview ? { webview: 'true' } : {},
+        token: token(),
+      });
+      dispatch(roomOpened({ recorded: room.recorded }));
+      return room;
+    },
     display: auth.username,
     callType: params.callType,
     // The devices the guest picked in the preview (issue 18).

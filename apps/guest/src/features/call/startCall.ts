@@ -9,7 +9,13 @@ import { callSuffix } from '../guestAuth/identity.ts';
 import { callReportFailed, callReportInitialised } from '../report/reportSlice.ts';
 
 /** What the guest chose on the selection stage; `assignmentGroup` only where the company asks. */
-export type CallRequest = { categoryId: number; callType: CallType; assignmentGroup?: string };
+export type CallRequest = {
+  categoryId: number;
+  callType: CallType;
+  assignmentGroup?: string;
+  /** The guest unticked "Record this call" where the company allows it (decision 0030). */
+  recordingDeclined?: boolean;
+};
 
 /**
  * docs/architecture.md, step 3: a new call id (username--suffix), the call report, and the
@@ -40,6 +46,7 @@ export const startCall = createAppThunk(
           ...(request.assignmentGroup === undefined
             ? {}
             : { assignmentGroup: request.assignmentGroup }),
+          ...(request.recordingDeclined ? { recording: 'declined' as const } : {}),
           // spec §7: a native app's webview gets an H.264 room, whoever opens it first.
           ...(page.webview ? { webview: true } : {}),
         },

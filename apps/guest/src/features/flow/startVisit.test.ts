@@ -6,7 +6,7 @@ import { createStore } from '../../app/store.ts';
 import { Connections } from '../call/connections.ts';
 import { company } from '../../test/render.tsx';
 import { keepRegistration, keptRegistration } from '../guestAuth/identity.ts';
-import { startVisit } from './startVisit.ts';
+import { continueVisit, startVisit } from './startVisit.ts';
 import { memoryStorage } from '../../test/memoryStorage.ts';
 
 const GUEST = `g${'b'.repeat(25)}`;
@@ -22,6 +22,7 @@ const login = {
   username: GUEST,
   jabberusername: `g5-${GUEST}`,
   companyId: 5,
+  consentGivenAt: null,
 };
 const welcomeForm = {
   id: 1,
@@ -64,7 +65,7 @@ async function visit(
     services,
   );
   await store.dispatch(startVisit());
-  return { stage: store.getState().flow.stage, state: store.getState(), requests, services };
+  return { stage: store.getState().flow.stage, state: store.getState(), requests, services, store };
 }
 
 describe('startVisit: from page load to the first screen the guest acts on', () => {
@@ -199,5 +200,63 @@ describe('startVisit: from page load to the first screen the guest acts on', () 
     );
     expect(stage).toBe('failed');
     expect(state.flow.failure).toBe('unreachable');
+  });
+});
+
+describe('startVisit: a company that asks for consent first (decision 0030)', () => {
+  const asks = { consentRequired: true, previewScreen: true };
+  const routesOf = (requests: { route: string }[]) => requests.map((r) => r.route);
+
+  it('stops at the consent step before the fingerprint, the registration or the location', async () => {
+    let fingerprinted = false;
+    const located: string[] = [];
+    const asked = await visit(
+      { ...asks, requestLocation: true },
+      {},
+      {
+        computeFingerprint: async () => {
+          fingerprinted = true;
+          return 'fingerprint1';
+        },
+        readLocation: async () => {
+          located.push('asked');
+          throw new Error('the location must not be asked before consent');
+        },
+      },
+    );
+    expect(asked.stage).toBe('consent');
+    expect(routesOf(asked.requests)).toEqual(['GET /company/5']);
+    expect(fingerprinted).toBe(false);
+    expect(located).toEqual([]);
+    expect(keptRegistration(asked.services.storage, 5)).toBeUndefined();
+  });
+
+  it('registers with the consent once the guest accepts, and goes on', async () => {
+    const asked = await visit(asks);
+    await asked.store.dispatch(continueVisit({ consent: true }));
+    expect(asked.store.getState().flow.stage).toBe('preview');
+    const register = asked.requests.find((r) => r.route === 'POST /guest-auth/register');
+    expect(register?.body).toEqual({ username: expect.any(String), companyId: 5, consent: true });
+  });
+
+  it('asks a kept guest that never consented, and replaces it once the guest accepts', async () => {
+    const storage = memoryStorage();
+    keepRegistration(storage, 5, registration);
+    const asked = await visit(asks, {}, { storage });
+    expect(asked.stage).toBe('consent');
+    expect(routesOf(asked.requests)).toEqual(['GET /company/5', 'POST /guest-auth/login']);
+    await asked.store.dispatch(continueVisit({ consent: true }));
+    expect(routesOf(asked.requests)).toContain('POST /guest-auth/register');
+
+    // A guest that consented on an earlier visit is not asked again.
+    const consented = await visit(
+      asks,
+      {
+        'POST /guest-auth/login': answer({ ...login, consentGivenAt: new Date().toISOString() }),
+      },
+      { storage },
+    );
+    expect(consented.stage).toBe('preview');
+    expect(routesOf(consented.requests)).not.toContain('POST /guest-auth/register');
   });
 });

@@ -29,23 +29,34 @@ function failureOf(error: unknown): FailureReason {
 /**
  * Logs the guest in with the registration this browser kept for the company, or, when there is
  * none or the API no longer knows it (401), registers anew and keeps that (decision 0006).
+ * Where the company asks for consent (decision 0030) and the guest has not given it (`consent`
+ * false), nothing is computed or sent: it answers `undefined`, and the page asks. A kept guest
+ * that never consented is replaced by a new one once the guest accepts.
  */
-async function signIn(extra: GuestServices, companyId: number) {
+async function signIn(extra: GuestServices, company: CompanyDetails, consent: boolean) {
   const { api, storage } = extra;
+  const companyId = company.id;
   const login = (registration: GuestRegistration) =>
     api(routes.guestLogin, { body: { credential: registration.credential, companyId } });
   const kept = keptRegistration(storage, companyId);
   if (kept) {
     try {
-      return { registration: kept, login: (await login(kept)).data };
+      const keptLogin = (await login(kept)).data;
+      if (!company.consentRequired || keptLogin.consentGivenAt !== null) {
+        return { registration: kept, login: keptLogin };
+      }
+      if (!consent) return undefined;
     } catch (error) {
       if (!(error instanceof ApiRequestError && error.status === 401)) throw error;
-      keepRegistration(storage, companyId, undefined);
     }
+    keepRegistration(storage, companyId, undefined);
   }
+  if (company.consentRequired && !consent) return undefined;
   const username = browserUsername(await extra.computeFingerprint(), storage);
   // spec §8: a registration that is not 201 stops here; the client throws on any non-2xx.
-  const { data: registration } = await api(routes.registerGuest, { body: { username, companyId } });
+  const { data: registration } = await api(routes.registerGuest, {
+    body: { username, companyId, ...(consent ? { consent: true as const } : {}) },
+  });
   keepRegistration(storage, companyId, registration);
   return { registration, login: (await login(registration)).data };
 }
@@ -82,14 +93,13 @@ export const stageAfterWelcome = (company: CompanyDetails) =>
 
 /**
  * The visit from page load to the first screen the guest acts on (docs/architecture.md, steps
- * 1–2): company and branding, bot and browser checks, the guest's identity and login, then the
- * company's checks — schedule, geofence, welcome form — each of which may stop at its stage.
+ * 1–2): company and branding, bot and browser checks, then {@link continueVisit}.
  */
 export const startVisit = createAppThunk(
   'flow/startVisit',
   async (_arg: undefined, { dispatch, getState, extra }) => {
     const { api } = extra;
-    const { companyId, serviceType } = getState().page;
+    const { companyId } = getState().page;
     try {
       // The bot check loads and runs its own code: it goes on while the company's look is put
       // on the page, which must not wait for it.
@@ -107,8 +117,30 @@ export const startVisit = createAppThunk(
       if (!browserSupported || !internetSupported)
         return void dispatch(stageReached('unsupported'));
       if (!company.activated) return void dispatch(stageReached('inactive'));
+    } catch (error) {
+      return void dispatch(serviceFailed(failureOf(error)));
+    }
+    await dispatch(continueVisit({ consent: false }));
+  },
+);
 
-      const { registration, login } = await signIn(extra, companyId);
+/**
+ * The visit from the guest's identity on: sign-in (or the consent stage first, where the company
+ * asks and `consent` is false: decision 0030), then the company's checks — schedule, geofence,
+ * welcome form — each of which may stop at its stage. The consent stage's acceptance dispatches
+ * it again with `consent` true.
+ */
+export const continueVisit = createAppThunk(
+  'flow/continueVisit',
+  async ({ consent }: { consent: boolean }, { dispatch, getState, extra }) => {
+    const { api } = extra;
+    const { companyId, serviceType } = getState().page;
+    const company = getState().company.details;
+    if (!company) throw new Error('the company is not loaded');
+    try {
+      const signedIn = await signIn(extra, company, consent);
+      if (!signedIn) return void dispatch(stageReached('consent'));
+      const { registration, login } = signedIn;
       dispatch(guestRegistered(registration));
       dispatch(guestSignedIn(login));
       // decision 0025: a reload in the middle of a call takes the same call up again.

@@ -27,7 +27,8 @@ function categoryColours(category: Category): CSSProperties | undefined {
  * colours, or the category's own), one of the company's assignment groups when it uses them
  * (decision 0019: no group is chosen for the guest, so nobody lands in one by not looking) and,
  * unless the company fixes it, voice or video (voice only once the guest refused the camera and
- * chose a voice call). Back leads to the camera check where the company shows one.
+ * chose a voice call), and whether the call is recorded where the company lets the guest decline
+ * (decision 0030). Back leads to the camera check where the company shows one.
  */
 export function SelectionPage() {
   const t = useT();
@@ -38,6 +39,7 @@ export function SelectionPage() {
   const [callType, setCallType] = useState<CallType>('video');
   const [groupId, setGroupId] = useState<string | null>(null);
   const [groupMissing, setGroupMissing] = useState(false);
+  const [recorded, setRecorded] = useState(true);
   const [state, setState] = useState<'choosing' | 'starting' | 'failed'>('choosing');
   if (!company) return null;
   const chosenType: CallType = voiceOnly
@@ -46,6 +48,9 @@ export function SelectionPage() {
       ? callType
       : company.callType;
   const groups = company.assignments ? company.assignmentGroups : [];
+  // decision 0030: where the company lets the guest call unrecorded, the guest chooses here,
+  // before the call's room (recording or not) is made.
+  const recordingOptional = company.recordCalls && company.recordingOptional;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -57,7 +62,12 @@ export function SelectionPage() {
     }
     setState('starting');
     const result = await dispatch(
-      startCall({ categoryId, callType: chosenType, assignmentGroup: groupId ?? undefined }),
+      startCall({
+        categoryId,
+        callType: chosenType,
+        assignmentGroup: groupId ?? undefined,
+        recordingDeclined: recordingOptional && !recorded,
+      }),
     );
     if (startCall.rejected.match(result)) setState('failed');
   }
@@ -134,6 +144,22 @@ export function SelectionPage() {
               </label>
             ))}
           </fieldset>
+        )}
+        {recordingOptional && (
+          <div className="field field-checkbox">
+            <input
+              id="selection-recorded"
+              type="checkbox"
+              checked={recorded}
+              onChange={(event) => setRecorded(event.target.checked)}
+              aria-describedby="selection-recorded-help"
+              data-testid="record-this-call"
+            />
+            <label htmlFor="selection-recorded">{t('recordThisCall')}</label>
+            <p id="selection-recorded-help" className="field-help">
+              {t('recordThisCallHelp')}
+            </p>
+          </div>
         )}
         {state === 'failed' && (
           <p role="alert" className="form-alert">
