@@ -25,6 +25,7 @@ import * as callWrapUp from './migrations/0023-call-wrap-up.ts';
 import * as cannedReplies from './migrations/0024-canned-replies.ts';
 import * as guestContext from './migrations/0026-guest-context.ts';
 import * as guestConsent from './migrations/0027-guest-consent.ts';
+import * as retention from './migrations/0028-retention.ts';
 import { keyedFingerprints } from './migrations/0030-keyed-fingerprints.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
@@ -53,8 +54,9 @@ const migrations: Record<string, Migration> = {
   '0023-call-wrap-up': callWrapUp,
   '0024-canned-replies': cannedReplies,
   '0026-guest-context': guestContext,
-};
   '0027-guest-consent': guestConsent,
+  '0028-retention': retention,
+};
 
 /** What migrations need from the API's configuration: 0030 hashes with the fingerprint key. */
 export type MigrationKeys = { fingerprintKey: string };

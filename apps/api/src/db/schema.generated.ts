@@ -184,6 +184,10 @@ export interface CallRecordings {
   created_at: Generated<CreatedAt>;
   duration_ms: number | null;
   /**
+   * When the retention run deleted the film (the row stays so the reports still count it).
+   */
+  expired_at: Date | null;
+  /**
    * The merged MP4 in the data folder's recordings/.
    */
   file_name: string | null;
@@ -257,13 +261,13 @@ export interface CallReports {
   previous_call_id: string | null;
   rating: number | null;
   /**
-   * The Janus room's join pin, made when the room is first asked for.
-   */
-  room_pin: string | null;
-  /**
    * The guest chose to call without recording (the company's recordingOptional): Janus did not record the room.
    */
   recording_declined: Generated<boolean>;
+  /**
+   * The Janus room's join pin, made when the room is first asked for.
+   */
+  room_pin: string | null;
   /**
    * The Janus room's admin secret, made with its pin. SECURITY: edits and destroys the room; never leaves the API.
    */
@@ -371,6 +375,45 @@ export interface Companies {
   version: Generated<number>;
 }
 
+export interface CompanyRetention {
+  /**
+   * Days an audit log entry is kept.
+   */
+  audit_entries_days: Generated<number>;
+  /**
+   * Days a call-bug report and its browser log are kept.
+   */
+  call_bugs_days: Generated<number>;
+  /**
+   * The company whose periods these are; a company without a row keeps the defaults.
+   */
+  company_id: number;
+  /**
+   * Days without activity after which a guest’s identity is removed (decision 0031).
+   */
+  guests_days: Generated<number>;
+  /**
+   * Days the rating form’s answers are kept (the star rating stays on the call).
+   */
+  rating_answers_days: Generated<number>;
+  /**
+   * Days a call recording (merged film and Janus parts) is kept after it was made.
+   */
+  recordings_days: Generated<number>;
+  /**
+   * When an admin last changed the periods.
+   */
+  updated_at: Generated<Date>;
+  /**
+   * Days a file sent in a call is kept.
+   */
+  uploads_days: Generated<number>;
+  /**
+   * Days the welcome form’s answers are kept.
+   */
+  welcome_answers_days: Generated<number>;
+}
+
 export interface Forms {
   company_id: number;
   fields: JSONColumnType<FormField[]>;
@@ -424,6 +467,10 @@ export interface GuestBlocks {
 
 export interface Guests {
   company_id: number;
+  /**
+   * When the guest accepted the company's consent text at registration; `null` where the company asked for none.
+   */
+  consent_given_at: Date | null;
   created_at: Generated<CreatedAt>;
   /**
    * SHA-256 of the guest's credential; `null` for guests registered before credentials.
@@ -434,6 +481,10 @@ export interface Guests {
    */
   fingerprint: string;
   id: Generated<number>;
+  /**
+   * When the retention run removed the identity of a guest who had calls (the row stays for them).
+   */
+  identity_removed_at: Date | null;
   /**
    * When the guest's position last passed the company's geofence check.
    */
@@ -467,10 +518,6 @@ export interface Operators {
   id: Generated<number>;
   /**
    * How the audit log and the operator’s console name the operator.
-  /**
-   * When the guest accepted the company's consent text at registration; `null` where the company asked for none.
-   */
-  consent_given_at: Date | null;
    */
   name: string;
   /**
@@ -542,6 +589,26 @@ export interface ReportConversations {
   started_at: Date;
   status: string;
   transfers: number;
+}
+
+export interface RetentionRuns {
+  /**
+   * The company whose data was deleted; null for the instance’s own (logs, error reports).
+   */
+  company_id: number | null;
+  /**
+   * How many were deleted: counts only, never what.
+   */
+  deleted: number;
+  id: Generated<Int8>;
+  /**
+   * The kind of data (decision 0031), as the API names it.
+   */
+  kind: string;
+  /**
+   * The time the run deleted up to (its `now`).
+   */
+  run_at: Date;
 }
 
 export interface ScheduleExceptionHours {
@@ -698,6 +765,7 @@ export interface DB {
   canned_replies: CannedReplies;
   categories: Categories;
   companies: Companies;
+  company_retention: CompanyRetention;
   form_submissions: FormSubmissions;
   forms: Forms;
   geofence_zones: GeofenceZones;
@@ -707,6 +775,7 @@ export interface DB {
   operators: Operators;
   rating_submissions: RatingSubmissions;
   report_conversations: ReportConversations;
+  retention_runs: RetentionRuns;
   schedule_exception_hours: ScheduleExceptionHours;
   schedule_exceptions: ScheduleExceptions;
   schedule_hours: ScheduleHours;

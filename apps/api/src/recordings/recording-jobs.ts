@@ -21,6 +21,16 @@ const FAILED_MERGE_QUEUE = 'recording-merge-failed';
  */
 export const jobSchemaOf = (schema: string) => `${schema}_jobs`;
 
+/** The job schema of the API's connections: `DATABASE_SCHEMA`'s when set, else the current one's. */
+export async function apiJobSchema(
+  db: Kysely<Database>,
+  databaseSchema: string | undefined,
+): Promise<string> {
+  if (databaseSchema !== undefined) return jobSchemaOf(databaseSchema);
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return jobSchemaOf(rows[0]?.schema ?? 'public');
+}
+
 /** Turns a call's .mjr files (per participant) into one MP4 at `output`. */
 export type MergeRecording = (options: {
   participants: readonly (readonly string[])[];
@@ -97,10 +107,10 @@ export class RecordingJobs {
 
   /** Installs or upgrades pg-boss's tables, and starts this process's workers. */
   async start(): Promise<void> {
-    const schema = this.databaseSchema ?? (await this.#currentSchema());
+    const schema = await apiJobSchema(this.db, this.databaseSchema);
     const boss = new PgBoss({
       connectionString: this.databaseUrl,
-      schema: jobSchemaOf(schema),
+      schema,
       application_name: `frontdesk-jobs-${schema}`,
       // Workers fetch one job at a time: two connections are plenty beside the API's pool.
       max: 2,
@@ -133,13 +143,6 @@ export class RecordingJobs {
       ([job]) =>
         job ? this.#markFailed(jobDataSchema.parse(job.data), job.output) : Promise.resolve(),
     );
-  }
-
-  async #currentSchema(): Promise<string> {
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(
-      this.db,
-    );
-    return rows[0]?.schema ?? 'public';
   }
 
   /**

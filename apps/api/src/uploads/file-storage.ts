@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, unlink } from 'node:fs/promises';
+import { link, mkdir, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,6 +28,8 @@ export interface FileStorage {
   receive(content: Readable): Promise<IncomingFile>;
   /** Rejects when there is no such file. */
   open(key: string): Promise<Readable>;
+  /** Deletes the file; a file already gone is no error (retention, decision 0031). */
+  remove(key: string): Promise<void>;
 }
 
 /** SECURITY: keys become paths, so only generated ones (base64url) are accepted. */
@@ -89,5 +91,9 @@ export class LocalFileStorage implements FileStorage {
       stream.once('error', reject);
     });
     return stream;
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key).path, { force: true });
   }
 }
