@@ -32,6 +32,9 @@ import {
 import { adminRoutes } from './routes/admin.ts';
 import { guestContextRoutesPlugin } from './routes/guest-context.ts';
 import { cannedReplyRoutes } from './routes/canned-replies.ts';
+import { retentionRoutesPlugin } from './routes/retention.ts';
+import { RetentionJobs } from './privacy/retention-jobs.ts';
+import { retentionPlacesOf } from './privacy/retention.ts';
 import { wrapUpRoutesPlugin } from './routes/wrap-up.ts';
 import { companyAdminRoutes } from './routes/company-admin.ts';
 import { scheduleAdminRoutes } from './routes/schedule-admin.ts';
@@ -169,6 +172,16 @@ export async function buildApp({
   app.addHook('onClose', () => companyChanges.stop());
   await app.recordingJobs.start();
   app.addHook('onClose', () => app.recordingJobs.stop());
+  const retentionJobs = new RetentionJobs(
+    config.databaseUrl,
+    config.databaseSchema,
+    db,
+    retentionPlacesOf(config.dataDir, app.fileStorage),
+    config.retention,
+    app.log,
+  );
+  await retentionJobs.start();
+  app.addHook('onClose', () => retentionJobs.stop());
   registerErrorHandler(app);
   registerSecurityHeaders(app);
   await registerObservability(app);
@@ -194,6 +207,7 @@ export async function buildApp({
     adminRoutes,
     companyAdminRoutes,
     cannedReplyRoutes,
+    retentionRoutesPlugin,
     wrapUpRoutesPlugin,
     scheduleAdminRoutes,
     staffAdminRoutes,

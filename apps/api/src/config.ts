@@ -112,6 +112,10 @@ export const envSchema = z
     SENTRY_DSN: z.url().optional(),
     /** `true`: forward envelopes to the DSN's server; otherwise keep them in the data folder. */
     SENTRY_FORWARD: z.enum(['true', 'false']).default('false'),
+    /** Days the browsers' error reports kept in the data folder are kept (decision 0031). */
+    MONITORING_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /** Days the services' rotated log files are kept, by their last write (decision 0031). */
+    LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /** Round robin: how long a waiting call stays offered to one agent before the next. */
     ROUND_ROBIN_OFFER_MS: z.coerce.number().int().min(1000).default(20_000),
     /** What one call may receive in files from its guest, in all (MB). */
@@ -237,6 +241,11 @@ export function loadConfig(env: NodeJS.ProcessEnv) {
       guestFingerprint: e.GUEST_FINGERPRINT_KEY,
     },
     monitoring: { dsn: e.SENTRY_DSN, forward: e.SENTRY_FORWARD === 'true' },
+    /** The instance's own retention periods, in days (the companies set theirs). */
+    retention: {
+      monitoringEnvelopes: e.MONITORING_RETENTION_DAYS,
+      serverLogs: e.LOG_RETENTION_DAYS,
+    },
     roundRobinOfferMs: e.ROUND_ROBIN_OFFER_MS,
     companyDetailsCacheMs: e.COMPANY_DETAILS_CACHE_MS,
     drainGraceMs: e.DRAIN_GRACE_SECONDS * 1000,
