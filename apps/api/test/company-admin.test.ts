@@ -158,8 +158,11 @@ describe('company admin API', () => {
       const seen = await publicDetails();
       expect(seen).toMatchObject(EVERY_FIELD);
       expect(seen.etag).toBe(`"${answered.version}"`);
-      // The later tests' guests pick no assignment group, which assignments would require.
-      expect((await send('PATCH', '', { assignments: false })).statusCode).toBe(200);
+      // The later tests' guests pick no assignment group, which assignments would require, and
+      // register without the consent step of the guest page (decision 0030).
+      expect(
+        (await send('PATCH', '', { assignments: false, consentRequired: false })).statusCode,
+      ).toBe(200);
     });
 
     it('resets a field given as null to the app default', async () => {

@@ -210,13 +210,14 @@ export async function loginGuest(
   app: FastifyInstance,
   companyId: number,
   browserUsername = newBrowserUsername(),
-  { checks = true }: { checks?: boolean } = {},
+  // `consent`: registers with the guest's consent (decision 0030).
+  { checks = true, consent = false }: { checks?: boolean; consent?: boolean } = {},
 ): Promise<{ username: string; token: string }> {
   const remoteAddress = someAddress();
   const registered = await app.inject({
     method: 'POST',
     url: '/api/guest-auth/register',
-    body: { username: browserUsername, companyId },
+    body: { username: browserUsername, companyId, ...(consent ? { consent } : {}) },
     remoteAddress,
   });
   if (registered.statusCode !== 201) throw new Error(`register: ${registered.body}`);
