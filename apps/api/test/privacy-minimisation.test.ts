@@ -152,6 +152,76 @@ describe('privacy: minimisation', () => {
       }
     });
   });
+  describe("the guests' IP addresses", () => {
+    const SDP = [
+      'v=0',
+      'o=- 4611731400430051336 2 IN IP4 127.0.0.1',
+      'c=IN IP4 198.51.100.23',
+      'a=candidate:842163049 1 udp 1677729535 198.51.100.23 61234 typ srflx raddr 10.1.2.3 rport 61234',
+      'a=candidate:1 1 udp 2122260223 2001:db8::17 50000 typ host',
+      'a=candidate:2 1 udp 2122260223 4e8a1d2c-0b9f.local 50001 typ host',
+    ].join('\r\n');
+    const ADDRESSES = ['198.51.100.23', '10.1.2.3', '2001:db8::17', '127.0.0.1'];
+
+    /** A failed call of a new guest: its SDP sent as the guest page does, and a call bug. */
+    async function failedCall() {
+      const guest = await guestWithCall(t.app, COMPANY, 1);
+      const send = (method: 'PUT' | 'POST', url: string, body: object) =>
+        t.app.inject({ method, url: `/api${url}`, body, headers: bearer(guest.token) });
+      const updated = await send('PUT', '/call-report/update', {
+        call_id: guest.callId,
+        success: false,
+        guest_local_sdp: SDP,
+        guest_remote_sdp: SDP,
+      });
+      expect(updated.statusCode, updated.body).toBe(200);
+      const bug = await send('POST', '/call-bug/by-guest', {
+        call_id: guest.callId,
+        guest_id: guest.username,
+        guest_log: [{ level: 'log', text: 'ICE candidate 198.51.100.23:61234 failed.' }],
+        guest_state: { lastPeer: '2001:db8::17' },
+        guest_client_info: { userAgent: 'Mozilla/5.0 Chrome/131.0.0.0' },
+      });
+      expect(bug.statusCode, bug.body).toBe(201);
+      const report = await t.app.db
+        .selectFrom('call_reports')
+        .select(['guest_local_sdp', 'guest_remote_sdp'])
+        .where('call_id', '=', guest.callId)
+        .executeTakeFirstOrThrow();
+      const stored = await t.app.db
+        .selectFrom('call_bugs')
+        .select(['guest_log', 'guest_state', 'guest_client_info'])
+        .where('call_id', '=', guest.callId)
+        .executeTakeFirstOrThrow();
+      return { report, bug: stored };
+    }
+
+    it('are masked in the SDP and call bugs a failed call leaves, unless the company keeps them', async () => {
+      const masked = await failedCall();
+      const text = JSON.stringify(masked);
+      for (const address of ADDRESSES) expect(text, address).not.toContain(address);
+      // What diagnoses the failure stays: candidate types, ports, mDNS names, the browser.
+      expect(masked.report.guest_local_sdp).toContain(
+        'a=candidate:842163049 1 udp 1677729535 [address] 61234 typ srflx raddr [address] rport 61234',
+      );
+      expect(masked.report.guest_remote_sdp).toContain('4e8a1d2c-0b9f.local 50001 typ host');
+      expect(masked.bug.guest_log).toEqual([
+        { level: 'log', text: 'ICE candidate [address]:61234 failed.' },
+      ]);
+      expect(masked.bug.guest_client_info).toEqual({ userAgent: 'Mozilla/5.0 Chrome/131.0.0.0' });
+
+      const turnedOn = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/company/${COMPANY}`,
+        headers: bearer(admin),
+        body: { keepIpAddresses: true },
+      });
+      expect(turnedOn.statusCode, turnedOn.body).toBe(200);
+      const kept = await failedCall();
+      expect(kept.report.guest_local_sdp).toBe(SDP);
+      expect(kept.bug.guest_state).toEqual({ lastPeer: '2001:db8::17' });
+    });
+  });
 });
 
 /** What a guest and an admin type, and where they come from: none of it may reach the log. */

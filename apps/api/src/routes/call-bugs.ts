@@ -3,6 +3,7 @@ import { routes } from '@frontdesk/protocol';
 import { recordCallBug } from '../calls/call-bugs.ts';
 import { assertOwnCallId } from '../calls/call-reports.ts';
 import { assertOwnUsername, authenticateGuest, bearerSecurity } from '../plugins/auth.ts';
+import { asCompanyKeepsAddresses } from '../privacy/ip-addresses.ts';
 import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { fromTable } from './from-table.ts';
 
@@ -21,7 +22,9 @@ export const callBugRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       assertOwnUsername(principal, body.guest_id);
       assertOwnCallId(principal, body.call_id, 'call_id');
-      const id = await recordCallBug(app.db, principal, body);
+      // The browser's log may quote its addresses (decision 0033).
+      const bug = await asCompanyKeepsAddresses(app.db, principal.companyId, body);
+      const id = await recordCallBug(app.db, principal, bug);
       return reply.code(201).send({ data: { id } });
     },
   });

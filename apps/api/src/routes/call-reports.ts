@@ -8,6 +8,7 @@ import {
   updateCallReport,
 } from '../calls/call-reports.ts';
 import { issueServiceCredentials } from '../auth/credentials.ts';
+import { asCompanyKeepsAddresses } from '../privacy/ip-addresses.ts';
 import { authenticate, authenticateGuest, bearerSecurity } from '../plugins/auth.ts';
 import { accountKey, companyKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { guestJabberUsername, userJid } from '../xmpp/addresses.ts';
@@ -120,8 +121,10 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
       security: bearerSecurity,
     }),
     handler: async (request) => {
-      const { call_id, ...changes } = request.body;
+      const { call_id, ...sent } = request.body;
       const principal = await authenticate(request);
+      // The SDPs of a failed call name the guest's addresses (decision 0033).
+      const changes = await asCompanyKeepsAddresses(db, principal.companyId, sent);
       return { data: await updateCallReport(db, principal, call_id, changes) };
     },
   });

@@ -100,6 +100,7 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
       longText('recordAlertText'),
       toggle('recordingOptional'),
       toggle('roundRobin'),
+      toggle('keepIpAddresses'),
       choice('categoryStyle'),
       toggle('showRatingPage'),
       choice('ratingStyle'),
