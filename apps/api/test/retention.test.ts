@@ -11,6 +11,7 @@ import { REMOVED_FINGERPRINT } from '../src/privacy/deletion.ts';
 import { RETENTION_CRON, RETENTION_QUEUE } from '../src/privacy/retention-jobs.ts';
 import { retentionPlacesOf, runRetention } from '../src/privacy/retention.ts';
 import { jobSchemaOf } from '../src/recordings/recording-jobs.ts';
+import { recordingsOf } from '../src/recordings/recording-list.ts';
 import { bearer, buildTestApp, loginStaff, newCallId, type TestApp } from './helper.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -346,6 +347,12 @@ describe('retention run', () => {
       file_name: null,
       expired_at: runNow,
     });
+    // The admin's call page lists it as deleted, with no link to play it.
+    expect(
+      await recordingsOf(t.app.db, t.config.secrets.apiToken, { companyId: COMPANY, staffId: 1 }, [
+        companyOld.callReportId,
+      ]),
+    ).toEqual([expect.objectContaining({ url: null, expiredAt: runNow.toISOString() })]);
     // A guest who called keeps a row with nothing that identifies it; one who never did is gone.
     expect(await guest(companyOld.guestId)).toMatchObject({
       fingerprint: REMOVED_FINGERPRINT,

@@ -334,6 +334,11 @@ export const recordingSchema = z.object({
    * `&download=true` to save it. Each play and download is in the audit log.
    */
   url: z.string().nullable(),
+  /**
+   * When the company's retention period deleted the film (decision 0031): the leg stays
+   * recorded in the reports, with no `url`. Absent while the film is kept.
+   */
+  expiredAt: z.string().optional(),
 });
 export type Recording = z.infer<typeof recordingSchema>;
 

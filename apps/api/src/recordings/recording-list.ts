@@ -32,6 +32,7 @@ export async function recordingsOf(
       'call_recordings.duration_ms',
       'call_recordings.attempts',
       'call_recordings.last_error',
+      'call_recordings.expired_at',
     ])
     .where('call_recordings.company_id', '=', viewer.companyId)
     .where('call_recordings.call_report_id', 'in', [...callReportIds])
@@ -50,13 +51,14 @@ export async function recordingsOf(
         attempts: row.attempts,
         error: row.status === 'failed' ? row.last_error : null,
         url:
-          row.status === 'ready'
+          row.status === 'ready' && row.expired_at === null
             ? signRecordingLink(
                 apiTokenSecret,
                 { companyId: viewer.companyId, callId: row.call_id, staffId: viewer.staffId },
                 now,
               )
             : null,
+        ...(row.expired_at === null ? {} : { expiredAt: row.expired_at.toISOString() }),
       },
     ];
   });

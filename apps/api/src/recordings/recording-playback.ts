@@ -121,16 +121,23 @@ export async function readyRecording(
   const row = await db
     .selectFrom('call_recordings')
     .innerJoin('call_reports', 'call_reports.id', 'call_recordings.call_report_id')
-    .select(['call_reports.id', 'call_recordings.status', 'call_recordings.file_name'])
+    .select([
+      'call_reports.id',
+      'call_recordings.status',
+      'call_recordings.file_name',
+      'call_recordings.expired_at',
+    ])
     .where('call_reports.call_id', '=', callId)
     .where('call_recordings.company_id', '=', companyId)
     .executeTakeFirst();
   if (row?.status !== 'ready' || row.file_name === null) {
     throw new NotFoundError(
       'no_recording',
-      row
-        ? `Call ${callId}'s recording is ${row.status}, not ready to play.`
-        : `Call ${callId} has no recording.`,
+      !row
+        ? `Call ${callId} has no recording.`
+        : row.expired_at
+          ? `Call ${callId}'s recording was deleted at the end of the company's retention period.`
+          : `Call ${callId}'s recording is ${row.status}, not ready to play.`,
     );
   }
   return { file: join(folder, row.file_name), downloadName: `${companyId}-call-${row.id}.mp4` };
