@@ -14,6 +14,7 @@ import {
   staffLoginSchema,
   minimalAnswers,
   REFRESH_COOKIE,
+  type StaffLogin,
 } from '@frontdesk/protocol';
 import { buildApp, type AppDependencies } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -297,8 +298,8 @@ export async function staffIdOf(app: FastifyInstance, email: string): Promise<nu
   return id;
 }
 
-/** Logs a seeded agent or admin in; returns the access token. */
-export async function loginStaff(app: FastifyInstance, email: string): Promise<string> {
+/** Logs a seeded agent or admin in; returns the API's whole answer (token, user, chat). */
+export async function staffLogin(app: FastifyInstance, email: string): Promise<StaffLogin> {
   const response = await app.inject({
     method: 'POST',
     url: '/api/auth/login',
@@ -306,7 +307,12 @@ export async function loginStaff(app: FastifyInstance, email: string): Promise<s
     remoteAddress: someAddress(),
   });
   if (response.statusCode !== 200) throw new Error(`staff login: ${response.body}`);
-  return staffLoginSchema.parse(response.json().data).access_token;
+  return staffLoginSchema.parse(response.json().data);
+}
+
+/** Logs a seeded agent or admin in; returns the access token. */
+export async function loginStaff(app: FastifyInstance, email: string): Promise<string> {
+  return (await staffLogin(app, email)).access_token;
 }
 
 export type TestGuest = { username: string; token: string };

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope, staffLoginSchema, supervisorSchema, type Supervisor } from '@frontdesk/protocol';
+import { envelope, supervisorSchema, type Supervisor } from '@frontdesk/protocol';
 import {
+  answeredCall,
   buildTestApp,
   callApi,
   guestWithCall,
   loginStaff,
-  markAnswered,
   staffIdOf,
+  staffLogin,
   type TestApp,
 } from './helper.ts';
 
@@ -39,8 +40,7 @@ describe('GET /api/reports/supervisor', () => {
         .statusCode,
     ).toBe(204);
     // Ada is in a Sales call; a guest waits in Support; another company's guest waits too.
-    answered = (await guestWithCall(t.app, DEMO, SALES)).callId;
-    await markAnswered(t.app, answered);
+    answered = (await answeredCall(t.app, DEMO, SALES)).callId;
     waitingCall = (await guestWithCall(t.app, DEMO, SUPPORT)).callId;
     await guestWithCall(t.app, AROUND_THE_CLOCK, 10);
   });
@@ -88,14 +88,7 @@ describe('GET /api/reports/supervisor', () => {
       .values({ staff_id: adaId, category_id: SUPPORT })
       .onConflict((oc) => oc.doNothing())
       .execute();
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      body: { email: 'ada@frontdesk.demo', password: 'frontdesk-demo' },
-      remoteAddress: '203.0.113.77',
-    });
-    expect(response.statusCode).toBe(200);
-    const { user } = staffLoginSchema.parse(response.json().data);
+    const { user } = await staffLogin(t.app, 'ada@frontdesk.demo');
     expect(user.categoryIds).toContain(SUPPORT);
     expect(user.assignmentGroupIds).toEqual(expect.any(Array));
   });
