@@ -55,6 +55,8 @@ describe('OpenAPI document', () => {
       '/api/company/{id}/geofence/check-point',
       '/api/company/{id}/outcome-codes',
       '/api/company/{id}/quota',
+      '/api/company/{id}/retention',
+      '/api/company/{id}/retention/runs',
       '/api/company/{id}/schedule',
       '/api/company/{id}/staff',
       '/api/company/{id}/staff/{staffId}',
