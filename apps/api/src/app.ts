@@ -32,6 +32,7 @@ import {
 import { adminRoutes } from './routes/admin.ts';
 import { guestContextRoutesPlugin } from './routes/guest-context.ts';
 import { cannedReplyRoutes } from './routes/canned-replies.ts';
+import { guestDataRoutesPlugin } from './routes/guest-data.ts';
 import { retentionRoutesPlugin } from './routes/retention.ts';
 import { RetentionJobs } from './privacy/retention-jobs.ts';
 import { retentionPlacesOf } from './privacy/retention.ts';
@@ -207,6 +208,7 @@ export async function buildApp({
     adminRoutes,
     companyAdminRoutes,
     cannedReplyRoutes,
+    guestDataRoutesPlugin,
     retentionRoutesPlugin,
     wrapUpRoutesPlugin,
     scheduleAdminRoutes,

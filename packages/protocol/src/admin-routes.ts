@@ -1,5 +1,6 @@
 import { cannedReplyRoutes } from './canned-replies.ts';
 import { companyAdminRoutes } from './company-admin-routes.ts';
+import { guestDataRoutes } from './guest-data.ts';
 import { retentionRoutes } from './retention.ts';
 import { scheduleAdminRoutes } from './schedule-admin-routes.ts';
 import { staffAdminRoutes } from './staff-admin-routes.ts';
@@ -13,6 +14,7 @@ import { wrapUpRoutes } from './wrap-up.ts';
 export const adminRoutes = {
   ...companyAdminRoutes,
   ...cannedReplyRoutes,
+  ...guestDataRoutes,
   ...retentionRoutes,
   ...scheduleAdminRoutes,
   ...staffAdminRoutes,

@@ -17,6 +17,7 @@ export * from './call-quality.ts';
 export * from './report-routes.ts';
 export * from './admin-routes.ts';
 export * from './canned-replies.ts';
+export * from './guest-data.ts';
 export * from './retention.ts';
 export * from './wrap-up.ts';
 export * from './branding.ts';

@@ -26,6 +26,7 @@ import * as cannedReplies from './migrations/0024-canned-replies.ts';
 import * as guestContext from './migrations/0026-guest-context.ts';
 import * as guestConsent from './migrations/0027-guest-consent.ts';
 import * as retention from './migrations/0028-retention.ts';
+import * as guestErasure from './migrations/0029-guest-erasure.ts';
 import { keyedFingerprints } from './migrations/0030-keyed-fingerprints.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0026-guest-context': guestContext,
   '0027-guest-consent': guestConsent,
   '0028-retention': retention,
+  '0029-guest-erasure': guestErasure,
 };
 
 /** What migrations need from the API's configuration: 0030 hashes with the fingerprint key. */

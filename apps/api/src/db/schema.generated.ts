@@ -184,7 +184,7 @@ export interface CallRecordings {
   created_at: Generated<CreatedAt>;
   duration_ms: number | null;
   /**
-   * When the retention run deleted the film (the row stays so the reports still count it).
+   * When the film was deleted, by the retention run or with its guest’s data (the row stays so the reports still count it).
    */
   expired_at: Date | null;
   /**
@@ -233,6 +233,10 @@ export interface CallReports {
    * What the follow-up is about, in the agent's words.
    */
   follow_up_note: string | null;
+  /**
+   * When an admin erased the guest’s data (decision 0032): the call’s facts stay, who the guest was and what they said are gone.
+   */
+  guest_erased_at: Date | null;
   guest_exit_at: Date | null;
   guest_id: number;
   guest_local_sdp: string | null;
