@@ -6,6 +6,7 @@ import {
   TYPE,
   type MessageFormatElement,
 } from '@formatjs/icu-messageformat-parser';
+import type { Catalogue } from '@frontdesk/messages';
 import type { Plugin } from 'vite';
 
 /**
@@ -16,8 +17,6 @@ import type { Plugin } from 'vite';
 
 /** The languages the apps speak; the first is the one every other is checked against. */
 export const LANGUAGES = ['en', 'ar'] as const;
-
-type Compiled = Record<string, string | MessageFormatElement[]>;
 
 /** A catalogue file's messages, each parsed as ICU MessageFormat (`{count, plural, …}`). */
 function parsedCatalogue(folder: string, language: string): Record<string, MessageFormatElement[]> {
@@ -35,8 +34,11 @@ function parsedCatalogue(folder: string, language: string): Record<string, Messa
   );
 }
 
-/** Text alone stays a string: only messages with arguments need the formatter at run time. */
-function compiled(messages: Record<string, MessageFormatElement[]>): Compiled {
+/**
+ * What the apps' runtime (`@frontdesk/messages`) takes: text alone stays a string, so only
+ * messages with arguments need the formatter at run time.
+ */
+function compiled(messages: Record<string, MessageFormatElement[]>): Catalogue {
   return Object.fromEntries(
     Object.entries(messages).map(([key, elements]) => {
       const [only] = elements;
@@ -52,10 +54,10 @@ function compiled(messages: Record<string, MessageFormatElement[]>): Compiled {
  * arguments of the same kinds (a translation that drops `{count}` or turns a plural into text
  * fails the build, naming the key).
  */
-export function compiledCatalogues(folder: string): Record<string, Compiled> {
+export function compiledCatalogues(folder: string): Record<string, Catalogue> {
   const [reference, ...others] = LANGUAGES;
   const base = parsedCatalogue(folder, reference);
-  const catalogues: Record<string, Compiled> = { [reference]: compiled(base) };
+  const catalogues: Record<string, Catalogue> = { [reference]: compiled(base) };
   for (const language of others) {
     const messages = parsedCatalogue(folder, language);
     for (const key of Object.keys(base)) {
@@ -75,21 +77,22 @@ export function compiledCatalogues(folder: string): Record<string, Compiled> {
   return catalogues;
 }
 
-/** Where an app keeps its catalogues and the name its modules go by. */
+/** Where an app keeps its catalogues. */
 export interface CatalogueOptions {
-  /** `guest` gives `virtual:guest-messages/<language>`. */
+  /** The app's name, which names the plugin. */
   app: string;
   /** The folder of `<language>.json` files (what translators edit). */
   folder: string;
 }
 
 /**
- * `virtual:<app>-messages/<language>`: a catalogue parsed at build time, so the page ships the
+ * `virtual:messages/<language>`: the app's catalogue parsed at build time, so the page ships the
  * formatter without its parser. Each language is a module of its own, so a page loads only the
- * languages it speaks.
+ * languages it speaks. The name is the same in every app (a build holds one app's catalogues):
+ * the apps' shared runtime, `@frontdesk/messages`, imports them by it.
  */
 export function messageCatalogues({ app, folder }: CatalogueOptions): Plugin {
-  const prefix = `virtual:${app}-messages/`;
+  const prefix = 'virtual:messages/';
   return {
     name: `frontdesk:message-catalogues:${app}`,
     resolveId: (id) => (id.startsWith(prefix) ? `\0${id}` : null),

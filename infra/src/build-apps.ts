@@ -67,9 +67,13 @@ export function precompress(dir: string): void {
  * source they are made from, so a second start skips the build.
  */
 export function buildAppsIfStale(repoRoot: string, log: (line: string) => void): void {
-  const sharedSources = ['packages/protocol', 'packages/chat', 'packages/media'].map((p) =>
-    newestMtime(join(repoRoot, p)),
-  );
+  const sharedSources = [
+    'packages/protocol',
+    'packages/chat',
+    'packages/media',
+    'packages/messages',
+    'build',
+  ].map((p) => newestMtime(join(repoRoot, p)));
   // How the apps are built counts too: a change here (precompression, say) rebuilds them.
   sharedSources.push(newestMtime(import.meta.filename));
   for (const app of ['apps/guest', 'apps/console']) {
