@@ -147,11 +147,18 @@ export class RemoteFeeds {
     return handle;
   }
 
-  /** Answers a subscriber offer (first, renegotiation or ICE restart) and starts the media. */
+  /**
+   * Answers a subscriber offer (first, renegotiation or ICE restart) and starts the media — held
+   * again at once while this side holds the call (a console reloaded mid-hold, decision 0027):
+   * on hold, nothing of the peer is relayed to us, as `setOnHold` asked.
+   */
   private async answer(handle: VideoroomHandle, offer: Jsep): Promise<void> {
     // Receive only: the answer adds no tracks of ours.
     const answer = await step(this.ctx, 'createAnswer', () => handle.createAnswer(offer, []));
     await handle.requestAsync({ request: 'start' }, (data) => data.started === 'ok', answer);
+    if (this.ctx.state().local.onHold) {
+      await handle.requestAsync({ request: 'pause' }, (data) => data.paused === 'ok');
+    }
   }
 
   private mapStreams(generation: Generation, raw: unknown): void {
