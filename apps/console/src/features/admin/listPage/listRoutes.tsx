@@ -10,6 +10,7 @@ export const LIST_PAGES = [
   'blocks',
   'quota',
   'embedding',
+  'privacy',
   'audit',
 ] as const;
 export type ListPage = (typeof LIST_PAGES)[number];
@@ -30,6 +31,9 @@ const pages: Record<ListPage, ReturnType<typeof lazy>> = {
   quota: lazy(() => import('../quota/QuotaPage.tsx').then((m) => ({ default: m.QuotaPage }))),
   embedding: lazy(() =>
     import('../embedding/EmbeddingPage.tsx').then((m) => ({ default: m.EmbeddingPage })),
+  ),
+  privacy: lazy(() =>
+    import('../privacy/PrivacyPage.tsx').then((m) => ({ default: m.PrivacyPage })),
   ),
   audit: lazy(() => import('../audit/AuditPage.tsx').then((m) => ({ default: m.AuditPage }))),
 };

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { Recording } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
+import { formatDateTime } from '../../admin/listPage/formatTime.ts';
 import { formatBytes, formatDuration } from '../format.ts';
+import { useReportTimeZone } from '../useReport.ts';
 
 /** The film's link with `download=true`: the API then sends it as a file to save. */
 function downloadUrl(url: string): string {
@@ -48,6 +50,7 @@ export function Recordings(props: {
 function RecordingItem(props: { recording: Recording; onReload: () => void }) {
   const { recording } = props;
   const [broken, setBroken] = useState(false);
+  const timeZone = useReportTimeZone();
   switch (recording.status) {
     case 'pending':
       return (
@@ -68,6 +71,12 @@ function RecordingItem(props: { recording: Recording; onReload: () => void }) {
     case 'empty':
       return <p className="report-empty">{t('reportRecordingEmpty')}</p>;
     case 'ready':
+      if (recording.expiredAt !== undefined)
+        return (
+          <p className="report-empty" data-testid="recording-expired">
+            {t('reportRecordingExpired', { date: formatDateTime(recording.expiredAt, timeZone) })}
+          </p>
+        );
       if (recording.url === null)
         return <p className="report-empty">{t('reportRecordingNoLink')}</p>;
       return (
