@@ -235,8 +235,11 @@ const PERSONAL = {
   note: 'my card number is in this sentence',
 };
 
-/** Signs in, registers a guest, answers the welcome form, files a call bug, asks a guest's details. */
-async function personalRequests(t: TestApp): Promise<string[]> {
+/**
+ * Signs in, registers a guest, answers the welcome form, starts a call, files a call bug, asks a
+ * guest's details.
+ */
+async function personalRequests(t: TestApp) {
   const send = (method: 'GET' | 'POST', url: string, body?: object, token?: string) =>
     t.app.inject({
       method,
@@ -272,6 +275,8 @@ async function personalRequests(t: TestApp): Promise<string[]> {
     guestToken,
   );
   expect(submitted.statusCode, submitted.body).toBe(201);
+  const call = await addCall(t.app, { username, token: guestToken }, COMPANY, 1);
+  expect(call.response.statusCode, call.response.body).toBe(201);
   const bug = await send(
     'POST',
     '/call-bug/by-guest',
@@ -292,7 +297,7 @@ async function personalRequests(t: TestApp): Promise<string[]> {
     staffToken,
   );
   expect(details.statusCode, details.body).toBe(200);
-  return [username, credential, staffToken, guestToken];
+  return { username, secrets: [credential, staffToken, guestToken] };
 }
 
 describe('privacy: the log', () => {
@@ -303,7 +308,8 @@ describe('privacy: the log', () => {
       { logStream: { write: (line) => lines.push(line) } },
     );
     try {
-      const secrets = await personalRequests(t);
+      // The guest's public name stays: call ids begin with it, and the log keeps call ids.
+      const { secrets } = await personalRequests(t);
       const log = lines.join('');
       expect(log).toContain('/api/guest-auth/guestDetails?username=[redacted]');
       for (const value of [
@@ -325,7 +331,7 @@ describe('privacy: the log', () => {
       { logStream: { write: (line) => lines.push(line) } },
     );
     try {
-      const [username] = await personalRequests(t);
+      const { username } = await personalRequests(t);
       const log = lines.join('');
       expect(log).toContain(PERSONAL.address);
       expect(log).toContain(`guestDetails?username=${username}`);
