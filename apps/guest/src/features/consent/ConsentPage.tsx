@@ -49,9 +49,12 @@ export function ConsentPage({
         {t('consentTitle')}
       </h1>
       <div id="consent-text">
-        <p className="consent-text">
-          {company.consentText ?? t('consentDefault', { company: company.name })}
-        </p>
+        {company.consentText ? (
+          // The company's own words may be in another language than the page's.
+          <p dir="auto">{company.consentText}</p>
+        ) : (
+          <p>{t('consentDefault', { company: company.name })}</p>
+        )}
         {company.recordCalls && (
           <p>
             {company.recordAlertText ?? t('recording')}
