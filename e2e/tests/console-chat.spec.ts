@@ -106,6 +106,30 @@ test('chat as agents expect: a canned reply from the admin, typing both ways, re
     await settled(agent, agentChat.getByRole('button', { name: 'Send' }));
     await agent.screenshot({ path: `${IMAGES}/console-chat-phone.png` });
     await expectAxeClean(agent);
+
+    // The same chat in Arabic (decision 0029): right to left, the agent's messages and cards at
+    // the left, the guest's at the right, the times as Arabic says them.
+    await agent.setViewportSize(SCREENS.desktop);
+    await agent.getByRole('button', { name: 'Account menu, Cy Agent' }).click();
+    await agent.getByRole('menuitemradio', { name: 'العربية' }).click();
+    await expect(agent.locator('html')).toHaveAttribute('dir', 'rtl');
+    const send = agentChat.getByRole('button', { name: 'إرسال' });
+    await expect(send).toBeVisible();
+    const boxOf = async (locator: Locator) => {
+      const found = await locator.boundingBox();
+      if (!found) throw new Error(`${String(locator)} has no box`);
+      return found;
+    };
+    const agentsCard = await boxOf(imageCard);
+    const guestsCard = await boxOf(
+      agentChat.getByTestId('file-card').filter({ hasText: 'contract.pdf' }),
+    );
+    expect(agentsCard.x).toBeLessThan(guestsCard.x);
+    // Chromium's Arabic writes the hour with Latin digits and the Arabic AM/PM mark.
+    await expect(sent.locator('time')).toHaveText(/^\d{2}:\d{2} [صم]$/);
+    await settled(agent, send);
+    await agent.screenshot({ path: `${IMAGES}/console-chat-ar.png` });
+    await expectAxeClean(agent);
   } finally {
     await agent.context().close();
   }
