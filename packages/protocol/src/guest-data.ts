@@ -72,8 +72,7 @@ export type GuestErasure = z.infer<typeof guestErasureSchema>;
 
 /**
  * A guest's rights (issue 20 item 3, decision 0032): the company's admins alone find its
- * guests, download everything held about one (`guestExportPath`: a ZIP, outside the table as it
- * is no JSON) and erase it. Part of `adminRoutes`.
+ * guests, download everything held about one (`guestExportRoute`, a ZIP) and erase it. Part of `adminRoutes`.
  */
 export const guestDataRoutes = {
   findGuests: {
@@ -91,5 +90,13 @@ export const guestDataRoutes = {
   },
 } as const satisfies Record<string, Route>;
 
-/** `GET` streams the guest's archive: `data.json`, `files/`, `recordings/`. */
-export const guestExportPath = '/company/:id/guests/:guestId/export';
+/**
+ * Streams the guest's archive, a ZIP (`data.json`, `files/`, `recordings/`): no JSON, so it is
+ * served outside the table (the API registers it on its own) and downloaded as a file.
+ */
+export const guestExportRoute = {
+  method: 'GET',
+  path: '/company/:id/guests/:guestId/export',
+  params: guestParamsSchema,
+  response: z.instanceof(Uint8Array),
+} as const satisfies Route;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { guestDataRoutes as routes, guestExportPath, guestParamsSchema } from '@frontdesk/protocol';
+import { guestDataRoutes as routes, guestExportRoute } from '@frontdesk/protocol';
 import { recordAuditEntry, staffActor } from '../audit/company-changes.ts';
 import { bearerSecurity } from '../plugins/auth.ts';
 import { limitAdminWrites } from '../plugins/rate-limits.ts';
@@ -31,10 +31,10 @@ export const guestDataRoutesPlugin: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     method: 'GET',
-    url: guestExportPath,
+    url: guestExportRoute.path,
     schema: {
       ...docs('Everything held about a guest, as one ZIP (data.json, files/, recordings/)'),
-      params: guestParamsSchema,
+      params: guestExportRoute.params,
     },
     handler: async (request, reply) => {
       const { id, guestId } = request.params;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestDataRoutes, guestExportPath, routeUrl } from '@frontdesk/protocol';
+import { guestDataRoutes, guestExportRoute, routeUrl } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import { bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from '../helper.ts';
 
@@ -49,7 +49,7 @@ describe('attack: a guest’s data found, exported or erased by anyone but its c
   const ofGuest = (company: number, guest: number): Attempt[] => [
     {
       method: 'GET',
-      url: guestExportPath.replace(':id', String(company)).replace(':guestId', String(guest)),
+      url: routeUrl(guestExportRoute, { id: company, guestId: guest }),
     },
     {
       method: 'DELETE',

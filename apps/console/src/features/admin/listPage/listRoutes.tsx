@@ -11,6 +11,7 @@ export const LIST_PAGES = [
   'quota',
   'embedding',
   'privacy',
+  'guests',
   'audit',
 ] as const;
 export type ListPage = (typeof LIST_PAGES)[number];
@@ -34,6 +35,9 @@ const pages: Record<ListPage, ReturnType<typeof lazy>> = {
   ),
   privacy: lazy(() =>
     import('../privacy/PrivacyPage.tsx').then((m) => ({ default: m.PrivacyPage })),
+  ),
+  guests: lazy(() =>
+    import('../guests/GuestDataPage.tsx').then((m) => ({ default: m.GuestDataPage })),
   ),
   audit: lazy(() => import('../audit/AuditPage.tsx').then((m) => ({ default: m.AuditPage }))),
 };

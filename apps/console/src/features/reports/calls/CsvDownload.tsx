@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { reportRoutes } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
+import { saveFile } from '../../../app/saveFile.ts';
 import { t } from '../../../i18n/messages.ts';
 import { formatBytes } from '../format.ts';
 import type { CallsView, callsQuery } from '../reportView.ts';
@@ -11,19 +12,6 @@ type Download =
   | { kind: 'loading'; loaded: number }
   | { kind: 'failed'; message: string }
   | { kind: 'done'; name: string };
-
-/** Hands a file the page holds to the browser to save. */
-function saveFile(file: Blob, name: string) {
-  const url = URL.createObjectURL(file);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked once the click has handed the file over.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /**
  * Every call the filters match, one row each, as a CSV file: the API streams it (a year of calls
