@@ -49,6 +49,14 @@ describe('LocalFileStorage', () => {
     await expect(storage.open('missingmissingmissing')).rejects.toThrow(/ENOENT/);
   });
 
+  it('removes a file, and a file already gone is no error (retention, decision 0031)', async () => {
+    await (await storage.receive(streamOf('old'))).keep('removeremoveremove');
+    await storage.remove('removeremoveremove');
+    await expect(storage.open('removeremoveremove')).rejects.toThrow(/ENOENT/);
+    await expect(storage.remove('removeremoveremove')).resolves.toBeUndefined();
+    await expect(storage.remove('../../etc/passwd')).rejects.toThrow(/Invalid storage key/);
+  });
+
   it('refuses keys that could leave its folder', async () => {
     const incoming = await storage.receive(streamOf('x'));
     await expect(incoming.keep('../../etc/passwd')).rejects.toThrow(/Invalid storage key/);
