@@ -42,18 +42,28 @@ test.describe('the console in Arabic (issue 19 item 6, decision 0029)', () => {
     try {
       await signIn(agent, AGENT.cy);
       await expect(agent.locator('html')).toHaveAttribute('dir', 'ltr');
-      await agent.getByLabel('Language').selectOption('ar');
+      // The language is the user menu's (issue 19).
+      await agent.getByRole('button', { name: 'Account menu, Cy Agent' }).click();
+      await agent.getByRole('menuitemradio', { name: 'العربية' }).click();
       await expectArabic(agent);
       // Translated, with the store's state kept: still signed in, the chat still up.
       await expect(agent.getByRole('heading', { name: 'الزوار المنتظرون' })).toBeVisible();
-      await expect(agent.getByRole('button', { name: 'تسجيل الخروج' })).toBeVisible();
+      const menuButton = agent.getByRole('button', { name: 'قائمة الحساب، Cy Agent' });
+      await menuButton.click();
+      await expect(agent.getByRole('menuitem', { name: 'تسجيل الخروج' })).toBeVisible();
+      await agent.keyboard.press('Escape');
       await expect(agent.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
 
       // The choice is kept for Cy: a reload opens the console in Arabic again.
       await agent.reload();
       await expectArabic(agent);
       await expect(agent.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
-      await expect(agent.getByLabel('اللغة')).toHaveValue('ar');
+      await menuButton.click();
+      await expect(agent.getByRole('menuitemradio', { name: 'العربية' })).toHaveAttribute(
+        'aria-checked',
+        'true',
+      );
+      await agent.keyboard.press('Escape');
 
       await walkToWaiting(guest, {
         categoryTestId: 'category-12',

@@ -64,7 +64,9 @@ test('a reload keeps the agent signed in and on the same view; signing out ends 
   await tab.reload();
   await expectSignedIn(tab);
   await expect(tab).toHaveURL(/\/console\/queue$/);
-  await expect(tab.getByText('Signed in as Cy')).toBeVisible();
+  await tab.getByRole('button', { name: 'Account menu, Cy Agent' }).click();
+  await expect(tab.getByRole('menu').getByText('Signed in as Cy Agent')).toBeVisible();
+  await tab.keyboard.press('Escape');
 
   // The refresh token is a cookie no script of the page can read, sent to the refresh route alone.
   const [cookie] = (await context.cookies()).filter((c) => c.name === 'frontdesk_refresh');
@@ -81,7 +83,8 @@ test('a reload keeps the agent signed in and on the same view; signing out ends 
 
   // Signing out in one tab clears the cookie: the other, reloaded, asks to sign in.
   const loggedOut = tab.waitForResponse((r) => r.url().endsWith('/api/auth/logout'));
-  await tab.getByRole('button', { name: 'Sign out' }).click();
+  await tab.getByRole('button', { name: 'Account menu, Cy Agent' }).click();
+  await tab.getByRole('menuitem', { name: 'Sign out' }).click();
   await expect(tab.getByLabel('E-mail')).toBeVisible();
   // The page shows the sign-in at once; the API hears of it after the chat has closed.
   expect((await loggedOut).status()).toBe(204);

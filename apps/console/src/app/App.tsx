@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { t } from '../i18n/messages.ts';
+import { LoadingState } from '../ui/ListState.tsx';
 import { useAppSelector } from './hooks.ts';
 import { useNotificationFocus } from './notificationFocus.ts';
 
@@ -29,9 +30,7 @@ export function App() {
 function Loading() {
   return (
     <main className="page" data-testid="console-loading">
-      <p role="status" aria-live="polite">
-        {t('loading')}
-      </p>
+      <LoadingState label={t('loading')} />
     </main>
   );
 }

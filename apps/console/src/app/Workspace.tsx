@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { signedOut } from '../features/auth/authSlice.ts';
 import { AvailabilityPicker } from '../features/availability/AvailabilityPicker.tsx';
 import { BlockGuestButton } from '../features/call/BlockGuestButton.tsx';
 import { CallScreen } from '../features/call/CallScreen.tsx';
@@ -12,11 +11,10 @@ import { HealthPanel } from '../features/health/HealthPanel.tsx';
 import { useDoctor } from '../features/health/useDoctor.ts';
 import { useHealth } from '../features/health/useHealth.ts';
 import { QueuePanel } from '../features/queue/QueuePanel.tsx';
-import { RingSettings } from '../features/queue/RingSettings.tsx';
 import { selectWaitingCount } from '../features/queue/queueSlice.ts';
-import { LanguagePicker } from '../i18n/LanguagePicker.tsx';
 import { t } from '../i18n/messages.ts';
-import { useAppDispatch, useAppSelector } from './hooks.ts';
+import { useAppSelector } from './hooks.ts';
+import { UserMenu } from './UserMenu.tsx';
 import { useCallAddress } from './useCallAddress.ts';
 
 /**
@@ -31,22 +29,6 @@ function AdminPanel() {
       <HealthPanel view={health} />
       <DoctorPanel view={doctor.view} onRun={doctor.run} />
     </aside>
-  );
-}
-
-/** Asks for desktop notifications; a browser only asks in answer to a click. */
-function NotificationsButton() {
-  const supported = typeof Notification !== 'undefined';
-  const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
-  if (permission !== 'default') return null;
-  return (
-    <button
-      type="button"
-      className="secondary"
-      onClick={() => void Notification.requestPermission().then(setPermission)}
-    >
-      {t('enableNotifications')}
-    </button>
   );
 }
 
@@ -67,7 +49,6 @@ function NoCall() {
  * global.css holds the grid.
  */
 export function Workspace() {
-  const dispatch = useAppDispatch();
   const user = useAppSelector((state) => state.auth.login?.user);
   const chat = useAppSelector((state) => state.chat);
   const call = useAppSelector((state) => state.call.call);
@@ -83,20 +64,18 @@ export function Workspace() {
     <div className="workspace" data-testid="workspace" data-chat={chat.status}>
       <header className="topbar">
         <h1>{t('appTitle')}</h1>
-        <p>{user && t('signedInAs', { name: user.name })}</p>
         <AvailabilityPicker />
-        <p role="status" aria-live="polite" data-testid="chat-status">
-          {t(`chat_${chat.status}`)}
+        <p role="status" aria-live="polite" className="chat-status" data-testid="chat-status">
+          <span className="chat-status-text">{t(`chat_${chat.status}`)}</span>
         </p>
-        <NotificationsButton />
-        <RingSettings />
-        {user?.role === 'admin' && <Link to="/supervisor">{t('supervisorTitle')}</Link>}
-        {user?.role === 'admin' && <Link to="/reports">{t('reportsTitle')}</Link>}
-        {user?.role === 'admin' && <Link to="/admin">{t('companySettings')}</Link>}
-        <LanguagePicker staffId={user?.id} />
-        <button type="button" className="secondary" onClick={() => dispatch(signedOut())}>
-          {t('signOut')}
-        </button>
+        {user?.role === 'admin' && (
+          <nav className="topbar-links" aria-label={t('adminLinks')}>
+            <Link to="/supervisor">{t('supervisorTitle')}</Link>
+            <Link to="/reports">{t('reportsTitle')}</Link>
+            <Link to="/admin">{t('companySettings')}</Link>
+          </nav>
+        )}
+        <UserMenu />
       </header>
       <RejoinNotice />
       {chat.error && (

@@ -1,7 +1,9 @@
 import { Suspense, type ReactNode } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { useAppSelector } from '../app/hooks.ts';
+import { UserMenu } from '../app/UserMenu.tsx';
 import { t } from '../i18n/messages.ts';
+import { LoadingState } from './ListState.tsx';
 import './area.css';
 
 /** A tab of an area's nav: where it leads and its text (`end`: current on that path only). */
@@ -54,6 +56,7 @@ export function AreaFrame({
         </h1>
         {links}
         <Link to="/">{t('backToConsole')}</Link>
+        <UserMenu />
       </header>
       <nav className="area-nav" aria-label={navLabel}>
         <ul>
@@ -67,13 +70,7 @@ export function AreaFrame({
         </ul>
       </nav>
       <main className="area-main">
-        <Suspense
-          fallback={
-            <p role="status" className="area-status">
-              {t('loading')}
-            </p>
-          }
-        >
+        <Suspense fallback={<LoadingState label={t('loading')} className="area-status" />}>
           <Outlet />
         </Suspense>
       </main>

@@ -18,11 +18,16 @@ export function Dialog(props: {
   description?: ReactNode;
   children: ReactNode;
   testId?: string;
+  /**
+   * What gets the focus back on closing, when not what had it as the dialog opened: a menu's
+   * item is gone with its menu, so a dialog opened from a menu gives it to the menu's button.
+   */
+  opener?: RefObject<HTMLElement | null>;
 }) {
   const { onCancel, initialFocus } = props;
   // What had the focus as the dialog opened: Radix gives it back only to a Dialog.Trigger, and
   // our dialogs are opened by the page's own buttons.
-  const opener = useRef(typeof document === 'undefined' ? null : document.activeElement);
+  const focused = useRef(typeof document === 'undefined' ? null : document.activeElement);
   return (
     <RadixDialog.Root open onOpenChange={(open) => !open && onCancel()}>
       <RadixDialog.Portal>
@@ -40,7 +45,8 @@ export function Dialog(props: {
             }}
             onCloseAutoFocus={(event) => {
               event.preventDefault();
-              if (opener.current instanceof HTMLElement) opener.current.focus();
+              const opener = props.opener?.current ?? focused.current;
+              if (opener instanceof HTMLElement) opener.focus();
             }}
             // Escape inside the dialog is the dialog's own: it must not also end a call.
             onKeyDown={(event) => event.key === 'Escape' && event.stopPropagation()}

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { describeError } from '../../app/errors.ts';
 import { t, type MessageKey } from '../../i18n/messages.ts';
+import { ErrorState, LoadingState } from '../../ui/ListState.tsx';
 
 type Loaded<T> =
   { state: 'loading' } | { state: 'failed'; message: string } | { state: 'loaded'; data: T };
@@ -45,8 +46,8 @@ export function LoadGate<T>(props: {
 }
 
 /**
- * An admin page's data on its way (`loading`, a status), or why it did not come (`failure`, an
- * alert) with a Retry: the one way every admin page tells both.
+ * An admin page's data on its way (`loading`, a busy status with a spinner), or why it did not
+ * come (`failure`, an alert) with a Retry: the console's shared list states (ui/ListState.tsx).
  */
 export function LoadStatus(props: {
   loading: string;
@@ -55,18 +56,7 @@ export function LoadStatus(props: {
   className?: string;
 }) {
   if (props.failure === null) {
-    return (
-      <p role="status" className={props.className}>
-        {props.loading}
-      </p>
-    );
+    return <LoadingState label={props.loading} className={props.className} />;
   }
-  return (
-    <div role="alert" className={['banner', props.className].filter(Boolean).join(' ')}>
-      <p>{props.failure}</p>
-      <button type="button" className="secondary" onClick={props.onRetry}>
-        {t('retry')}
-      </button>
-    </div>
-  );
+  return <ErrorState message={props.failure} onRetry={props.onRetry} className={props.className} />;
 }

@@ -7,7 +7,10 @@ import {
   type Availability,
 } from './availabilitySlice.ts';
 
-/** Available, away or busy; while a call is under way it reads "busy" and cannot change. */
+/**
+ * Available, away or busy; while a call is under way it reads "busy" and cannot change. The
+ * choice names itself in the top bar; its label is for screen readers.
+ */
 export function AvailabilityPicker() {
   const dispatch = useAppDispatch();
   const chosen = useAppSelector((state) => state.availability.chosen);
@@ -21,7 +24,7 @@ export function AvailabilityPicker() {
   }
   return (
     <label className="availability" data-availability={chosen}>
-      {t('availability')}
+      <span className="visually-hidden">{t('availability')}</span>
       <select
         value={chosen}
         onChange={(event) => dispatch(availabilityChosen(event.target.value as Availability))}

@@ -2,6 +2,7 @@ import type { WaitingGuest } from '@frontdesk/chat';
 import type { CallSummary, Form } from '@frontdesk/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { t } from '../../i18n/messages.ts';
+import { EmptyState, LoadingState } from '../../ui/ListState.tsx';
 import { selectMyNick } from '../auth/authSlice.ts';
 import { conversationOpened } from '../chat/chatSlice.ts';
 import { guestLabel } from '../chat/guestLabel.ts';
@@ -163,31 +164,6 @@ function QueueGroupView({ group, now }: { group: QueueGroup; now: number }) {
   );
 }
 
-/** While the queue's rooms are joined: the shape of a line, so the panel does not jump. */
-function QueueLoading() {
-  return (
-    <div className="queue-loading" data-testid="queue-loading">
-      <p role="status" aria-live="polite">
-        {t('queueJoining')}
-      </p>
-      <div className="skeleton" aria-hidden="true" />
-      <div className="skeleton" aria-hidden="true" />
-    </div>
-  );
-}
-
-/** Nobody waits: said plainly, with what happens when someone does. */
-function QueueEmpty() {
-  return (
-    <div className="queue-empty" data-testid="queue-empty">
-      <p role="status" aria-live="polite">
-        {t('queueEmpty')}
-      </p>
-      <p className="hint">{t('queueEmptyHint')}</p>
-    </div>
-  );
-}
-
 /**
  * The live queue of the agent's categories (issue 7), grouped by category with each line's
  * count and longest wait, the agent's own lines first (issue 19 item 5); each guest with what
@@ -229,9 +205,9 @@ export function QueuePanel() {
       {callsError && <p role="alert">{callsError}</p>}
       {companyRoom?.error && <p role="alert">{companyRoom.error}</p>}
       {entries.length === 0 && joining ? (
-        <QueueLoading />
+        <LoadingState label={t('queueJoining')} rows={2} testId="queue-loading" />
       ) : entries.length === 0 ? (
-        <QueueEmpty />
+        <EmptyState title={t('queueEmpty')} hint={t('queueEmptyHint')} live testId="queue-empty" />
       ) : (
         <>
           <p role="status" aria-live="polite" className="visually-hidden">

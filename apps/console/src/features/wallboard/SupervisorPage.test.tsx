@@ -95,7 +95,7 @@ describe('the supervisor view', () => {
     await waitFor(() => expect(screen.getByTestId('supervisor-call').dataset.hold).toBe('true'));
     expect(screen.getByTestId('supervisor-hold').textContent).toMatch(/^On hold 0:3\d$/);
     expect(screen.getByTestId('supervisor-nobody-waiting').textContent).toBe(
-      'Nobody is waiting right now.',
+      'Nobody is waiting right now.A guest who calls shows here with how long they have waited.',
     );
   });
 });

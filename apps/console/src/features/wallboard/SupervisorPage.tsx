@@ -1,5 +1,6 @@
 import type { Supervisor, SupervisedCall, SupervisedWait } from '@frontdesk/protocol';
 import { intlLocale, t } from '../../i18n/messages.ts';
+import { EmptyState } from '../../ui/ListState.tsx';
 import { guestLabel } from '../chat/guestLabel.ts';
 import { LivePage } from './LivePage.tsx';
 import { useSupervisor } from './useWallboard.ts';
@@ -107,7 +108,7 @@ function Floor({ board, clockOffsetMs }: { board: Supervisor; clockOffsetMs: num
         <section className="wallboard-card" aria-labelledby="supervisor-team">
           <h3 id="supervisor-team">{t('wallboardTeam')}</h3>
           {agents.length === 0 ? (
-            <p className="supervisor-empty">{t('supervisorNoTeam')}</p>
+            <EmptyState title={t('supervisorNoTeam')} hint={t('supervisorNoTeamHint')} />
           ) : (
             <ul className="supervisor-agents">
               {agents.map((agent) => (
@@ -121,9 +122,12 @@ function Floor({ board, clockOffsetMs }: { board: Supervisor; clockOffsetMs: num
             {t('queueTitle')} <span className="count-badge">{board.waiting.length}</span>
           </h3>
           {board.waiting.length === 0 ? (
-            <p className="supervisor-empty" data-testid="supervisor-nobody-waiting">
-              {t('queueEmpty')}
-            </p>
+            <EmptyState
+              title={t('queueEmpty')}
+              hint={t('supervisorWaitingHint')}
+              live
+              testId="supervisor-nobody-waiting"
+            />
           ) : (
             <ol className="supervisor-waiting">
               {board.waiting.map((call) => (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { adminRoutes, type AuditEntry } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { hasMessage, t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { formatValue } from '../SaveSummary.tsx';
 import type { SettingsField } from '../settingsGroups.ts';
 import { AdminPage } from '../listPage/AdminPage.tsx';
@@ -170,7 +171,7 @@ export function AuditPage() {
         return (
           <>
             {entries.length === 0 ? (
-              <p>{t('auditEmpty')}</p>
+              <EmptyState title={t('auditEmpty')} hint={t('auditEmptyHint')} />
             ) : (
               <ol className="audit-list">
                 {entries.map((entry) => (

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { adminRoutes, blockBodySchema, type GuestBlock } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { ListField } from '../listPage/ListField.tsx';
 import { AdminPage } from '../listPage/AdminPage.tsx';
 import { formatDateTime, useCompanyTimeZone } from '../listPage/formatTime.ts';
@@ -128,7 +129,7 @@ export function BlocksPage() {
         <>
           <BlockByCall busy={busy} onBlock={block} />
           {blocks.length === 0 ? (
-            <p>{t('noBlocks')}</p>
+            <EmptyState title={t('noBlocks')} hint={t('blocksEmptyHint')} />
           ) : (
             <table className="admin-table">
               <thead>

@@ -7,6 +7,7 @@ import {
 } from '@frontdesk/protocol';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { ConfirmDialog } from '../../../ui/Dialog.tsx';
 import { AdminPage } from '../listPage/AdminPage.tsx';
 import { fieldError, useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
@@ -163,7 +164,9 @@ export function CategoriesPage() {
         const names = new Map(staff.map((member) => [member.id, member.name]));
         return (
           <>
-            {categories.length === 0 && <p>{t('noCategoriesYet')}</p>}
+            {categories.length === 0 && (
+              <EmptyState title={t('noCategoriesYet')} hint={t('categoriesEmptyHint')} />
+            )}
             <ol className="category-list" ref={list}>
               {categories.map((category, index) => (
                 <li key={category.id} data-category={category.id} data-testid="category-row">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { adminRoutes, outcomeCodesBodySchema, type OutcomeCode } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { AdminPage } from '../listPage/AdminPage.tsx';
 import { useAdminResource, type AdminRequest } from '../listPage/useAdminResource.ts';
 
@@ -43,7 +44,7 @@ function CodesEditor(props: {
         save();
       }}
     >
-      {rows.length === 0 && <p>{t('noOutcomesYet')}</p>}
+      {rows.length === 0 && <EmptyState title={t('noOutcomesYet')} hint={t('outcomesEmptyHint')} />}
       <ol className="outcome-rows">
         {rows.map((row, index) => {
           const number = index + 1;

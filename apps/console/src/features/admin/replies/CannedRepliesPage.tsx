@@ -6,6 +6,7 @@ import {
   type CannedReplyBody,
 } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { ConfirmDialog } from '../../../ui/Dialog.tsx';
 import './replies.css';
 import { AdminPage } from '../listPage/AdminPage.tsx';
@@ -161,7 +162,9 @@ export function CannedRepliesPage() {
     >
       {(replies) => (
         <>
-          {replies.length === 0 && <p>{t('noCannedRepliesYet')}</p>}
+          {replies.length === 0 && (
+            <EmptyState title={t('noCannedRepliesYet')} hint={t('cannedRepliesEmptyHint')} />
+          )}
           <ul className="canned-reply-list">
             {replies.map((reply) => (
               <li key={reply.id} data-testid="canned-reply-row">

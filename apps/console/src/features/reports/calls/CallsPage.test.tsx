@@ -144,7 +144,7 @@ describe('the calls page', () => {
     });
     renderRoute(`/console/reports/calls?${ANSWERED}`, signedIn(zoeLogin), { api: server.api });
     expect((await screen.findByTestId('calls-empty', {}, { timeout: 5000 })).textContent).toBe(
-      'No calls match these filters.',
+      'No calls match these filters.Widen the dates or clear a filter to see more calls.',
     );
   });
 

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { reportRoutes, type ReportCall } from '@frontdesk/protocol';
 import { describeError } from '../../../app/errors.ts';
 import { t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { LoadStatus } from '../../admin/LoadGate.tsx';
 import { ReportFilters } from '../ReportFilters.tsx';
 import { callsQuery, readCallsView, viewParams } from '../reportView.ts';
@@ -101,9 +102,11 @@ export function CallsPage() {
           onRetry={retry}
         />
       ) : calls.length === 0 ? (
-        <p className="report-empty card" data-testid="calls-empty">
-          {t('reportNoMatchingCalls')}
-        </p>
+        <EmptyState
+          title={t('reportNoMatchingCalls')}
+          hint={t('callsEmptyHint')}
+          testId="calls-empty"
+        />
       ) : (
         <>
           <CallTable calls={calls} timeZone={timeZone} search={params.toString()} />

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { reportRoutes, type CallOutcome, type ReportSummary } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { LoadStatus } from '../../admin/LoadGate.tsx';
 import { formatCount, formatDecimal, formatDuration, formatMs, formatRatio } from '../format.ts';
 import { ReportFilters } from '../ReportFilters.tsx';
@@ -98,9 +99,11 @@ function Figures(props: { summary: ReportSummary; view: ReportView; timeZone: st
   const refused = summary.refused.blocked + summary.refused.outOfQuota;
   if (summary.calls === 0 && refused === 0) {
     return (
-      <p className="report-empty card" data-testid="figures-empty">
-        {t('reportNoCallsInRange')}
-      </p>
+      <EmptyState
+        title={t('reportNoCallsInRange')}
+        hint={t('figuresEmptyHint')}
+        testId="figures-empty"
+      />
     );
   }
   const serviceLevel = summary.serviceLevel;
