@@ -74,6 +74,16 @@ export async function walkToWaiting(
   await expect(page.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
 }
 
+/** The agent's console accepts the first guest in its queue, and the guest's call is on. */
+export async function acceptFirstGuest(guest: Page, agent: Page) {
+  await agent
+    .getByTestId('queue-guest')
+    .first()
+    .getByRole('button', { name: /^Accept/ })
+    .click();
+  await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+}
+
 /**
  * The guest answers "Block" to the browser's prompt for the location on the page's origin.
  */

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { agentPage } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
-import { inspectScreen, openGuest } from '../support/guest.ts';
+import { inspectScreen, openGuest, acceptFirstGuest } from '../support/guest.ts';
 import { checkCallScreens } from '../support/call-screen.ts';
 
 /** What the guest's remote `<video>` element carries: tracks by kind. */
@@ -38,13 +38,7 @@ test('journey 2: a voice-only company: audio without video, rated with emojis', 
     await expect(guest.getByRole('radio', { name: 'Video call' })).toHaveCount(0);
     await guest.getByRole('button', { name: 'Start the call' }).click();
     await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
-    await agent
-      .getByTestId('queue-guest')
-      .first()
-      .getByRole('button', { name: /^Accept/ })
-      .click();
-
-    await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+    await acceptFirstGuest(guest, agent);
     await expect(guest.getByTestId('remote-avatar')).toContainText('Voice call');
     await expect(guest.getByTestId('remote-video')).toHaveCount(0);
     await expect
@@ -93,12 +87,7 @@ test('journey 7: the whole guest journey in Arabic, right to left', async ({
     await expect(guest.getByRole('heading', { name: 'جارٍ توصيلك بفريقنا' })).toBeVisible();
     await inspectScreen(guest, 'journey-rtl-waiting');
 
-    await agent
-      .getByTestId('queue-guest')
-      .first()
-      .getByRole('button', { name: /^Accept/ })
-      .click();
-    await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
+    await acceptFirstGuest(guest, agent);
     await expect(guest.getByRole('button', { name: 'إنهاء المكالمة' })).toBeVisible();
     await inspectScreen(guest, 'journey-rtl-call');
     await expect(guest.getByTestId('agent-name')).toHaveText('علي');
