@@ -19,6 +19,7 @@ import { describeError } from '../../../app/errors.ts';
 import { useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
 import { t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { LoadGate } from '../LoadGate.tsx';
 import { controlId, errorAt, PathInput } from '../PathInput.tsx';
 import { PreviewPane } from '../PreviewPane.tsx';
@@ -244,7 +245,7 @@ function FormBuilderForm(props: {
                   input={{ maxLength: 200 }}
                 />
                 <h3 id={`${titleId}-fields`}>{t('formFields')}</h3>
-                {fields.length === 0 && <p className="help">{t('formNoFields')}</p>}
+                {fields.length === 0 && <EmptyState title={t('formNoFields')} />}
                 <ol className="form-field-list">
                   {fields.map((field, index) => (
                     <FieldEditor

@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { addDays, localDate } from '@frontdesk/protocol';
 import { intlLocale, t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { IntervalFields, nextInterval } from './IntervalFields.tsx';
 import { PathInput } from '../PathInput.tsx';
 import type { ScheduleValues } from './scheduleDraft.ts';
@@ -142,7 +143,7 @@ export function DateExceptions() {
       <h2 id="schedule-dates-title">{t('scheduleDates')}</h2>
       <p className="help">{t('scheduleDatesHelp')}</p>
       {fields.length === 0 ? (
-        <p className="schedule-closed">{t('scheduleNoDates')}</p>
+        <EmptyState title={t('scheduleNoDates')} hint={t('scheduleDatesEmptyHint')} />
       ) : (
         <ul className="schedule-dates">
           {fields.map((field, index) => (

@@ -6,6 +6,7 @@ import { describeError } from '../../../app/errors.ts';
 import { useAppSelector, useAppStore } from '../../../app/hooks.ts';
 import { useServices } from '../../../app/servicesContext.ts';
 import { t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { LoadGate } from '../LoadGate.tsx';
 import { controlId, errorAt } from '../PathInput.tsx';
 import { refusalOf, SaveSummary, type ChangeLine, type SaveStatus } from '../SaveSummary.tsx';
@@ -195,9 +196,7 @@ function ZonesForm(props: {
             onDismiss={() => setStatus({ kind: 'idle' })}
           />
           {fields.length === 0 && (
-            <p className="zones-none" data-testid="no-zones">
-              {t('zonesNone')}
-            </p>
+            <EmptyState title={t('zonesNone')} hint={t('zonesEmptyHint')} testId="no-zones" />
           )}
           <ol className="zone-list">
             {fields.map((zone, index) => (
