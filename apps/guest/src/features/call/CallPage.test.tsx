@@ -73,6 +73,14 @@ describe('call stage', () => {
     expect(screen.getByTestId('call-quality').textContent).toBe('Connection: poor');
   });
 
+  it("shows no recording notice when the call's room does not record (the guest declined)", () => {
+    renderWithState(<CallPage />, {
+      company: { details: company({ recordCalls: true, recordingOptional: true }) },
+      call: call({ feeds: [feed], recorded: false }),
+    });
+    expect(screen.queryByTestId('recording-notice')).toBeNull();
+  });
+
   it('asks before ending the call, and Escape keeps the call', () => {
     renderWithState(<CallPage />, {
       company: { details: company() },

@@ -149,4 +149,21 @@ describe('selection stage', () => {
     await waitFor(() => expect(without.bodies).toHaveLength(1));
     expect(without.bodies[0]).not.toHaveProperty('assignmentGroup');
   });
+
+  it('offers to call unrecorded only where the company allows it, and says so with the call', async () => {
+    const optional = guestChoosing(company({ recordCalls: true, recordingOptional: true }));
+    const box = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Record this call' });
+    expect(box.checked).toBe(true);
+    fireEvent.click(box);
+    fireEvent.click(screen.getByRole('button', { name: 'Start the call' }));
+    await waitFor(() => expect(optional.bodies).toHaveLength(1));
+    expect(optional.bodies[0]).toEqual(expect.objectContaining({ recording: 'declined' }));
+    cleanup();
+
+    const always = guestChoosing(company({ recordCalls: true, recordingOptional: false }));
+    expect(screen.queryByRole('checkbox', { name: 'Record this call' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Start the call' }));
+    await waitFor(() => expect(always.bodies).toHaveLength(1));
+    expect(always.bodies[0]).not.toHaveProperty('recording');
+  });
 });
