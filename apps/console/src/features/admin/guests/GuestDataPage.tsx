@@ -270,7 +270,7 @@ function ExportButton(props: { guest: GuestFound }) {
         {loading && <span className="spinner" aria-hidden="true" />}
         {loading ? t('guestExporting') : t('guestExport')}
       </button>
-      <span id={statusId} aria-live="polite" className="help">
+      <span id={statusId} aria-live="polite" className="help guest-export-status">
         {download.kind === 'loading' &&
           download.loaded > 0 &&
           t('guestExportReceived', { size: `${Math.ceil(download.loaded / 1024)} KB` })}
