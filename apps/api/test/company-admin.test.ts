@@ -20,6 +20,7 @@ import { changeCompany } from '../src/audit/company-changes.ts';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
 import { keyedFingerprint } from '../src/guests/guest-identity.ts';
 import { staffJabberUsername } from '../src/xmpp/addresses.ts';
+import { square } from './areas.ts';
 import {
   bearer,
   buildReplica,
@@ -587,19 +588,6 @@ describe('company admin API', () => {
   });
 
   describe('geofence', () => {
-    const square = (lng: number, lat: number) => ({
-      type: 'Polygon' as const,
-      coordinates: [
-        [
-          [lng, lat],
-          [lng + 1, lat],
-          [lng + 1, lat + 1],
-          [lng, lat + 1],
-          [lng, lat],
-        ],
-      ],
-    });
-
     it('saves named zones and says which of them hold a point', async () => {
       const saved = await send('PUT', '/geofence', {
         zones: [
