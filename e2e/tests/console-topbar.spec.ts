@@ -10,7 +10,7 @@ const ZOE = 'zoe@frontdesk.demo';
 /** Every control of the top bar sits on one line: each starts above where every other ends. */
 async function expectOneLine(page: Page) {
   const rows = await page.locator('.workspace > .topbar').evaluate((bar) => {
-    const boxes = [...bar.children].map((child) => child.getBoundingClientRect());
+    const boxes = Array.from(bar.children, (child) => child.getBoundingClientRect());
     return {
       lowestTop: Math.max(...boxes.map((box) => box.top)),
       highestBottom: Math.min(...boxes.map((box) => box.bottom)),
