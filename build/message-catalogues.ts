@@ -18,10 +18,34 @@ import type { Plugin } from 'vite';
 /** The languages the apps speak; the first is the one every other is checked against. */
 export const LANGUAGES = ['en', 'ar'] as const;
 
+/**
+ * A key written twice in a catalogue: JSON.parse keeps the last silently, so two features that
+ * chose the same name would show one's sentence in the other's place. The catalogues are flat
+ * objects of strings, so each string that follows `{` or `,` is a key.
+ */
+function repeatedKey(text: string): string | undefined {
+  const seen = new Set<string>();
+  let expectingKey = false;
+  for (const [token] of text.matchAll(/"(?:[^"\\]|\\.)*"|[{},]/g)) {
+    if (token === '{' || token === ',') expectingKey = true;
+    else if (token === '}') expectingKey = false;
+    else if (expectingKey) {
+      const key = JSON.parse(token) as string;
+      if (seen.has(key)) return key;
+      seen.add(key);
+      expectingKey = false;
+    }
+  }
+  return undefined;
+}
+
 /** A catalogue file's messages, each parsed as ICU MessageFormat (`{count, plural, …}`). */
 function parsedCatalogue(folder: string, language: string): Record<string, MessageFormatElement[]> {
   const file = resolve(folder, `${language}.json`);
-  const messages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const text = readFileSync(file, 'utf8');
+  const messages = JSON.parse(text) as Record<string, unknown>;
+  const repeated = repeatedKey(text);
+  if (repeated !== undefined) throw new Error(`${file}: "${repeated}" is written twice`);
   return Object.fromEntries(
     Object.entries(messages).map(([key, message]) => {
       if (typeof message !== 'string') throw new Error(`${file}: "${key}" is not a string`);

@@ -62,4 +62,11 @@ describe('the catalogues the build compiles', () => {
     );
     expect(catalogues({ a: 'Hi {name' }, { a: 'x' })).toThrow('"a" is not ICU MessageFormat');
   });
+
+  it('refuses a key written twice, which JSON would otherwise keep the last of', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'catalogues-'));
+    writeFileSync(join(folder, 'en.json'), '{"a": "A, {n}", "b": "B", "a": "again"}');
+    writeFileSync(join(folder, 'ar.json'), JSON.stringify({ a: 'أ {n}', b: 'ب' }));
+    expect(() => compiledCatalogues(folder)).toThrow('"a" is written twice');
+  });
 });

@@ -290,7 +290,7 @@ const answersLine = (guest: GuestFound) =>
     ? Object.values(guest.latestAnswers)
         .filter((value) => typeof value === 'string' && value !== '')
         .join(' · ')
-    : t('guestNoAnswers');
+    : t('guestDataNoAnswers');
 
 /**
  * A guest's rights (`/console/admin/guests`, decision 0032): find a guest by one of its calls,
