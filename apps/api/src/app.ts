@@ -6,6 +6,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
+import { CallPresence, releaseCall } from './calls/call-presence.ts';
 import { CallRooms } from './calls/call-rooms.ts';
 import { CallChats } from './xmpp/call-chats.ts';
 import { CompanyDetailsCache } from './companies/company-details-cache.ts';
@@ -77,6 +78,7 @@ declare module 'fastify' {
     callChats: CallChats;
     companyDetails: CompanyDetailsCache;
     staffChats: StaffChatSessions;
+    callPresence: CallPresence;
     drain: Drain;
   }
 }
@@ -157,6 +159,16 @@ export async function buildApp({
     ),
   );
   app.addHook('onClose', () => app.staffChats.stop());
+  app.decorate(
+    'callPresence',
+    new CallPresence(
+      { adminApiUrl: config.xmpp.adminUrl, domain: config.xmpp.domain },
+      db,
+      app.log,
+      (ended) => releaseCall(app, ended),
+    ),
+  );
+  app.addHook('onClose', () => app.callPresence.stop());
   app.decorate(
     'companyDetails',
     new CompanyDetailsCache(db, config.xmpp.domain, config.companyDetailsCacheMs),

@@ -21,6 +21,8 @@ await provisionChatRooms(
 );
 
 app.staffChats.start();
+// Answered calls both sides left without hanging up end after the reload grace (decision 0037).
+app.callPresence.start();
 
 let closing = false;
 async function shutdown(signal: string) {

@@ -222,7 +222,7 @@ export interface CallReports {
   end_reason: CallEndReason | null;
   ended_at: Date | null;
   /**
-   * Who ended the call: the guest, the agent, or the server (a newer call of the guest, a hold-call, a sweep). `null` while live.
+   * Who ended the call: the guest, the agent, the server (a newer call of the guest, a hold-call), or `absence` (neither side was in the call’s chat room for the reload grace: the API ended it). `null` while live.
    */
   ended_by: CallEndedBy | null;
   /**
@@ -495,6 +495,10 @@ export interface Guests {
   inside_zone_at: StampedLater | null;
   jabberusername: string;
   last_login_at: StampedLater | null;
+  /**
+   * How far off, in metres, the guest’s browser said its last passing position may be; `null` when it did not say, or after a failed check.
+   */
+  location_accuracy: number | null;
   /**
    * The latitude the guest last passed the company's service-area check at; `null` after a failed check.
    */
