@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope, guestContextSchema } from '@frontdesk/protocol';
+import {
+  envelope,
+  guestContextSchema,
+  type FormField,
+  type GeofenceArea,
+} from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
   bearer,
@@ -12,6 +17,7 @@ import {
   type TestApp,
   type TestGuest,
 } from './helper.ts';
+import { square } from './areas.ts';
 import { addConversation, after } from './report-fixture.ts';
 import { guestWhoCalled as guestWhoCalledAt } from './welcome-call.ts';
 
@@ -36,7 +42,7 @@ describe('GET /api/calls/:callId/guest-context', () => {
       headers: bearer(token),
     });
 
-  const guestWhoCalled = (answers: Record<string, string>) =>
+  const guestWhoCalled = (answers: Record<string, string | boolean>) =>
     guestWhoCalledAt(t.app, DEMO, answers, PHONE_CHROME);
 
   /** Whether the demo company asks for the guest's location, as its admin would set it. */
@@ -160,15 +166,112 @@ describe('GET /api/calls/:callId/guest-context', () => {
     ]);
   });
 
-  it('answers where the guest passed the service-area check when the company asks for it', async () => {
+  it('answers a ticked box as true or false, for the console to say in its language', async () => {
+    const form = await t.app.db
+      .selectFrom('forms')
+      .select('fields')
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
+    const setFields = (fields: FormField[]) =>
+      t.app.db
+        .updateTable('forms')
+        .set({ fields: JSON.stringify(fields) })
+        .where('id', '=', 1)
+        .execute();
+    await setFields([
+      ...form.fields,
+      { type: 'checkbox', name: 'callback', label: 'Call me back', required: false },
+      { type: 'checkbox', name: 'newsletter', label: 'Send me news', required: false },
+    ]);
+    try {
+      const guest = await guestWhoCalled({
+        name: 'Tick',
+        email: 'tick@example.org',
+        topic: 'other',
+        callback: true,
+        newsletter: false,
+      });
+      const { data } = envelope(guestContextSchema).parse((await context(guest.callId)).json());
+      expect(data.answers.slice(3)).toEqual([
+        { name: 'callback', label: 'Call me back', value: true, verified: false },
+        { name: 'newsletter', label: 'Send me news', value: false, verified: false },
+      ]);
+    } finally {
+      await setFields(form.fields);
+    }
+  });
+
+  it('answers where the guest passed the service-area check, how precisely, and in which of the company’s zones, when the company asks for it', async () => {
     await askLocation(true);
+    const seeded = await t.app.db
+      .selectFrom('geofence_zones')
+      .select(['name', 'area'])
+      .where('company_id', '=', DEMO)
+      .execute();
+    const setZones = async (zones: { name: string; area: GeofenceArea }[]) => {
+      await t.app.db.deleteFrom('geofence_zones').where('company_id', '=', DEMO).execute();
+      if (zones.length === 0) return;
+      await t.app.db
+        .insertInto('geofence_zones')
+        .values(
+          zones.map((zone) => ({
+            company_id: DEMO,
+            name: zone.name,
+            area: JSON.stringify(zone.area),
+          })),
+        )
+        .execute();
+    };
     try {
       const guest = await guestWhoCalled({ name: 'Lo', email: 'lo@example.org', topic: 'other' });
-      const { data } = envelope(guestContextSchema).parse((await context(guest.callId)).json());
-      expect(data.location).toMatchObject(INSIDE_EVERY_ZONE);
+      const location = async () =>
+        envelope(guestContextSchema).parse((await context(guest.callId)).json()).data.location;
+      // In the demo's one zone; the guest page's check said no accuracy.
+      expect(await location()).toMatchObject({
+        ...INSIDE_EVERY_ZONE,
+        accuracy: null,
+        serviceArea: { inside: true, zone: 'Europe' },
+      });
+      // A company that keeps no zones serves everywhere.
+      await setZones([]);
+      expect((await location())?.serviceArea).toEqual({ inside: true, zone: null });
+
+      await setZones([
+        { name: 'Paris', area: square(2.2, 48.8, 0.5) },
+        { name: 'Central London', area: square(-0.2, 51.45, 0.5) },
+      ]);
+      const checked = await t.app.inject({
+        method: 'PUT',
+        url: '/api/geo-fence/check',
+        headers: bearer(guest.token),
+        body: { ...INSIDE_EVERY_ZONE, accuracy: '35.5', companyID: DEMO },
+      });
+      expect(checked.statusCode, checked.body).toBe(200);
+      expect(await location()).toMatchObject({
+        ...INSIDE_EVERY_ZONE,
+        accuracy: 35.5,
+        serviceArea: { inside: true, zone: 'Central London' },
+      });
+
+      // The company has since stopped serving London: the panel says so.
+      await setZones([{ name: 'Paris', area: square(2.2, 48.8, 0.5) }]);
+      expect((await location())?.serviceArea).toEqual({ inside: false, zone: null });
     } finally {
+      await setZones(seeded);
       await askLocation(false);
     }
+  });
+
+  it('refuses an accuracy that is no number of metres with 400 naming the field', async () => {
+    const guest = await loginGuest(t.app, DEMO, undefined, { checks: false });
+    const checked = await t.app.inject({
+      method: 'PUT',
+      url: '/api/geo-fence/check',
+      headers: bearer(guest.token),
+      body: { ...INSIDE_EVERY_ZONE, accuracy: '-3', companyID: DEMO },
+    });
+    expect(checked.statusCode).toBe(400);
+    expect(checked.body).toContain('accuracy');
   });
 
   it('refuses a malformed call id with 400 naming the field', async () => {

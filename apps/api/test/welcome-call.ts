@@ -10,7 +10,7 @@ import { bearer, callApi, loginGuest, newCallId } from './helper.ts';
 export async function guestWhoCalled(
   app: FastifyInstance,
   company: number,
-  answers: Record<string, string>,
+  answers: Record<string, string | boolean>,
   userAgent?: string,
 ) {
   const guest = await loginGuest(app, company);

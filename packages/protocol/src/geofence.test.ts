@@ -10,14 +10,32 @@ describe('geofence check body (spec §7)', () => {
     });
   });
 
-  it.each([{ lat: '' }, { lat: 'NaN' }, { lat: '1e3' }, { lat: 90.1 }, { lng: -181 }])(
-    'refuses %j',
-    (bad) => {
-      expect(
-        geofenceCheckBodySchema.safeParse({ lat: 1, lng: 1, companyID: 5, ...bad }).success,
-      ).toBe(false);
-    },
-  );
+  it('takes the accuracy in metres, as a number or text, when the page sends it', () => {
+    expect(
+      geofenceCheckBodySchema.parse({ lat: 1, lng: 2, accuracy: ' 12.5', companyID: 5 }),
+    ).toEqual({ lat: 1, lng: 2, accuracy: 12.5, companyID: 5 });
+    expect(geofenceCheckBodySchema.parse({ lat: 1, lng: 2, accuracy: 30, companyID: 5 })).toEqual({
+      lat: 1,
+      lng: 2,
+      accuracy: 30,
+      companyID: 5,
+    });
+  });
+
+  it.each([
+    { lat: '' },
+    { lat: 'NaN' },
+    { lat: '1e3' },
+    { lat: 90.1 },
+    { lng: -181 },
+    { accuracy: -1 },
+    { accuracy: '' },
+    { accuracy: 'near' },
+  ])('refuses %j', (bad) => {
+    expect(
+      geofenceCheckBodySchema.safeParse({ lat: 1, lng: 1, companyID: 5, ...bad }).success,
+    ).toBe(false);
+  });
 });
 
 describe('geofence areas (RFC 7946)', () => {

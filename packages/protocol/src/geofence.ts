@@ -2,24 +2,28 @@ import { z } from 'zod';
 import { recordIdSchema } from './ids.ts';
 
 /**
- * A coordinate as a number or as the text the guest keeps (spec §3: location latitude and
- * longitude are strings). Empty or non-numeric text is refused rather than read as 0.
+ * A number, or the text the guest keeps it as (spec §3: location latitude and longitude are
+ * strings). Empty or non-numeric text is refused rather than read as 0.
  */
+const numberOrText = (pattern: RegExp, message: string) =>
+  z.union([z.number(), z.string().regex(pattern, message).transform(Number)]);
+
 const coordinate = (limit: number) =>
-  z
-    .union([
-      z.number(),
-      z
-        .string()
-        .regex(/^\s*-?\d{1,3}(\.\d+)?\s*$/, 'must be a number')
-        .transform(Number),
-    ])
-    .pipe(z.number().min(-limit).max(limit));
+  numberOrText(/^\s*-?\d{1,3}(\.\d+)?\s*$/, 'must be a number').pipe(
+    z.number().min(-limit).max(limit),
+  );
 
 /** `PUT /geo-fence/check` (spec §7). */
 export const geofenceCheckBodySchema = z.strictObject({
   lat: coordinate(90),
   lng: coordinate(180),
+  /**
+   * How far off the position may be, in metres, as the browser's geolocation says
+   * (`coords.accuracy`); optional, as spec §7 does not send it. Kept for the agent's panel.
+   */
+  accuracy: numberOrText(/^\s*\d{1,7}(\.\d+)?\s*$/, 'must be a number of metres')
+    .pipe(z.number().min(0).max(1_000_000))
+    .optional(),
   companyID: recordIdSchema,
 });
 

@@ -6,11 +6,14 @@ import type { Route } from './routes.ts';
 
 const instant = z.iso.datetime();
 
-/** One welcome-form answer as the form asks it: its label, a choice by its option's label. */
+/**
+ * One welcome-form answer as the form asks it: its label, a choice by its option's label, a
+ * tick as `true` or `false` (the console says it in the agent's language).
+ */
 export const contextAnswerSchema = z.object({
   name: z.string(),
   label: z.string(),
-  value: z.string(),
+  value: z.union([z.string(), z.boolean()]),
   /** The company's own site vouched for it with a signed identity (decision 0021). */
   verified: z.boolean(),
 });
@@ -62,7 +65,20 @@ export const guestContextSchema = z.object({
    * Where the guest last passed the company's service-area check; `null` when the company does
    * not ask for the location (or the guest has not passed it).
    */
-  location: z.object({ lat: z.number(), lng: z.number(), at: instant }).nullable(),
+  location: z
+    .object({
+      lat: z.number(),
+      lng: z.number(),
+      /** How far off the position may be, in metres, when the guest's browser said. */
+      accuracy: z.number().nonnegative().nullable(),
+      at: instant,
+      /**
+       * Whether the position is inside the company's service area as its zones are now, and the
+       * name of the zone it is in (`null` when the company keeps no zones: it serves everywhere).
+       */
+      serviceArea: z.object({ inside: z.boolean(), zone: z.string().nullable() }),
+    })
+    .nullable(),
   /** `null` when the call was reported without a User-Agent. */
   client: guestClientSchema.nullable(),
 });

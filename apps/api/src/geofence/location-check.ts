@@ -5,12 +5,15 @@ import type { Database } from '../db/schema.ts';
 import { ForbiddenError } from '../domain-errors.ts';
 import { insideAnyArea } from './zones.ts';
 
+/** Where a guest is, and how far off that may be in metres when its browser said. */
+type Position = { lat: number; lng: number; accuracy?: number | undefined };
+
 /** The guest's position passed the company's check (`null`: it failed, the guest moved out). */
 export async function recordLocationCheck(
   db: Kysely<Database>,
   guestId: number,
   insideAt: Date | null,
-  position: { lat: number; lng: number } | null = null,
+  position: Position | null = null,
 ): Promise<void> {
   // The position is kept for the agent's guest panel (issue 19) only while it passed.
   const kept = insideAt ? position : null;
@@ -20,8 +23,22 @@ export async function recordLocationCheck(
       inside_zone_at: insideAt,
       location_lat: kept?.lat ?? null,
       location_lng: kept?.lng ?? null,
+      location_accuracy: kept?.accuracy ?? null,
     })
     .where('id', '=', guestId)
+    .execute();
+}
+
+/** The zones the company serves, by name; none means it serves everywhere. */
+export async function listServiceZones(
+  db: Kysely<Database>,
+  companyId: number,
+): Promise<{ name: string; area: GeofenceArea }[]> {
+  return db
+    .selectFrom('geofence_zones')
+    .select(['name', 'area'])
+    .where('company_id', '=', companyId)
+    .orderBy('id')
     .execute();
 }
 
@@ -30,12 +47,7 @@ export async function listServiceAreas(
   db: Kysely<Database>,
   companyId: number,
 ): Promise<GeofenceArea[]> {
-  const zones = await db
-    .selectFrom('geofence_zones')
-    .select('area')
-    .where('company_id', '=', companyId)
-    .execute();
-  return zones.map((z) => z.area);
+  return (await listServiceZones(db, companyId)).map((zone) => zone.area);
 }
 
 /**
@@ -48,15 +60,14 @@ export async function checkLocation(
   db: Kysely<Database>,
   {
     companyId,
-    lat,
-    lng,
     guestId,
-  }: { companyId: number; lat: number; lng: number; guestId: number | undefined },
+    ...position
+  }: Position & { companyId: number; guestId: number | undefined },
 ): Promise<void> {
   const company = await requireCompany(db, companyId);
-  const inside = insideAnyArea(await listServiceAreas(db, company.id), lat, lng);
+  const inside = insideAnyArea(await listServiceAreas(db, company.id), position.lat, position.lng);
   if (guestId !== undefined) {
-    await recordLocationCheck(db, guestId, inside ? new Date() : null, { lat, lng });
+    await recordLocationCheck(db, guestId, inside ? new Date() : null, position);
   }
   if (!inside) {
     // spec §4: any failure means outside, so "outside" is a refusal the guest shows as such.

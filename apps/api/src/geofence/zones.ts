@@ -7,8 +7,23 @@ import type { GeofenceArea } from '@frontdesk/protocol';
  * serves everywhere.
  */
 export function insideAnyArea(areas: readonly GeofenceArea[], lat: number, lng: number): boolean {
-  if (areas.length === 0) return true;
+  return (
+    areas.length === 0 ||
+    zoneContaining(
+      areas.map((area) => ({ area })),
+      lat,
+      lng,
+    ) !== undefined
+  );
+}
+
+/** The first of the zones the position lies in (boundary included); `undefined` when none. */
+export function zoneContaining<Zone extends { area: GeofenceArea }>(
+  zones: readonly Zone[],
+  lat: number,
+  lng: number,
+): Zone | undefined {
   // GeoJSON puts longitude first (RFC 7946).
   const position = point([lng, lat]);
-  return areas.some((area) => booleanPointInPolygon(position, area));
+  return zones.find((zone) => booleanPointInPolygon(position, zone.area));
 }

@@ -3,6 +3,7 @@ import {
   companySettingsSchema,
   type Answers,
   type FormField,
+  type GeofenceArea,
   type GuestContext,
   type PastCall,
 } from '@frontdesk/protocol';
@@ -10,7 +11,9 @@ import { requireCompany } from '../companies/company-repository.ts';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError } from '../domain-errors.ts';
 import { latestWelcomeBefore } from '../forms/submissions.ts';
-import { labelledAnswers } from '../reports/call-detail.ts';
+import { listServiceZones } from '../geofence/location-check.ts';
+import { zoneContaining } from '../geofence/zones.ts';
+import { answeredFields } from '../reports/call-detail.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 /** The panel lists this many of the guest's earlier conversations, newest first. */
@@ -27,6 +30,13 @@ export function nameAnswer(fields: readonly FormField[], answers: Answers): stri
     texts.find((f) => /name/i.test(f.name) || /\bname\b/i.test(f.label));
   const value = field && answers[field.name];
   return typeof value === 'string' && value.trim() ? value.trim() : null;
+}
+
+/** Whether the company serves the position, and in which of its zones (none: everywhere). */
+function serviceAreaAt(zones: { name: string; area: GeofenceArea }[], lat: number, lng: number) {
+  if (zones.length === 0) return { inside: true, zone: null };
+  const zone = zoneContaining(zones, lat, lng);
+  return { inside: zone !== undefined, zone: zone?.name ?? null };
 }
 
 type PastRow = {
@@ -66,6 +76,7 @@ export async function guestContextOf(
       'g.inside_zone_at',
       'g.location_lat',
       'g.location_lng',
+      'g.location_accuracy',
       (eb) =>
         eb
           .selectFrom('call_reports as l')
@@ -118,12 +129,14 @@ export async function guestContextOf(
   const verified = new Set(welcome?.verified_fields ?? []);
   const { requestLocation } = companySettingsSchema.parse(company.settings);
   const { location_lat: lat, location_lng: lng, inside_zone_at: at } = call;
+  // The zones as the company keeps them now: the agent asks whether it serves the guest today.
+  const zones = requestLocation ? await listServiceZones(db, companyId) : [];
   return {
     callId: call.call_id,
     guestUsername: call.username,
     name: welcome ? nameAnswer(welcome.fields, welcome.answers) : null,
     answers: welcome
-      ? labelledAnswers(welcome.fields, welcome.answers).map((answer) => ({
+      ? answeredFields(welcome.fields, welcome.answers).map((answer) => ({
           ...answer,
           verified: verified.has(answer.name),
         }))
@@ -141,7 +154,13 @@ export async function guestContextOf(
     })),
     location:
       requestLocation && lat !== null && lng !== null && at !== null
-        ? { lat, lng, at: at.toISOString() }
+        ? {
+            lat,
+            lng,
+            accuracy: call.location_accuracy,
+            at: at.toISOString(),
+            serviceArea: serviceAreaAt(zones, lat, lng),
+          }
         : null,
     client: call.user_agent ? describeUserAgent(call.user_agent) : null,
   };

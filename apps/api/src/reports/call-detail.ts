@@ -23,23 +23,34 @@ const person = (id: number | null, name: string | null): Person =>
 
 /**
  * The answers as the form asks them: each answered field with its label, a choice by its
- * option's label and a tick as Yes or No, in the form's order.
+ * option's label, a tick as `true` or `false`, in the form's order.
  */
+export function answeredFields(
+  fields: readonly FormField[],
+  answers: Answers,
+): { name: string; label: string; value: string | boolean }[] {
+  return fields.flatMap((field) => {
+    const value = answers[field.name];
+    if (value === undefined) return [];
+    let shown: string | boolean = String(value);
+    if (field.type === 'select') {
+      shown = field.options.find((option) => option.value === value)?.label ?? shown;
+    } else if (field.type === 'checkbox') {
+      shown = value === true;
+    }
+    return [{ name: field.name, label: field.label, value: shown }];
+  });
+}
+
+/** {@link answeredFields} with a tick as Yes or No, as the reports show it. */
 export function labelledAnswers(
   fields: readonly FormField[],
   answers: Answers,
 ): ReportCallDetail['welcomeAnswers'] {
-  return fields.flatMap((field) => {
-    const value = answers[field.name];
-    if (value === undefined) return [];
-    let shown = String(value);
-    if (field.type === 'select') {
-      shown = field.options.find((option) => option.value === value)?.label ?? shown;
-    } else if (field.type === 'checkbox') {
-      shown = value === true ? 'Yes' : 'No';
-    }
-    return [{ name: field.name, label: field.label, value: shown }];
-  });
+  return answeredFields(fields, answers).map(({ value, ...answer }) => ({
+    ...answer,
+    value: typeof value === 'boolean' ? (value ? 'Yes' : 'No') : value,
+  }));
 }
 
 /** The conversation of `callId` (its origin, or any of its legs) in the company, or 404. */

@@ -19,12 +19,12 @@ export const geofenceRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     config: { rateLimit: RATE_LIMITS.geofence },
     handler: async (request) => {
-      const { lat, lng, companyID } = request.body;
+      const { companyID, ...position } = request.body;
       const principal =
         bearerToken(request) === undefined ? undefined : await authenticate(request);
       const guestId = principal?.role === 'guest' ? principal.guestId : undefined;
       if (principal) assertOwnCompany(principal, companyID);
-      await checkLocation(app.db, { companyId: companyID, lat, lng, guestId });
+      await checkLocation(app.db, { companyId: companyID, guestId, ...position });
       return { data: { inside: true as const } };
     },
   });

@@ -1,10 +1,14 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { switchLanguage } from '../../i18n/messages.ts';
 import type { GuestContext } from '@frontdesk/protocol';
 import { answer, fakeApi, refusal, renderWithState, signedIn } from '../../test/render.tsx';
 import { GuestContextPanel } from './GuestContextPanel.tsx';
 
-afterEach(cleanup);
+afterEach(async () => {
+  cleanup();
+  await switchLanguage('en');
+});
 
 const GUEST = `g${'b'.repeat(25)}`;
 const context: GuestContext = {
@@ -14,6 +18,8 @@ const context: GuestContext = {
   answers: [
     { name: 'name', label: 'Your name', value: 'Grace Hopper', verified: true },
     { name: 'topic', label: 'What is it about?', value: 'An existing order', verified: false },
+    { name: 'callback', label: 'Call me back', value: true, verified: false },
+    { name: 'newsletter', label: 'Send me news', value: false, verified: false },
   ],
   previousCallCount: 12,
   previousCalls: [
@@ -28,7 +34,13 @@ const context: GuestContext = {
       notes: 'Refund sent.',
     },
   ],
-  location: { lat: 51.5074, lng: -0.1278, at: '2026-03-01T10:00:00.000Z' },
+  location: {
+    lat: 51.5074,
+    lng: -0.1278,
+    accuracy: 35.4,
+    at: '2026-03-01T10:00:00.000Z',
+    serviceArea: { inside: true, zone: 'Central London' },
+  },
   client: { browser: 'Chrome 131', os: 'Android 14', device: 'phone' },
 };
 
@@ -61,7 +73,23 @@ describe('the guest’s panel', () => {
     expect(
       within(past).getByText('12 earlier calls in all; the latest 1 are listed.'),
     ).toBeTruthy();
-    expect(within(panel).getByRole('link', { name: 'Open the map' })).toBeTruthy();
+    // A tick is said in the console's language, not as the API's English.
+    const tick = (label: string) =>
+      within(answers).getByText(label).nextElementSibling?.textContent;
+    expect(tick('Call me back')).toBe('Yes');
+    expect(tick('Send me news')).toBe('No');
+    const location = within(panel).getByTestId('guest-location');
+    expect(within(location).getByTestId('guest-service-area').textContent).toBe(
+      'In the service area: Central London',
+    );
+    expect(location.textContent).toContain('Accurate to about 35 metres');
+    const map = within(location).getByRole('link', { name: 'Open the map' });
+    expect(map.getAttribute('href')).toBe(
+      'https://www.openstreetmap.org/?mlat=51.5074&mlon=-0.1278#map=16/51.5074/-0.1278',
+    );
+    expect(map.getAttribute('target')).toBe('_blank');
+    expect(map.getAttribute('rel')).toContain('noopener');
+    expect(location.textContent).toContain('Coordinates: 51.50740, -0.12780');
     expect(within(panel).getByTestId('guest-client').textContent).toContain(
       'Chrome 131 on Android 14 · phone',
     );
@@ -88,6 +116,28 @@ describe('the guest’s panel', () => {
     expect(screen.getByTestId('guest-name').textContent).toBe('Guest ABCDEF');
     expect(screen.queryByTestId('guest-location')).toBeNull();
     expect(screen.getByTestId('guest-client').textContent).toContain('Not known');
+  });
+
+  it('says ticks, the service area and the accuracy in Arabic, and a position outside it', async () => {
+    await switchLanguage('ar');
+    const callId = `${GUEST}--c4`;
+    const { api } = fakeApi({
+      [`GET /calls/${callId}/guest-context`]: answer({
+        ...context,
+        callId,
+        location: { ...context.location, accuracy: 2, serviceArea: { inside: false, zone: null } },
+      }),
+    });
+    renderPanel(callId, api);
+    const answers = await screen.findByTestId('guest-answers');
+    expect(within(answers).getByText('Call me back').nextElementSibling?.textContent).toBe('نعم');
+    expect(within(answers).getByText('Send me news').nextElementSibling?.textContent).toBe('لا');
+    const location = screen.getByTestId('guest-location');
+    expect(within(location).getByTestId('guest-service-area').textContent).toBe(
+      'خارج منطقة الخدمة',
+    );
+    expect(location.textContent).toContain('بدقة مترين تقريبًا');
+    expect(within(location).getByRole('link', { name: 'افتح الخريطة' })).toBeTruthy();
   });
 
   it('tells a failure and asks again on Try again', async () => {

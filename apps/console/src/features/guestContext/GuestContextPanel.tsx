@@ -49,7 +49,11 @@ function Answers({ context }: { context: GuestContext }) {
           {/* The company's own words, in its language whatever the console's. */}
           <dt dir="auto">{answer.label}</dt>
           <dd>
-            <AnswerText value={answer.value} />
+            {typeof answer.value === 'boolean' ? (
+              t(answer.value ? 'answerYes' : 'answerNo')
+            ) : (
+              <AnswerText value={answer.value} />
+            )}
             {answer.verified && <VerifiedMark />}
           </dd>
         </div>
@@ -119,6 +123,45 @@ function Section(props: { title: string; testId: string; children: ReactNode }) 
   );
 }
 
+/**
+ * Where the guest passed the service-area check: whether the company serves it there (and in
+ * which zone), how precisely, when, and the point on a map; the coordinates last, for whoever
+ * needs them.
+ */
+function GuestLocation({ location }: { location: NonNullable<GuestContext['location']> }) {
+  const { lat, lng, accuracy, serviceArea } = location;
+  return (
+    <>
+      <p className="service-area" data-testid="guest-service-area" data-inside={serviceArea.inside}>
+        {!serviceArea.inside
+          ? t('guestLocationOutside')
+          : serviceArea.zone
+            ? t('guestLocationInZone', { zone: serviceArea.zone })
+            : t('guestLocationServed')}
+      </p>
+      <p className="location-facts">
+        {accuracy !== null && (
+          <>{t('guestLocationAccuracy', { metres: Math.round(accuracy) })} · </>
+        )}
+        {t('guestLocationCheckedAt', { at: when(location.at) })}
+      </p>
+      <p>
+        <a
+          href={`https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}`}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          {t('guestLocationMap')}
+        </a>
+      </p>
+      <p className="coordinates">
+        {t('guestLocationCoordinates')}:{' '}
+        <span dir="ltr">{`${lat.toFixed(5)}, ${lng.toFixed(5)}`}</span>
+      </p>
+    </>
+  );
+}
+
 function Details({ context }: { context: GuestContext }) {
   const { location, client } = context;
   return (
@@ -134,16 +177,7 @@ function Details({ context }: { context: GuestContext }) {
       </Section>
       {location && (
         <Section title={t('guestLocationTitle')} testId="guest-location">
-          <p>
-            {location.lat.toFixed(4)}, {location.lng.toFixed(4)} ·{' '}
-            <a
-              href={`https://www.openstreetmap.org/?mlat=${location.lat}&mlon=${location.lng}#map=14/${location.lat}/${location.lng}`}
-              target="_blank"
-              rel="noopener noreferrer"
-            >
-              {t('guestLocationMap')}
-            </a>
-          </p>
+          <GuestLocation location={location} />
         </Section>
       )}
       <Section title={t('guestClientTitle')} testId="guest-client">

@@ -53,7 +53,7 @@ async function visit(
     detectBot: async () => false,
     browserSupportsCalls: () => true,
     isOnline: () => true,
-    readLocation: async () => ({ latitude: '51.5', longitude: '-0.12' }),
+    readLocation: async () => ({ latitude: '51.5', longitude: '-0.12', accuracy: '20' }),
     applyBranding: () => undefined,
     storage: memoryStorage(),
     loadCallAdapters: () => Promise.reject(new Error('no call in these tests')),
@@ -122,8 +122,8 @@ describe('startVisit: from page load to the first screen the guest acts on', () 
     );
     expect(inside.stage).toBe('preview');
     const check = inside.requests.find((r) => r.route === 'PUT /geo-fence/check');
-    // spec §3: the coordinates travel as the text the guest keeps.
-    expect(check?.body).toEqual({ lat: '51.5', lng: '-0.12', companyID: 5 });
+    // spec §3: the coordinates travel as the text the guest keeps; the accuracy beside them.
+    expect(check?.body).toEqual({ lat: '51.5', lng: '-0.12', accuracy: '20', companyID: 5 });
 
     const outside = await visit(
       { requestLocation: true },

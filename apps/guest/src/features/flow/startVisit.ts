@@ -162,7 +162,12 @@ export const continueVisit = createAppThunk(
         }
         const inside = await api(routes.geofenceCheck, {
           token: login.access_token,
-          body: { lat: location.latitude, lng: location.longitude, companyID: companyId },
+          body: {
+            lat: location.latitude,
+            lng: location.longitude,
+            accuracy: location.accuracy,
+            companyID: companyId,
+          },
         }).then(
           () => true,
           // spec §4: any failure of the check means outside.

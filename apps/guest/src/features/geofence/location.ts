@@ -13,7 +13,12 @@ export function readLocation(geolocation: Geolocation | undefined): Promise<Gues
     }
     geolocation.getCurrentPosition(
       ({ coords }) =>
-        resolve({ latitude: String(coords.latitude), longitude: String(coords.longitude) }),
+        resolve({
+          latitude: String(coords.latitude),
+          longitude: String(coords.longitude),
+          // For the agent's panel: how far off the position may be (issue 19).
+          accuracy: String(coords.accuracy),
+        }),
       (error) => reject(new Error(error.message || 'Could not get location')),
       { enableHighAccuracy: true, timeout: GEOLOCATION_TIMEOUT_MS, maximumAge: 0 },
     );

@@ -2,7 +2,8 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { GuestLogin, GuestRegistration, ServiceCredentials } from '@frontdesk/protocol';
 
 /** spec §3 "Guest auth": latitude and longitude are kept as text. */
-export type GuestLocation = { latitude: string; longitude: string };
+/** Where the guest is (spec §3: as text), and how far off in metres when the browser said. */
+export type GuestLocation = { latitude: string; longitude: string; accuracy?: string };
 
 export type GuestAuthState = {
   /** The public name the API gave this guest: call ids, nicks and reports carry it. */
