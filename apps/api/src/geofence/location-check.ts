@@ -51,6 +51,24 @@ export async function listServiceAreas(
 }
 
 /**
+ * SECURITY (decision 0030): a guest of a company that asks for consent, registered before it
+ * asked, has not consented, so its position is checked but not kept (it cannot call anyway).
+ */
+async function mayKeepLocation(
+  db: Kysely<Database>,
+  guestId: number,
+  consentRequired: boolean,
+): Promise<boolean> {
+  if (!consentRequired) return true;
+  const guest = await db
+    .selectFrom('guests')
+    .select('consent_given_at')
+    .where('id', '=', guestId)
+    .executeTakeFirst();
+  return guest?.consent_given_at != null;
+}
+
+/**
  * `PUT /geo-fence/check` (spec §4): passes when the position is inside the company's service
  * area, else refuses with the company's own message. With `guestId` the result is kept for that
  * guest, since `call-report/add` admits a call of a company that asks for the location only after
@@ -65,13 +83,14 @@ export async function checkLocation(
   }: Position & { companyId: number; guestId: number | undefined },
 ): Promise<void> {
   const company = await requireCompany(db, companyId);
+  const settings = companySettingsSchema.parse(company.settings);
   const inside = insideAnyArea(await listServiceAreas(db, company.id), position.lat, position.lng);
-  if (guestId !== undefined) {
+  if (guestId !== undefined && (await mayKeepLocation(db, guestId, settings.consentRequired))) {
     await recordLocationCheck(db, guestId, inside ? new Date() : null, position);
   }
   if (!inside) {
     // spec §4: any failure means outside, so "outside" is a refusal the guest shows as such.
-    const { outOfZoneMsg } = companySettingsSchema.parse(company.settings);
+    const { outOfZoneMsg } = settings;
     throw new ForbiddenError(
       'outside_geofence',
       outOfZoneMsg ?? `${company.name} does not serve this location.`,

@@ -111,6 +111,28 @@ describe('attack: getting around a company’s consent', () => {
     expect(reports).toEqual([]);
   });
 
+  it('the location of a guest who never consented is checked but not kept', async () => {
+    const checked = await callApi(
+      t.app,
+      'PUT',
+      'geo-fence/check',
+      { companyID: company, lat: 51.5, lng: -0.12, accuracy: 20 },
+      unconsented.token,
+    );
+    expect(checked.statusCode).toBe(200);
+    const kept = await t.app.db
+      .selectFrom('guests')
+      .select(['location_lat', 'location_lng', 'location_accuracy', 'inside_zone_at'])
+      .where('username', '=', unconsented.username)
+      .executeTakeFirstOrThrow();
+    expect(kept).toEqual({
+      location_lat: null,
+      location_lng: null,
+      location_accuracy: null,
+      inside_zone_at: null,
+    });
+  });
+
   it('nobody can consent for another guest: consent makes a new guest, the old one stays unconsented', async () => {
     const consenting = await loginGuest(t.app, company, undefined, { consent: true });
     expect((await addCall(consenting)).statusCode).toBe(201);
