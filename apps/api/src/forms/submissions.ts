@@ -10,7 +10,13 @@ import { assertMayTouch } from '../calls/call-reports.ts';
 import { findForm, requireCompany } from '../companies/company-repository.ts';
 import { verifyIdentity, vouchedFields } from '../companies/embed-identity.ts';
 import type { Database, FormKind, FormRow } from '../db/schema.ts';
-import { ConflictError, InvalidInputError, NotFoundError } from '../domain-errors.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+} from '../domain-errors.ts';
+import { mayKeepGuestData } from '../guests/guest-consent.ts';
 import { findGuest } from '../guests/guest-repository.ts';
 import { checkAnswers } from './answers.ts';
 
@@ -51,11 +57,17 @@ export async function submitWelcomeForm(
   principal: GuestPrincipal,
   body: FormSubmissionBody,
 ): Promise<number> {
+  const company = await requireCompany(db, body.company);
+  if (!(await mayKeepGuestData(db, company.settings, principal.guestId))) {
+    throw new ForbiddenError(
+      'consent_required',
+      `${company.name} asks for consent first: register again with consent (POST /guest-auth/register).`,
+    );
+  }
   const form = await requireForm(db, body.company, 'welcome', body.form);
   const answers = checkAnswers(form.fields, body.answers);
   let verified: string[] = [];
   if (body.identity !== undefined) {
-    const company = await requireCompany(db, body.company);
     const signed = verifyIdentity(company.embed_secret, body.company, body.identity, new Date());
     verified = vouchedFields(signed, answers);
   }

@@ -3,6 +3,7 @@ import { companySettingsSchema, type GeofenceArea } from '@frontdesk/protocol';
 import { requireCompany } from '../companies/company-repository.ts';
 import type { Database } from '../db/schema.ts';
 import { ForbiddenError } from '../domain-errors.ts';
+import { mayKeepGuestData } from '../guests/guest-consent.ts';
 import { insideAnyArea } from './zones.ts';
 
 /** Where a guest is, and how far off that may be in metres when its browser said. */
@@ -51,24 +52,6 @@ export async function listServiceAreas(
 }
 
 /**
- * SECURITY (decision 0030): a guest of a company that asks for consent, registered before it
- * asked, has not consented, so its position is checked but not kept (it cannot call anyway).
- */
-async function mayKeepLocation(
-  db: Kysely<Database>,
-  guestId: number,
-  consentRequired: boolean,
-): Promise<boolean> {
-  if (!consentRequired) return true;
-  const guest = await db
-    .selectFrom('guests')
-    .select('consent_given_at')
-    .where('id', '=', guestId)
-    .executeTakeFirst();
-  return guest?.consent_given_at != null;
-}
-
-/**
  * `PUT /geo-fence/check` (spec §4): passes when the position is inside the company's service
  * area, else refuses with the company's own message. With `guestId` the result is kept for that
  * guest, since `call-report/add` admits a call of a company that asks for the location only after
@@ -85,7 +68,8 @@ export async function checkLocation(
   const company = await requireCompany(db, companyId);
   const settings = companySettingsSchema.parse(company.settings);
   const inside = insideAnyArea(await listServiceAreas(db, company.id), position.lat, position.lng);
-  if (guestId !== undefined && (await mayKeepLocation(db, guestId, settings.consentRequired))) {
+  // A guest that never consented (decision 0030) is checked, its position not kept.
+  if (guestId !== undefined && (await mayKeepGuestData(db, company.settings, guestId))) {
     await recordLocationCheck(db, guestId, inside ? new Date() : null, position);
   }
   if (!inside) {

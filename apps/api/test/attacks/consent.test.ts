@@ -111,6 +111,41 @@ describe('attack: getting around a company’s consent', () => {
     expect(reports).toEqual([]);
   });
 
+  it('the welcome answers of a guest who never consented are refused and not kept', async () => {
+    const answersOf = () =>
+      t.app.db
+        .selectFrom('form_submissions')
+        .innerJoin('guests', 'guests.id', 'form_submissions.guest_id')
+        .select('form_submissions.id')
+        .where('guests.username', '=', unconsented.username)
+        .execute();
+    // Those it sent before the company asked for consent stay until retention or erasure.
+    const before = await answersOf();
+    const form = await t.app.db
+      .selectFrom('forms')
+      .select('id')
+      .where('company_id', '=', company)
+      .where('kind', '=', 'welcome')
+      .where('retired_at', 'is', null)
+      .executeTakeFirst();
+    const refused = await callApi(
+      t.app,
+      'POST',
+      'form-submission',
+      {
+        company,
+        guestUsername: unconsented.username,
+        form: form?.id ?? 1,
+        serviceType: 'Talk',
+        answers: { email: 'someone@example.com' },
+      },
+      unconsented.token,
+    );
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('consent_required');
+    expect(await answersOf()).toEqual(before);
+  });
+
   it('the location of a guest who never consented is checked but not kept', async () => {
     const checked = await callApi(
       t.app,
