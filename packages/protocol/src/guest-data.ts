@@ -38,7 +38,11 @@ export const guestSearchQuerySchema = z
       });
     } else if ((query.from === undefined) !== (query.to === undefined)) {
       context.addIssue({ code: 'custom', path: ['to'], message: 'from and to go together' });
-    } else if (query.from !== undefined && query.to !== undefined && query.from >= query.to) {
+    } else if (
+      query.from !== undefined &&
+      query.to !== undefined &&
+      Date.parse(query.from) >= Date.parse(query.to)
+    ) {
       context.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
     }
   });

@@ -121,6 +121,7 @@ export async function removeGuestIdentities(
         credential_hash: null,
         location_lat: null,
         location_lng: null,
+        location_accuracy: null,
         inside_zone_at: null,
         identity_removed_at: now,
       })

@@ -12,6 +12,9 @@ import { NotFoundError } from '../domain-errors.ts';
 /** `%`, `_` and `\` taken literally in an `ilike` pattern. */
 const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** What stands for an erased guest's fingerprint, and in the audit log for its calls. */
+export const ERASED = 'erased';
+
 /**
  * `GET /company/:id/guests` (decision 0032): the company's guests with a call of that id, with a
  * call begun in the range, or with a welcome answer containing the text; the latest call first.
@@ -25,8 +28,9 @@ export async function findGuests(
     .selectFrom('guests as g')
     .select(['g.id', 'g.username', 'g.created_at'])
     .where('g.company_id', '=', companyId)
-    // An erased guest's calls stay on a row that identifies nobody: nothing to find there.
-    .where('g.identity_removed_at', 'is', null);
+    // An erased guest's calls stay on a row that identifies nobody: nothing to find there. A
+    // guest whose identity aged out (decision 0031) may still have answers, files or films.
+    .where('g.fingerprint', '<>', ERASED);
   if (query.callId !== undefined) {
     const { callId } = query;
     matches = matches.where(({ exists, selectFrom }) =>
@@ -111,7 +115,7 @@ export async function guestHoldings(db: Kysely<Database>, companyId: number, gue
     .selectAll()
     .where('id', '=', guestId)
     .where('company_id', '=', companyId)
-    .where('identity_removed_at', 'is', null)
+    .where('fingerprint', '<>', ERASED)
     .executeTakeFirst();
   if (!guest) {
     throw new NotFoundError('guest_not_found', `Company ${companyId} has no guest ${guestId}.`);

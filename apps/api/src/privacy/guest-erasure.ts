@@ -12,12 +12,13 @@ import {
 } from '@frontdesk/chat/server';
 import { recordAuditEntry, type Actor } from '../audit/company-changes.ts';
 import type { Database } from '../db/schema.ts';
+import { liveCallsSince } from '../calls/call-coordination.ts';
 import { ConflictError } from '../domain-errors.ts';
 import { newGuestUsername } from '../guests/guest-identity.ts';
 import type { FileStorage } from '../uploads/file-storage.ts';
 import { guestJabberUsername, staffJabberUsername } from '../xmpp/addresses.ts';
 import { deleteRecordingFiles, deleteRows, deleteUploads } from './deletion.ts';
-import { guestHoldings, holdingsCounts, type GuestHoldings } from './guest-data.ts';
+import { ERASED, guestHoldings, holdingsCounts, type GuestHoldings } from './guest-data.ts';
 import type { GuestFileFolders } from './guest-export.ts';
 
 /** What an erasure reaches beyond the database. */
@@ -26,9 +27,6 @@ export type ErasureReach = GuestFileFolders & {
   monitoringDir: string;
   xmpp: RoomAdmin;
 };
-
-/** What stands in the audit log for the guest's fingerprint and calls once they are erased. */
-const ERASED = 'erased';
 
 /**
  * `DELETE /company/:id/guests/:guestId` (decision 0032): the guest's XMPP account, its files,
@@ -44,7 +42,12 @@ export async function eraseGuest(
   reach: ErasureReach,
 ): Promise<GuestErasure> {
   const holdings = await guestHoldings(db, companyId, guestId);
-  if (holdings.call_reports.some((call) => call.ended_at === null)) {
+  // Live as the calls' own routes count it: let through, not ended, begun within a session. A
+  // call refused at its start or left waiting has no end but is not live.
+  const since = liveCallsSince();
+  const live = (call: { status: string; ended_at: Date | null; created_at: Date }) =>
+    call.status === 'ok' && call.ended_at === null && call.created_at > since;
+  if (holdings.call_reports.some(live)) {
     throw new ConflictError(
       'guest_in_call',
       'The guest is in a call now: erase its data once the call has ended.',
@@ -102,6 +105,23 @@ async function eraseRows(
   const [guest] = holdings.guests;
   if (!guest) throw new Error('guestHoldings answers its guest');
   const callReportIds = holdings.call_reports.map((call) => call.id);
+  // The guest's token outlives the XMPP and file steps: a call it began meanwhile would go with
+  // the guest row (call_reports cascade). Locked, no new call can name the guest until the end.
+  await trx.selectFrom('guests').select('id').where('id', '=', guest.id).forUpdate().execute();
+  const callsNow = await trx
+    .selectFrom('call_reports')
+    .select('id')
+    .where('guest_id', '=', guest.id)
+    .execute();
+  if (
+    callsNow.length !== callReportIds.length ||
+    callsNow.some((call) => !callReportIds.includes(call.id))
+  ) {
+    throw new ConflictError(
+      'guest_in_call',
+      'The guest began a call while its data was being erased: erase it again once the call has ended.',
+    );
+  }
   const idsOf = <I>(rows: { id: I }[]): I[] => rows.map((row) => row.id);
   await deleteUploads(trx, fileStorage, idsOf(holdings.uploads));
   await deleteRows(trx, 'rating_submissions', idsOf(holdings.rating_submissions));
