@@ -38,6 +38,7 @@ export async function releaseCall(
  */
 export class CallPresence {
   private timer: NodeJS.Timeout | undefined;
+  private sweeping = false;
   /** Report id → when the sweep first found nobody in the call's room. */
   private readonly absentSince = new Map<number, number>();
 
@@ -107,9 +108,16 @@ export class CallPresence {
   /** Sweeps every `intervalMs` until {@link stop}. */
   start(intervalMs = CALL_PRESENCE_SWEEP_MS): void {
     this.timer ??= setInterval(() => {
-      this.sweep().catch((error: unknown) =>
-        this.log.warn({ err: error }, 'answered calls were not checked for their sides'),
-      );
+      // A sweep that outlasts the interval (a slow chat server) is not joined by another.
+      if (this.sweeping) return;
+      this.sweeping = true;
+      this.sweep()
+        .catch((error: unknown) =>
+          this.log.warn({ err: error }, 'answered calls were not checked for their sides'),
+        )
+        .finally(() => {
+          this.sweeping = false;
+        });
     }, intervalMs);
     this.timer.unref();
   }
