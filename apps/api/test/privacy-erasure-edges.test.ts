@@ -26,6 +26,21 @@ describe('a guest’s rights at the edges (decision 0032)', () => {
       .selectAll()
       .where('username', '=', username)
       .executeTakeFirstOrThrow();
+  /** As call-report/add records a refused call: kept for the reports, with no end. */
+  async function recordRefusedCall(who: { username: string }, guestId: number) {
+    const callId = newCallId(who);
+    await t.app.db
+      .insertInto('call_reports')
+      .values({
+        company_id: COMPANY,
+        guest_id: guestId,
+        call_id: callId,
+        origin_call_id: callId,
+        source: 'site',
+        status: 'blocked',
+      })
+      .execute();
+  }
   const erase = (guestId: number) =>
     t.app.inject({
       method: 'DELETE',
@@ -36,19 +51,7 @@ describe('a guest’s rights at the edges (decision 0032)', () => {
   it('erases a guest whose only call was refused at its start and so never ended', async () => {
     const refused = await loginGuest(t.app, COMPANY);
     const guest = await guestRow(refused.username);
-    // As call-report/add records a refused call: kept for the reports, with no end.
-    const refusedCall = newCallId(refused);
-    await t.app.db
-      .insertInto('call_reports')
-      .values({
-        company_id: COMPANY,
-        guest_id: guest.id,
-        call_id: refusedCall,
-        origin_call_id: refusedCall,
-        source: 'site',
-        status: 'blocked',
-      })
-      .execute();
+    await recordRefusedCall(refused, guest.id);
     const response = await erase(guest.id);
     expect(response.statusCode).toBe(200);
     const left = await t.app.db
@@ -81,18 +84,7 @@ describe('a guest’s rights at the edges (decision 0032)', () => {
       })
       .execute();
     // An inactive guest who called (here refused) keeps a row without its identity (decision 0031).
-    const endedCall = newCallId(aged);
-    await t.app.db
-      .insertInto('call_reports')
-      .values({
-        company_id: COMPANY,
-        guest_id: guest.id,
-        call_id: endedCall,
-        origin_call_id: endedCall,
-        source: 'site',
-        status: 'blocked',
-      })
-      .execute();
+    await recordRefusedCall(aged, guest.id);
     await removeGuestIdentities(t.app.db, [guest.id], new Date());
     expect((await guestRow(aged.username)).identity_removed_at).not.toBeNull();
 
