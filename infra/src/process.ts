@@ -27,6 +27,12 @@ export interface StartProcessOptions {
   readonly uid?: number;
   readonly gid?: number;
   /**
+   * A network namespace's file (`/proc/<pid>/ns/net`) to run the command in: a node of the
+   * simulated cluster (infra/src/cluster/network.ts). `nsenter` execs the command, so the PID is
+   * still the service's; it changes to `uid`/`gid` itself, after entering.
+   */
+  readonly netns?: string;
+  /**
    * The PID that `stop()` sends SIGTERM to, when it is not the spawned process
    * itself (e.g. beam.smp under the ejabberdctl shell script). Returning
    * `undefined` (not known yet) falls back to SIGTERM for the whole process group.
@@ -230,11 +236,26 @@ const LOG_FLUSH_WAIT_MS = 2000;
 export async function startProcess(options: StartProcessOptions): Promise<SupervisedProcess> {
   const { name, logFile } = options;
   const stopTimeoutMs = options.stopTimeoutMs ?? 5000;
-  const child: ChildProcess = spawn(options.command, options.args ?? [], {
+  const [command, args, uid, gid] = options.netns
+    ? [
+        'nsenter',
+        [
+          `--net=${options.netns}`,
+          ...(options.uid === undefined ? [] : [`--setuid=${options.uid}`]),
+          ...(options.gid === undefined ? [] : [`--setgid=${options.gid}`]),
+          '--',
+          options.command,
+          ...(options.args ?? []),
+        ],
+        undefined,
+        undefined,
+      ]
+    : [options.command, options.args ?? [], options.uid, options.gid];
+  const child: ChildProcess = spawn(command, args, {
     cwd: options.cwd,
     env: options.env ?? process.env,
-    uid: options.uid,
-    gid: options.gid,
+    uid,
+    gid,
     detached: true,
     // Pipes to us rather than the file itself: a server cannot rotate a file it writes blindly.
     stdio: ['ignore', 'pipe', 'pipe'],
