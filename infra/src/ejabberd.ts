@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { isIPv4 } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -57,6 +58,41 @@ export interface EjabberdOptions {
    * ejabberd itself. Default {@link DEFAULT_LOG_ROTATION}.
    */
   readonly logRotation?: LogRotation;
+  /**
+   * Runs this instance as a node of an ejabberd cluster (decision 0040) instead of a loopback-only
+   * server. Without it nothing changes: one node on 127.0.0.1.
+   */
+  readonly cluster?: EjabberdClusterOptions;
+  /** Run inside this network namespace (a node of infra/src/cluster/network.ts); so does {@link RunningEjabberd.ctl}. */
+  readonly netns?: string;
+}
+
+/**
+ * The distribution port of every cluster node. epmd-less distribution reaches another node at its
+ * address on the port this node listens on itself, so the whole cluster shares one (decision
+ * 0040; it must be open between the nodes only).
+ */
+export const EJABBERD_CLUSTER_DIST_PORT = 5210;
+
+/** How an instance takes part in a cluster (see {@link EjabberdOptions.cluster}). */
+export interface EjabberdClusterOptions {
+  /**
+   * The node's routable IPv4 address: its Erlang node name is `ejabberd@<address>`, and the
+   * distribution, WebSocket, c2s and admin API listeners bind to it (not to 127.0.0.1).
+   */
+  readonly address: string;
+  /**
+   * The Erlang cookie, the same on every node: whoever has it can run any code on every node.
+   * Written to an owner-only file in `dir`, never put on a command line nor logged.
+   */
+  readonly cookie: string;
+  /**
+   * Who may call the admin API besides this host itself, as CIDRs: the API hosts, or the load
+   * balancer in front of the nodes (it is the source the node sees).
+   */
+  readonly adminApiAllowFrom: readonly string[];
+  /** Default {@link EJABBERD_CLUSTER_DIST_PORT}; whatever it is, every node must use the same. */
+  readonly distPort?: number;
 }
 
 /** A running ejabberd instance started by {@link startEjabberd}. */
@@ -72,8 +108,10 @@ export interface RunningEjabberd {
   readonly c2sPort: number;
   /** `http://127.0.0.1:<adminApiPort>/api`; POST `<adminApiUrl>/<command>` with a JSON body. */
   readonly adminApiUrl: string;
-  /** Erlang node name, e.g. `frontdesk-1a2b3c4d5e@localhost`. */
+  /** Erlang node name, e.g. `frontdesk-1a2b3c4d5e@localhost`, or `ejabberd@<address>` in a cluster. */
   readonly nodeName: string;
+  /** Runs `ejabberdctl <args>` against this node as the ejabberd user; resolves with its output. */
+  ctl(args: readonly string[]): Promise<string>;
   readonly dir: string;
   /** ejabberd's own logs (`ejabberd.log`, `error.log`) and the console output (`console.log`). */
   readonly logDir: string;
@@ -96,11 +134,21 @@ export function ejabberdNodeName(dir: string): string {
   return `frontdesk-${createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 10)}`;
 }
 
-/** Whether a process is the Erlang VM, or the ejabberdctl script, of the instance in `dir`. */
-export function isEjabberdOf(dir: string, proc: ProcessInfo): boolean {
+/** The Erlang node name of a cluster node: its host part is the address other nodes dial. */
+export function ejabberdClusterNodeName(address: string): string {
+  return `ejabberd@${address}`;
+}
+
+/**
+ * Whether a process is the Erlang VM, or the ejabberdctl script, of the instance in `dir`; a
+ * cluster node's VM is recognised by its node name, from its `address`.
+ */
+export function isEjabberdOf(dir: string, proc: ProcessInfo, address?: string): boolean {
   const [flag, value] =
     proc.comm === 'beam.smp'
-      ? ['-sname', `${ejabberdNodeName(dir)}@localhost`]
+      ? address === undefined
+        ? ['-sname', `${ejabberdNodeName(dir)}@localhost`]
+        : ['-name', ejabberdClusterNodeName(address)]
       : ['--config-dir', resolve(dir)];
   const at = proc.args.indexOf(flag);
   return (
@@ -140,6 +188,20 @@ async function answers(url: string, init?: RequestInit): Promise<Response> {
   return fetch(url, { ...init, signal: AbortSignal.timeout(2000) });
 }
 
+function checkCluster(cluster: EjabberdClusterOptions): void {
+  if (!isIPv4(cluster.address)) throw new Error(`cluster address ${cluster.address} is not IPv4`);
+  // Erlang takes at most 255 characters; shorter than 20 would be guessable.
+  if (!/^[A-Za-z0-9]{20,255}$/.test(cluster.cookie)) {
+    throw new Error('the cluster cookie must be 20 to 255 letters and digits');
+  }
+  for (const cidr of cluster.adminApiAllowFrom) {
+    const [address, bits] = cidr.split('/');
+    if (!address || !isIPv4(address) || !/^\d{1,2}$/.test(bits ?? '') || Number(bits) > 32) {
+      throw new Error(`adminApiAllowFrom: ${cidr} is not an IPv4 CIDR`);
+    }
+  }
+}
+
 /**
  * Renders the ejabberd templates into `options.dir` and runs ejabberd there in
  * the foreground as the `ejabberd` system user (the caller must be root or that
@@ -151,6 +213,8 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
   const dir = resolve(options.dir);
   const domain = options.domain ?? 'frontdesk.localhost';
   if (options.jwtSecret.length < 32) throw new Error('jwtSecret must be at least 32 bytes');
+  const { cluster } = options;
+  if (cluster) checkCluster(cluster);
   const user = await systemUser('ejabberd');
   const myUid = process.getuid?.();
   if (myUid !== 0 && myUid !== user.uid) {
@@ -166,7 +230,7 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
   // After a SIGKILL the file may name a PID reused by an unrelated process: only a live VM of
   // this node counts.
   const running = stalePid === undefined ? undefined : processInfo(stalePid);
-  if (running && isEjabberdOf(dir, running)) {
+  if (running && isEjabberdOf(dir, running, cluster?.address)) {
     throw new Error(`ejabberd already runs in ${dir} (pid ${stalePid})`);
   }
   await rm(pidFile, { force: true });
@@ -175,18 +239,26 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     options.wsPort ?? freePort(),
     options.c2sPort ?? freePort(),
     options.adminApiPort ?? freePort(),
-    freePort(),
+    cluster ? (cluster.distPort ?? EJABBERD_CLUSTER_DIST_PORT) : freePort(),
   ]);
-  const nodeName = ejabberdNodeName(dir);
+  const host = cluster?.address ?? '127.0.0.1';
+  const nodeName = cluster
+    ? ejabberdClusterNodeName(cluster.address)
+    : `${ejabberdNodeName(dir)}@localhost`;
   const stunHost = options.stunHost ?? '127.0.0.1';
   const stunPort = options.stunPort ?? 3478;
   const logRotation = options.logRotation ?? DEFAULT_LOG_ROTATION;
+  const adminApiFrom = [
+    ...new Set(['127.0.0.1/32', `${host}/32`, ...(cluster?.adminApiAllowFrom ?? [])]),
+  ];
   const vars = {
     DIR: dir,
     DOMAIN: domain,
+    HOST: host,
     WS_PORT: wsPort,
     C2S_PORT: c2sPort,
     ADMIN_API_PORT: adminApiPort,
+    ADMIN_API_FROM: adminApiFrom.map((cidr) => `\n      - ip: "${cidr}"`).join(''),
     LOG_LEVEL: options.logLevel ?? 'warning',
     LOG_ROTATE_BYTES: logRotation.maxBytes,
     LOG_ROTATE_KEEP: logRotation.keep,
@@ -194,8 +266,9 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     STUN_PORT: stunPort,
     NODE_NAME: nodeName,
     DIST_PORT: distPort,
+    DIST_INTERFACE: `{${host.replaceAll('.', ',')}}`,
   };
-  await renderTemplateFile('ejabberd', 'ejabberd.yml', dir, vars);
+  await renderTemplateFile('ejabberd', 'ejabberd.yml', dir, vars, { raw: ['ADMIN_API_FROM'] });
   await renderTemplateFile('ejabberd', 'ejabberdctl.cfg', dir, vars);
   // ejabberdctl points ERL_INETRC at <config dir>/inetrc (docs/operations.md).
   await copyFile('/etc/ejabberd/inetrc', join(dir, 'inetrc'));
@@ -205,24 +278,44 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     k: Buffer.from(options.jwtSecret).toString('base64url'),
   };
   await writeFile(join(dir, 'jwt.jwk'), JSON.stringify(jwk), { mode: 0o600 });
+  // Erlang reads the cookie from $HOME/.erlang.cookie: a cluster node's HOME is a folder of its
+  // own, so the cookie is on no command line; a lone node keeps the ejabberd user's.
+  const home = cluster ? join(dir, 'home') : user.home;
+  if (cluster) {
+    await mkdir(home, { recursive: true, mode: 0o700 });
+    const cookieFile = join(home, '.erlang.cookie');
+    await rm(cookieFile, { force: true });
+    await writeFile(cookieFile, cluster.cookie, { mode: 0o400 });
+  }
   await execFileAsync('chown', ['-R', `${user.uid}:${user.gid}`, dir]);
+  const ctlArgs = [
+    '--config-dir',
+    dir,
+    '--ctl-config',
+    join(dir, 'ejabberdctl.cfg'),
+    '--config',
+    join(dir, 'ejabberd.yml'),
+    '--spool',
+    spoolDir,
+    '--logs',
+    logDir,
+  ];
+  const env = {
+    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    HOME: home, // the Erlang cookie lives there
+    USER: 'ejabberd',
+    LOGNAME: 'ejabberd',
+    LANG: 'C.UTF-8',
+    // epmd-less distribution: no epmd process to leak.
+    ERL_DIST_PORT: String(distPort),
+    EJABBERD_PID_PATH: pidFile,
+  };
 
   const proc = await startProcess({
     name: `ejabberd (${nodeName})`,
     command: '/usr/sbin/ejabberdctl',
-    args: [
-      '--config-dir',
-      dir,
-      '--ctl-config',
-      join(dir, 'ejabberdctl.cfg'),
-      '--config',
-      join(dir, 'ejabberd.yml'),
-      '--spool',
-      spoolDir,
-      '--logs',
-      logDir,
-      'foreground-quiet',
-    ],
+    args: [...ctlArgs, 'foreground-quiet'],
+    ...(options.netns ? { netns: options.netns } : {}),
     logFile: join(logDir, 'console.log'),
     logRotation,
     cwd: spoolDir,
@@ -231,28 +324,19 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     // (docs/operations.md, "Starting and stopping ejabberd from Node").
     uid: user.uid,
     gid: user.gid,
-    env: {
-      PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-      HOME: user.home, // the Erlang cookie lives there
-      USER: 'ejabberd',
-      LOGNAME: 'ejabberd',
-      LANG: 'C.UTF-8',
-      // epmd-less distribution: no epmd process to leak.
-      ERL_DIST_PORT: String(distPort),
-      EJABBERD_PID_PATH: pidFile,
-    },
+    env,
     // beam.smp, not the shell script: SIGTERM there is a graceful init:stop().
     stopPid: () => readPid(pidFile),
     stopTimeoutMs: 10_000,
   });
 
-  const wsUrl = `ws://127.0.0.1:${wsPort}/ws`;
-  const adminApiUrl = `http://127.0.0.1:${adminApiPort}/api`;
+  const wsUrl = `ws://${host}:${wsPort}/ws`;
+  const adminApiUrl = `http://${host}:${adminApiPort}/api`;
   let beamPid: number | undefined;
   try {
     await proc.waitUntilReady(
       async () => {
-        await answers(`http://127.0.0.1:${wsPort}/ws`);
+        await answers(`http://${host}:${wsPort}/ws`);
         const status = await answers(`${adminApiUrl}/status`, { method: 'POST', body: '{}' });
         if (!status.ok) throw new Error(`admin API status answered ${status.status}`);
         beamPid = await readPid(pidFile);
@@ -278,7 +362,31 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     wsPort,
     c2sPort,
     adminApiUrl,
-    nodeName: `${nodeName}@localhost`,
+    nodeName,
+    ctl: async (args) => {
+      const ctl = ['/usr/sbin/ejabberdctl', ...ctlArgs, ...args];
+      // As startProcess does it: nsenter switches to the ejabberd user once inside.
+      const [command, commandArgs, ids] = options.netns
+        ? [
+            'nsenter',
+            [
+              `--net=${options.netns}`,
+              `--setuid=${user.uid}`,
+              `--setgid=${user.gid}`,
+              '--',
+              ...ctl,
+            ],
+            {},
+          ]
+        : [ctl[0] as string, ctl.slice(1), { uid: user.uid, gid: user.gid }];
+      const { stdout } = await execFileAsync(command, commandArgs, {
+        cwd: spoolDir,
+        env,
+        timeout: 60_000,
+        ...ids,
+      });
+      return stdout;
+    },
     dir,
     logDir,
     pid: proc.pid,
@@ -286,4 +394,41 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     exited: proc.exited,
     stop: () => proc.stop(),
   };
+}
+
+/** The nodes `node` sees in its cluster (`ejabberdctl list_cluster`), itself included. */
+export async function ejabberdClusterNodes(node: RunningEjabberd): Promise<string[]> {
+  const listed = await node.ctl(['list_cluster']);
+  return [...listed.matchAll(/'([^']+)'/g)].map((match) => match[1] as string);
+}
+
+/**
+ * Joins `node` to the cluster of the running node named `seed` (`ejabberdctl join_cluster`):
+ * ejabberd on `node` stops, replaces its Mnesia data with copies of the cluster's tables and
+ * starts again. Resolves once `node` lists `seed` among its cluster's nodes and its admin API
+ * answers again. A node already in that cluster joins again harmlessly.
+ */
+export async function joinEjabberdCluster(
+  node: RunningEjabberd,
+  seed: string,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  if (!(await ejabberdClusterNodes(node)).includes(seed)) {
+    await node.ctl(['join_cluster', seed]);
+  }
+  for (let last: unknown; ;) {
+    try {
+      const status = await answers(`${node.adminApiUrl}/status`, { method: 'POST', body: '{}' });
+      const nodes = await ejabberdClusterNodes(node);
+      if (status.ok && nodes.includes(seed)) return;
+      last = `status ${status.status}, cluster ${nodes.join(', ')}`;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${node.nodeName} did not join ${seed} in ${timeoutMs} ms: ${String(last)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
