@@ -94,9 +94,16 @@ const KEEP = {
 export interface JanusOptions {
   /** Instance folder (created if missing): rendered configs and `janus.log`. */
   readonly dir: string;
-  /** REST transport port (path `/janus`, 127.0.0.1). Default: a free port. */
+  /**
+   * The address both transports listen on. Default `127.0.0.1`; a node's own address in the
+   * simulated cluster, where the API reaches Janus across the network.
+   */
+  readonly host?: string;
+  /** Run inside this network namespace (a node of infra/src/cluster/network.ts). */
+  readonly netns?: string;
+  /** REST transport port (path `/janus`, on `host`). Default: a free port. */
   readonly httpPort?: number;
-  /** WebSocket transport port (127.0.0.1). Default: a free port. */
+  /** WebSocket transport port (on `host`). Default: a free port. */
   readonly wsPort?: number;
   /** UDP ports for media, inclusive (one per PeerConnection). Default `[20000, 20200]`. */
   readonly rtpPortRange?: readonly [number, number];
@@ -128,9 +135,9 @@ export interface JanusOptions {
 
 /** A running Janus instance started by {@link startJanus}. */
 export interface RunningJanus {
-  /** `http://127.0.0.1:<httpPort>/janus` */
+  /** `http://<host>:<httpPort>/janus` */
   readonly httpUrl: string;
-  /** `ws://127.0.0.1:<wsPort>` (subprotocol `janus-protocol`). */
+  /** `ws://<host>:<wsPort>` (subprotocol `janus-protocol`). */
   readonly wsUrl: string;
   readonly httpPort: number;
   readonly wsPort: number;
@@ -209,8 +216,10 @@ export async function startJanus(options: JanusOptions): Promise<RunningJanus> {
     options.httpPort ?? freePort(),
     options.wsPort ?? freePort(),
   ]);
+  const host = options.host ?? '127.0.0.1';
   const vars = {
     DIR: dir,
+    HOST: host,
     LIB_DIR: libDir,
     DEBUG_LEVEL: debugLevel,
     // One media loop a core rather than a thread a handle: fewer threads to wake for every
@@ -262,6 +271,7 @@ export async function startJanus(options: JanusOptions): Promise<RunningJanus> {
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
     name: 'janus',
     command: 'janus',
+    ...(options.netns ? { netns: options.netns } : {}),
     // -F: our config folder (janus.jcfg is read from it); -o: no colour codes
     // in the log file. Janus stays in the foreground and logs to stdout unless
     // told otherwise.
@@ -272,7 +282,7 @@ export async function startJanus(options: JanusOptions): Promise<RunningJanus> {
     env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
   });
 
-  const httpUrl = `http://127.0.0.1:${httpPort}/janus`;
+  const httpUrl = `http://${host}:${httpPort}/janus`;
   try {
     await proc.waitUntilReady(
       // A bare probe, not the Janus client of @frontdesk/media/server: /info needs no session or
@@ -291,7 +301,7 @@ export async function startJanus(options: JanusOptions): Promise<RunningJanus> {
 
   return {
     httpUrl,
-    wsUrl: `ws://127.0.0.1:${wsPort}`,
+    wsUrl: `ws://${host}:${wsPort}`,
     httpPort,
     wsPort,
     recordingsDir,

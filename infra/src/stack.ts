@@ -19,7 +19,7 @@ import {
   turnUrls,
   type TurnTls,
 } from './coturn.ts';
-import { loadOrCreateSecrets, prepareDataDir } from './data-dir.ts';
+import { loadOrCreateSecrets, prepareDataDir, type Secrets } from './data-dir.ts';
 import { isEjabberdOf, startEjabberd } from './ejabberd.ts';
 import { isJanusOf, startJanus } from './janus.ts';
 import { isPostmasterOf, startLocalPostgres } from './postgres.ts';
@@ -28,6 +28,7 @@ import {
   processEnvironment,
   startProcess,
   type ProcessInfo,
+  type StartProcessOptions,
   type WaitOptions,
 } from './process.ts';
 import { DEFAULT_LOG_ROTATION, type LogRotation } from './service-log.ts';
@@ -148,6 +149,68 @@ export function leftoversOf(dir: ReturnType<typeof prepareDataDir>): Leftover[] 
     { name: 'Caddy', matches: (p) => isCaddyOf(join(dir.root, 'caddy'), p) },
     { name: 'coturn', matches: (p) => isCoturnOf(dir.coturn, p) },
   ];
+}
+
+/** What an API process is told: where its servers are, and the secrets it shares with them. */
+export type ApiProcessSettings = {
+  repoRoot: string;
+  /** The compiled API (infra/src/build-api.ts). */
+  bundle: string;
+  logFile: string;
+  logRotation: LogRotation;
+  host: string;
+  port: number;
+  databaseUrl: string;
+  databaseSchema?: string;
+  dataDir: string;
+  secrets: Secrets;
+  xmpp: { domain: string; wsUrl: string; adminApiUrl: string };
+  janus: { wsUrl: string; httpUrl: string };
+  /** Settings of this deployment only (TURN, a proxy to trust, a pool of media servers). */
+  extraEnv?: NodeJS.ProcessEnv;
+  seedDemo: boolean;
+  logLevel: string;
+  /** A node of the simulated cluster (infra/src/cluster/). */
+  netns?: string;
+};
+
+/** How an API process is started, by `npm start` and by the simulated cluster alike. */
+export function apiProcessOptions(settings: ApiProcessSettings): StartProcessOptions {
+  return {
+    name: 'api',
+    command: process.execPath,
+    // Compiled, not through a TypeScript loader (infra/src/build-api.ts); stack traces still
+    // name the TypeScript lines.
+    args: ['--enable-source-maps', settings.bundle],
+    cwd: settings.repoRoot,
+    logFile: settings.logFile,
+    logRotation: settings.logRotation,
+    ...(settings.netns ? { netns: settings.netns } : {}),
+    // A stopping API first lets its live calls go on for DRAIN_GRACE_SECONDS (which it
+    // validates), then has 10 s to close: it is killed only after both.
+    stopTimeoutMs: (Number(process.env.DRAIN_GRACE_SECONDS) || 0) * 1000 + 15_000,
+    env: {
+      ...process.env,
+      HOST: settings.host,
+      PORT: String(settings.port),
+      DATABASE_URL: settings.databaseUrl,
+      ...(settings.databaseSchema ? { DATABASE_SCHEMA: settings.databaseSchema } : {}),
+      FRONTDESK_DATA_DIR: settings.dataDir,
+      XMPP_DOMAIN: settings.xmpp.domain,
+      XMPP_WEBSOCKET_UPSTREAM: settings.xmpp.wsUrl,
+      XMPP_ADMIN_URL: settings.xmpp.adminApiUrl,
+      JANUS_WEBSOCKET_UPSTREAM: settings.janus.wsUrl,
+      JANUS_HTTP_URL: settings.janus.httpUrl,
+      API_TOKEN_SECRET: settings.secrets.apiTokenSecret,
+      GUEST_FINGERPRINT_KEY: settings.secrets.guestFingerprintKey,
+      XMPP_JWT_SECRET: settings.secrets.xmppJwtSecret,
+      JANUS_TOKEN_SECRET: settings.secrets.janusTokenSecret,
+      JANUS_ADMIN_KEY: settings.secrets.janusAdminKey,
+      ...settings.extraEnv,
+      SEED_DEMO: String(settings.seedDemo),
+      LOG_LEVEL: settings.logLevel,
+    },
+  };
 }
 
 /**
@@ -291,47 +354,38 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const health = () => fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
     const wait: WaitOptions = { timeoutMs: 60_000, intervalMs: 100 };
     const startApi = async (ready: () => Promise<boolean>) => {
-      const proc = await startProcess({
-        name: 'api',
-        command: process.execPath,
-        // Compiled, not through a TypeScript loader (infra/src/build-api.ts); stack traces still
-        // name the TypeScript lines.
-        args: ['--enable-source-maps', apiBundle],
-        cwd: options.repoRoot,
-        logFile: join(dir.logs, 'api.log'),
-        logRotation,
-        // A stopping API first lets its live calls go on for DRAIN_GRACE_SECONDS (which it
-        // validates), then has 10 s to close: it is killed only after both.
-        stopTimeoutMs: (Number(process.env.DRAIN_GRACE_SECONDS) || 0) * 1000 + 15_000,
-        env: {
-          ...process.env,
-          HOST: options.host,
-          PORT: String(options.port),
-          DATABASE_URL: database.url,
-          ...(options.databaseSchema ? { DATABASE_SCHEMA: options.databaseSchema } : {}),
-          FRONTDESK_DATA_DIR: dir.root,
-          XMPP_DOMAIN: ejabberd.current.domain,
-          XMPP_WEBSOCKET_UPSTREAM: ejabberd.current.wsUrl,
-          XMPP_ADMIN_URL: ejabberd.current.adminApiUrl,
-          JANUS_WEBSOCKET_UPSTREAM: janus.current.wsUrl,
-          JANUS_HTTP_URL: janus.current.httpUrl,
-          API_TOKEN_SECRET: secrets.apiTokenSecret,
-          GUEST_FINGERPRINT_KEY: secrets.guestFingerprintKey,
-          XMPP_JWT_SECRET: secrets.xmppJwtSecret,
-          JANUS_TOKEN_SECRET: secrets.janusTokenSecret,
-          JANUS_ADMIN_KEY: secrets.janusAdminKey,
+      const proc = await startProcess(
+        apiProcessOptions({
+          repoRoot: options.repoRoot,
+          bundle: apiBundle,
+          logFile: join(dir.logs, 'api.log'),
+          logRotation,
+          host: options.host,
+          port: options.port,
+          databaseUrl: database.url,
+          ...(options.databaseSchema ? { databaseSchema: options.databaseSchema } : {}),
+          dataDir: dir.root,
+          secrets,
+          xmpp: {
+            domain: ejabberd.current.domain,
+            wsUrl: ejabberd.current.wsUrl,
+            adminApiUrl: ejabberd.current.adminApiUrl,
+          },
+          janus: { wsUrl: janus.current.wsUrl, httpUrl: janus.current.httpUrl },
           // The API hands a call's parties credentials for our coturn; STUN is its plain port.
-          TURN_URLS: turn.urls.join(','),
-          TURN_SECRET: secrets.turnSecret,
-          TURN_CLI_ADDRESS: `127.0.0.1:${coturnOptions.cli.port}`,
-          TURN_CLI_PASSWORD: coturnOptions.cli.password,
-          SEED_DEMO: String(options.seedDemo),
-          // Behind Caddy every request comes from loopback: believe exactly that hop's
-          // X-Forwarded-For and -Proto (the visitor's address, https for wss:// URLs).
-          ...(options.publicSite ? { TRUST_PROXY: '127.0.0.1' } : {}),
-          LOG_LEVEL: options.logLevel,
-        },
-      });
+          extraEnv: {
+            TURN_URLS: turn.urls.join(','),
+            TURN_SECRET: secrets.turnSecret,
+            TURN_CLI_ADDRESS: `127.0.0.1:${coturnOptions.cli.port}`,
+            TURN_CLI_PASSWORD: coturnOptions.cli.password,
+            // Behind Caddy every request comes from loopback: believe exactly that hop's
+            // X-Forwarded-For and -Proto (the visitor's address, https for wss:// URLs).
+            ...(options.publicSite ? { TRUST_PROXY: '127.0.0.1' } : {}),
+          },
+          seedDemo: options.seedDemo,
+          logLevel: options.logLevel,
+        }),
+      );
       try {
         await proc.waitUntilReady(ready, wait);
       } catch (error) {

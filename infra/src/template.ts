@@ -62,7 +62,7 @@ export function renderTemplate(
 
 /** Renders `TEMPLATES_DIR/<group>/<name>` into `<dir>/<name>` and returns the written path. */
 export async function renderTemplateFile(
-  group: 'coturn' | 'ejabberd' | 'janus',
+  group: 'coturn' | 'ejabberd' | 'haproxy' | 'janus',
   name: string,
   dir: string,
   vars: TemplateVars,

@@ -1,12 +1,18 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHaproxy } from '../src/cluster/haproxy.ts';
 import { buildNetwork, type SimulatedNetwork } from '../src/cluster/network.ts';
+import { loadTopology, nodesOf } from '../src/cluster/topology.ts';
 import { startProcess } from '../src/process.ts';
 import { tempDir } from './helpers.ts';
 
 const execFileAsync = promisify(execFile);
+
+// The project's topology: one network for both tests (two would hold the same addresses).
+const topology = loadTopology();
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let network: SimulatedNetwork;
@@ -14,11 +20,8 @@ beforeAll(async () => {
   dir = await tempDir('frontdesk-cluster-network-');
   network = await buildNetwork({
     bridge: 'fdtest0',
-    bridgeAddress: '10.210.0.1',
-    nodes: [
-      { name: 'api1', address: '10.210.0.11' },
-      { name: 'browsers', address: '10.210.0.50' },
-    ],
+    bridgeAddress: topology.network.supervisorAddress,
+    nodes: nodesOf(topology),
     logDir: dir.path,
   });
 });
@@ -27,14 +30,17 @@ afterAll(async () => {
   await dir?.remove();
 });
 
-/** A web server on port 8000 inside a node, answering with the node's name. */
-const serveIn = (node: string) =>
+/**
+ * A web server inside a node, answering every path with the node's name; `/api/health` (the
+ * readiness the load balancer checks) with 503 when it is not `ready`.
+ */
+const serveIn = (node: string, port = 8000, ready = true) =>
   startProcess({
     name: `server in ${node}`,
     command: process.execPath,
     args: [
       '-e',
-      `require('node:http').createServer((q, r) => r.end('${node}')).listen(8000, '${network.node(node).address}')`,
+      `require('node:http').createServer((q, r) => { if (q.url === '/api/health' && !${ready}) r.statusCode = 503; r.end('${node}'); }).listen(${port}, '${network.node(node).address}')`,
     ],
     logFile: join(dir.path, `${node}.log`),
     netns: network.node(node).netns,
@@ -80,5 +86,37 @@ describe('the simulated network', () => {
     expect(await curlFrom('browsers', 'http://10.210.0.11:8000/')).toMatch(
       /^failed: .*(refused|Couldn't connect)/i,
     );
+  });
+});
+
+describe('the load balancer', () => {
+  it('spreads browsers over the API replicas that answer their readiness check and leaves a dead one out', async () => {
+    const replicas = await Promise.all(
+      topology.api.map(({ name }) => serveIn(name, topology.ports.http)),
+    );
+    const haproxy = await startHaproxy({
+      topology,
+      dir: join(dir.path, 'lb'),
+      netns: network.node(topology.loadBalancer.name).netns,
+    });
+    try {
+      const url = `http://${topology.loadBalancer.address}:${topology.ports.http}/`;
+      const answers = async (count: number) => {
+        const names = new Set<string>();
+        for (let i = 0; i < count; i += 1) names.add(await curlFrom('browsers', url));
+        return [...names].sort();
+      };
+      await expect.poll(() => answers(6), { timeout: 10_000 }).toEqual(['api1', 'api2']);
+      await replicas[0]?.stop();
+      // Out once its checks fail; no request of a browser is lost meanwhile (redispatch).
+      await expect.poll(() => answers(6), { timeout: 10_000 }).toEqual(['api2']);
+      // Back, but not ready (a dependency down, or draining): still no browser is sent there.
+      replicas[0] = await serveIn('api1', topology.ports.http, false);
+      await sleep(2000);
+      expect(await answers(10)).toEqual(['api2']);
+    } finally {
+      await haproxy.stop();
+      await Promise.all(replicas.map((replica) => replica?.stop()));
+    }
   });
 });
