@@ -6,6 +6,23 @@ import { ChatError, chatErrorCodeOf } from './errors.ts';
 import type { Rooms } from './rooms.ts';
 import type { StateNodes } from './state-nodes.ts';
 
+/**
+ * How long to wait before reconnect attempt `attempt` (1 for the first after a drop): StanzaJS
+ * waits 2–3 s first, too long when a lost node's clients can be on another at once; this starts
+ * at 0.5–1.5 s and doubles up to spec §9's CHAT_MAX_RECONNECT_BACKOFF (10 s) apart. The random
+ * second spreads the clients of a lost node over the one that takes them.
+ */
+export function reconnectDelayMs(attempt: number, random = Math.random()): number {
+  return 1000 * Math.min(2 ** (attempt - 2) + random, CHAT_MAX_RECONNECT_BACKOFF);
+}
+
+/** What StanzaJS keeps of its reconnect loop, which its typings mark private. */
+interface ReconnectState {
+  sessionTerminating?: boolean;
+  reconnectAttempts: number;
+  reconnectTimer?: ReturnType<typeof setTimeout>;
+}
+
 /** The StanzaJS client of a session, set up as spec §9 wants it. */
 export function createChatClient(options: {
   url: string;
@@ -107,6 +124,7 @@ export class Connection {
     await this.#rooms.rejoin();
     // Dropped again (or closed) while at it: the next session start takes over.
     if (this.#closing || lost.aborted) return;
+    this.#rooms.watch();
     this.#ctx.setStatus('connected');
     this.#pendingConnect?.resolve();
     this.#pendingConnect = undefined;
@@ -115,8 +133,22 @@ export class Connection {
   #onDisconnected(): void {
     this.#ctx.sessionLost.abort();
     if (this.#closing) return;
+    this.#hastenReconnect();
     this.#rooms.dropped();
     this.#ctx.setStatus('reconnecting');
+  }
+
+  /** StanzaJS has just set its reconnect timer (it emits 'disconnected' after): ours replaces it. */
+  #hastenReconnect(): void {
+    const { client } = this.#ctx;
+    const state = client as unknown as ReconnectState;
+    if (state.sessionTerminating || state.reconnectTimer === undefined) return;
+    clearTimeout(state.reconnectTimer);
+    // disconnect() clears this timer as it would have cleared StanzaJS's own.
+    state.reconnectTimer = setTimeout(
+      () => void client.connect(),
+      reconnectDelayMs(state.reconnectAttempts),
+    );
   }
 
   #fail(error: ChatError): void {

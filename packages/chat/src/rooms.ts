@@ -26,6 +26,13 @@ const REMOVED_FROM_ROOM = new Set(['301', '307', '321', '322']);
 const ROOM_AUTH_ERRORS = new Set(['not-authorized', 'registration-required', 'forbidden']);
 /** How long a leave waits for the room's answer. */
 const LEAVE_ROOM_TIMEOUT_MS = 3000;
+/**
+ * How often each joined room is asked whether this user is still in it (XEP-0410 self-ping), and
+ * rooms left by the server without a removal are joined again. A room's process lives on one
+ * node of an ejabberd cluster: when that node dies, the occupants connected to the other nodes
+ * are told nothing (decision 0040).
+ */
+export const ROOM_CHECK_INTERVAL_MS = 5000;
 
 export interface JoinRoomOptions {
   /** Required (spec §8 'Room nick required'): the user's jabber username, so peers can name it. */
@@ -45,6 +52,8 @@ interface RoomEntry {
   /** Rejoin after a reconnect (false once left, kicked or refused). */
   wanted: boolean;
   joined: boolean;
+  /** A join is under way. */
+  joining: boolean;
   auth: RoomAuth;
   occupants: Map<string, Occupant>;
   leading: { at: number; join: Promise<RoomSnapshot> } | undefined;
@@ -62,6 +71,9 @@ export class Rooms {
   readonly #rooms = new Map<string, RoomEntry>();
   /** The `show` of every room presence (see {@link setAvailability}). */
   #show: PresenceShow | undefined;
+  /** The room check while connected (see {@link watch}). */
+  #watch: ReturnType<typeof setInterval> | undefined;
+  #checking = false;
 
   constructor(
     ctx: SessionContext,
@@ -99,6 +111,7 @@ export class Rooms {
       waitingSince: undefined,
       wanted: false,
       joined: false,
+      joining: false,
       auth: { status: false, tries: 0 },
       occupants: new Map(),
       leading: undefined,
@@ -173,8 +186,51 @@ export class Rooms {
     );
   }
 
+  /**
+   * While the session lasts, every {@link ROOM_CHECK_INTERVAL_MS}: each joined room is pinged as
+   * its occupant (XEP-0410), and a room the server says this user is not in, or left it without
+   * removing it (a node shutting down, status 332), is joined again.
+   */
+  watch(): void {
+    clearInterval(this.#watch);
+    this.#watch = setInterval(() => void this.#check(), ROOM_CHECK_INTERVAL_MS);
+  }
+
+  async #check(): Promise<void> {
+    if (this.#checking || this.#ctx.status() !== 'connected') return;
+    this.#checking = true;
+    try {
+      await Promise.all([...this.#rooms.values()].map((entry) => this.#checkRoom(entry)));
+    } finally {
+      this.#checking = false;
+    }
+  }
+
+  async #checkRoom(entry: RoomEntry): Promise<void> {
+    if (!entry.wanted || entry.joining) return;
+    if (entry.joined) {
+      try {
+        await this.#ctx.sessionLost.until(
+          this.#ctx.client.ping(JID.createFull(entry.jid, entry.nick)),
+        );
+        return;
+      } catch (error) {
+        // XEP-0410: only not-acceptable says "not an occupant"; a timeout or a dropped session
+        // says nothing about the room.
+        if ((error as Presence).error?.condition !== 'not-acceptable' || !entry.joined) return;
+      }
+      entry.joined = false;
+      entry.occupants.clear();
+      this.#ctx.emit('room', snapshotOf(entry));
+    }
+    await this.#join(entry).catch((error: unknown) =>
+      this.#ctx.log(`joining ${entry.jid} again`, error),
+    );
+  }
+
   /** The connection dropped: the joined rooms are no longer joined, and say so. */
   dropped(): void {
+    clearInterval(this.#watch);
     // Keep StanzaJS from rejoining without password and presence; rejoin() does it.
     this.#ctx.client.joinedRooms.clear();
     this.#ctx.client.joiningRooms.clear();
@@ -188,6 +244,7 @@ export class Rooms {
 
   /** The session closed: every room is left, silently. */
   closed(): void {
+    clearInterval(this.#watch);
     for (const entry of this.#rooms.values()) {
       entry.joined = false;
       entry.occupants.clear();
@@ -197,6 +254,7 @@ export class Rooms {
   async #join(entry: RoomEntry): Promise<RoomSnapshot> {
     const { client } = this.#ctx;
     if (!client.sessionStarted) throw new ChatError('not-connected');
+    entry.joining = true;
     try {
       await this.#ctx.sessionLost.until(
         client.joinRoom(entry.jid, entry.nick, {
@@ -218,6 +276,8 @@ export class Rooms {
         condition && ROOM_AUTH_ERRORS.has(condition) ? 'room-auth-failed' : 'room-join-failed',
         condition,
       );
+    } finally {
+      entry.joining = false;
     }
     entry.joined = true;
     entry.auth = { status: true, tries: entry.auth.tries };
