@@ -3,11 +3,67 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { envelope, uploadedFileSchema } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
-import { bearer, guestWithCall, markAnswered, multipart, staffIdOf } from './helper.ts';
+import { fromBuffer, type ZipFile } from 'yauzl';
+import { bearer, guestWithCall, loginStaff, markAnswered, multipart, staffIdOf } from './helper.ts';
 import type { TestApp } from './helper.ts';
 import { backdate } from './report-fixture.ts';
 
 export const COMPANY = SEEDED_COMPANY.demo;
+
+/**
+ * A PDF sent through `POST /upload/document` by `token`'s holder (in `callId`, an agent's call);
+ * answers the upload's id.
+ */
+export async function sendDocument(
+  t: TestApp,
+  token: string,
+  name: string,
+  content: Uint8Array,
+  callId?: string,
+): Promise<string> {
+  const { payload, contentType } = multipart([
+    { name: 'companyId', value: String(COMPANY) },
+    ...(callId === undefined ? [] : [{ name: 'callId', value: callId }]),
+    { name: 'document', filename: name, type: 'application/pdf', content },
+  ]);
+  const uploaded = await t.app.inject({
+    method: 'POST',
+    url: '/api/upload/document',
+    payload,
+    headers: { 'content-type': contentType, ...bearer(token) },
+  });
+  if (uploaded.statusCode !== 201) throw new Error(`upload: ${uploaded.body}`);
+  const upload = envelope(uploadedFileSchema).parse(uploaded.json()).data;
+  return upload.fileUrl.split('/').at(-1) ?? '';
+}
+
+/** The entries of a ZIP, by name, with their bytes; a broken archive rejects. */
+export async function unzip(archive: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await new Promise<ZipFile>((resolve, reject) =>
+    fromBuffer(archive, { lazyEntries: true }, (error, file) =>
+      error ? reject(error) : resolve(file),
+    ),
+  );
+  const entries = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: { fileName: string }) => {
+      zip.openReadStream(entry as never, (error, stream) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('error', reject);
+        stream.on('end', () => {
+          entries.set(entry.fileName, Buffer.concat(chunks));
+          zip.readEntry();
+        });
+      });
+    });
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return entries;
+}
 
 /** What a seeded guest left, in every table and folder a guest can reach (decision 0032). */
 export type SeededGuest = Awaited<ReturnType<typeof seedGuestEverywhere>>;
@@ -16,7 +72,8 @@ export type SeededGuest = Awaited<ReturnType<typeof seedGuestEverywhere>>;
  * A guest of the demo company with something in every table and folder that can hold a guest's
  * data: registration and location, two call legs (the second a hold of the first) answered by
  * Ada with SDPs, user agent, notes and a star rating, a hold event, a quality report, a ready
- * recording with its Janus parts, welcome and rating answers naming `email`, an uploaded file,
+ * recording with its Janus parts, welcome and rating answers naming `email`, an uploaded file
+ * and one Ada sent in the call,
  * a bug report with its browser log, a block by call (and its audit entry), an error report on
  * disk. Everything the guest said carries `marker` (its SDPs `address`), so a search for it
  * finds what is left.
@@ -46,19 +103,16 @@ export async function seedGuestEverywhere(
   const userAgent = `Mozilla/5.0 (${marker})`;
 
   const document = new TextEncoder().encode(`%PDF-1.7\n% ${marker}\n%%EOF\n`);
-  const { payload, contentType } = multipart([
-    { name: 'companyId', value: String(COMPANY) },
-    { name: 'document', filename: `${marker}.pdf`, type: 'application/pdf', content: document },
-  ]);
-  const uploaded = await app.inject({
-    method: 'POST',
-    url: '/api/upload/document',
-    payload,
-    headers: { 'content-type': contentType, ...bearer(call.token) },
-  });
-  if (uploaded.statusCode !== 201) throw new Error(`upload: ${uploaded.body}`);
-  const upload = envelope(uploadedFileSchema).parse(uploaded.json()).data;
-  const uploadId = upload.fileUrl.split('/').at(-1) ?? '';
+  const uploadId = await sendDocument(t, call.token, `${marker}.pdf`, document);
+  // The agent's file in the call (migration 0033): the guest's to export and erase too.
+  const agentDocument = new TextEncoder().encode(`%PDF-1.7\n% for ${marker}\n%%EOF\n`);
+  const agentUploadId = await sendDocument(
+    t,
+    await loginStaff(app, 'ada@frontdesk.demo'),
+    `price list for ${marker}.pdf`,
+    agentDocument,
+    call.callId,
+  );
 
   const first = await db
     .selectFrom('call_reports')
@@ -206,6 +260,8 @@ export async function seedGuestEverywhere(
     userAgent,
     uploadId,
     document,
+    agentUploadId,
+    agentDocument,
     film,
     part,
     welcomeId: welcome.id,

@@ -7,13 +7,12 @@ import { sql } from 'kysely';
 // eslint-disable-next-line no-restricted-imports
 import { createClient } from 'stanza';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromBuffer, type ZipFile } from 'yauzl';
 import { ChatSession } from '@frontdesk/chat';
 import { envelope, guestErasureSchema, guestFoundSchema } from '@frontdesk/protocol';
 import { mintXmppToken } from '../src/auth/service-tokens.ts';
 import { guestHoldings } from '../src/privacy/guest-data.ts';
 import { buildTestAppWithChat, type TestAppWithChat } from './chat-server.ts';
-import { COMPANY, seedGuestEverywhere, type SeededGuest } from './guest-data-fixture.ts';
+import { COMPANY, seedGuestEverywhere, unzip, type SeededGuest } from './guest-data-fixture.ts';
 import { bearer, loginStaff } from './helper.ts';
 
 /**
@@ -55,33 +54,6 @@ const TABLES: Record<string, 'erased' | 'anonymised' | 'no guest data'> = {
   kysely_migration: 'no guest data',
   kysely_migration_lock: 'no guest data',
 };
-
-/** The entries of a ZIP, by name, with their bytes. */
-async function unzip(archive: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<ZipFile>((resolve, reject) =>
-    fromBuffer(archive, { lazyEntries: true }, (error, file) =>
-      error ? reject(error) : resolve(file),
-    ),
-  );
-  const entries = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: { fileName: string }) => {
-      zip.openReadStream(entry as never, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          entries.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return entries;
-}
 
 /** Every file under `root`, with its path. */
 async function filesUnder(root: string): Promise<string[]> {
@@ -186,13 +158,18 @@ describe('a guest’s rights: export and complete erasure (decision 0032)', () =
     expect(ids('form_submissions')).toHaveLength(2);
     expect(ids('form_submissions')).toContain(erased.welcomeId);
     expect(ids('rating_submissions')).toEqual([erased.ratingId]);
-    expect(ids('uploads')).toEqual([erased.uploadId]);
+    // Its own file, and the one its agent sent in its call.
+    expect(ids('uploads')).toEqual([erased.uploadId, erased.agentUploadId]);
     expect(ids('call_bugs')).toEqual([erased.bugId]);
     expect(data.guest_blocks?.map((b) => b.fingerprint)).toEqual([erased.guest.fingerprint]);
     expect(entries.get(`files/${erased.uploadId}-${MARKER}.pdf`)).toEqual(
       Buffer.from(erased.document),
     );
+    expect(entries.get(`files/${erased.agentUploadId}-price list for ${MARKER}.pdf`)).toEqual(
+      Buffer.from(erased.agentDocument),
+    );
     expect(entries.get(`recordings/${erased.film}`)?.toString()).toBe(`film of ${MARKER}`);
+    expect(data.missingFiles).toEqual([]);
     // Nothing of the other guest.
     expect(entries.get('data.json')?.toString()).not.toContain(KEPT_MARKER);
     const logged = await t.app.db
@@ -202,7 +179,7 @@ describe('a guest’s rights: export and complete erasure (decision 0032)', () =
       .executeTakeFirstOrThrow();
     expect(logged).toMatchObject({
       target: `guest ${erased.guest.id}`,
-      after: { calls: 2, answers: 3, files: 1, recordings: 1 },
+      after: { calls: 2, answers: 3, files: 2, recordings: 1 },
     });
   });
 
@@ -228,7 +205,7 @@ describe('a guest’s rights: export and complete erasure (decision 0032)', () =
     expect(envelope(guestErasureSchema).parse(response.json()).data).toEqual({
       calls: 2,
       answers: 3,
-      files: 1,
+      files: 2,
       recordings: 1,
     });
 
@@ -248,6 +225,7 @@ describe('a guest’s rights: export and complete erasure (decision 0032)', () =
       erased.call.callId,
       erased.legCallId,
       erased.uploadId,
+      erased.agentUploadId,
       erased.address,
     ];
     for (const { name } of tables) {
@@ -286,6 +264,7 @@ describe('a guest’s rights: export and complete erasure (decision 0032)', () =
       for (const trace of traces) expect(`${path}\n${content}`).not.toContain(trace);
     }
     expect(files.some((path) => path.includes(kept.uploadId))).toBe(true);
+    expect(files.some((path) => path.includes(kept.agentUploadId))).toBe(true);
     expect(files.some((path) => path.endsWith(kept.film))).toBe(true);
     expect(files.some((path) => path.endsWith(kept.part))).toBe(true);
 
@@ -323,7 +302,7 @@ describe('a guest’s rights: export and complete erasure (decision 0032)', () =
       .selectAll()
       .where('action', '=', 'guest.erase')
       .executeTakeFirstOrThrow();
-    expect(logged.after).toEqual({ calls: 2, answers: 3, files: 1, recordings: 1 });
+    expect(logged.after).toEqual({ calls: 2, answers: 3, files: 2, recordings: 1 });
     const again = await t.app.inject({
       method: 'DELETE',
       url: `/api/company/${COMPANY}/guests/${erased.guest.id}`,

@@ -89,6 +89,16 @@ export function toClaimedCall(call: ReportWithGuest, room: RoomAccess): ClaimedC
 /** A call begun before this cannot still be live: its guest's tokens have expired. */
 export const liveCallsSince = (now = Date.now()): Date => new Date(now - SESSION_TTL_MS);
 
+/**
+ * Whether a call is live as the calls' routes count it: let through, not ended, begun within a
+ * session. A call refused at its start or left waiting has no end but is not live.
+ */
+export const isLiveCall = (call: {
+  status: string;
+  ended_at: Date | null;
+  created_at: Date;
+}): boolean => call.status === 'ok' && call.ended_at === null && call.created_at > liveCallsSince();
+
 /** A waiting guest that has not asked for its place since this has left (closed its page). */
 export const guestsAskingSince = (now = Date.now()): Date => new Date(now - 3 * QUEUE_POLL_MS);
 

@@ -29,6 +29,7 @@ import * as retention from './migrations/0028-retention.ts';
 import * as guestErasure from './migrations/0029-guest-erasure.ts';
 import { keyedFingerprints } from './migrations/0030-keyed-fingerprints.ts';
 import * as absenceAndAccuracy from './migrations/0032-absence-and-accuracy.ts';
+import * as staffUploadCalls from './migrations/0033-staff-upload-calls.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0028-retention': retention,
   '0029-guest-erasure': guestErasure,
   '0032-absence-and-accuracy': absenceAndAccuracy,
+  '0033-staff-upload-calls': staffUploadCalls,
 };
 
 /** What migrations need from the API's configuration: 0030 hashes with the fingerprint key. */

@@ -745,7 +745,7 @@ export interface StaffCategories {
 
 export interface Uploads {
   /**
-   * A guest's upload: the live call it was sent in (its quota counts it).
+   * The live call the file was sent in: by its guest (the call’s quota counts it) or by the agent who took the call (not counted). Exported and erased with the call’s guest; `null` for a file sent outside a call.
    */
   call_report_id: number | null;
   company_id: number;

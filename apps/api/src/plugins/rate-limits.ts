@@ -41,6 +41,11 @@ export const ACCOUNT_LIMITS = {
    * log, or the work of the company lock, at request speed.
    */
   adminWrites: { max: 120, timeWindow: '1 minute' },
+  /**
+   * A company admin's guest exports (decision 0032): each streams a guest's files and films and
+   * keeps an audit entry, so a script cannot read the disk, or grow the log, at request speed.
+   */
+  guestExports: { max: 10, timeWindow: '1 minute' },
   /** Error reports from every page of every company together: the disk they land on is one. */
   monitoringOverall: { max: 600, timeWindow: '1 minute' },
 } as const satisfies Record<string, Limit>;

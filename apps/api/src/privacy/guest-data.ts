@@ -179,10 +179,16 @@ export async function guestHoldings(db: Kysely<Database>, companyId: number, gue
       .where('guest_id', '=', guestId)
       .orderBy('id')
       .execute(),
+    // The files it sent, and those its agents sent in its calls (migration 0033).
     db
       .selectFrom('uploads')
       .selectAll()
-      .where('guest_id', '=', guestId)
+      .where((eb) =>
+        eb.or([
+          eb('guest_id', '=', guestId),
+          ...(callReportIds.length > 0 ? [eb('call_report_id', 'in', callReportIds)] : []),
+        ]),
+      )
       .orderBy('created_at')
       .execute(),
     db.selectFrom('call_bugs').selectAll().where('guest_id', '=', guestId).orderBy('id').execute(),

@@ -12,7 +12,7 @@ import {
 } from '@frontdesk/chat/server';
 import { recordAuditEntry, type Actor } from '../audit/company-changes.ts';
 import type { Database } from '../db/schema.ts';
-import { liveCallsSince } from '../calls/call-coordination.ts';
+import { isLiveCall } from '../calls/call-coordination.ts';
 import { ConflictError } from '../domain-errors.ts';
 import { newGuestUsername } from '../guests/guest-identity.ts';
 import type { FileStorage } from '../uploads/file-storage.ts';
@@ -42,12 +42,7 @@ export async function eraseGuest(
   reach: ErasureReach,
 ): Promise<GuestErasure> {
   const holdings = await guestHoldings(db, companyId, guestId);
-  // Live as the calls' own routes count it: let through, not ended, begun within a session. A
-  // call refused at its start or left waiting has no end but is not live.
-  const since = liveCallsSince();
-  const live = (call: { status: string; ended_at: Date | null; created_at: Date }) =>
-    call.status === 'ok' && call.ended_at === null && call.created_at > since;
-  if (holdings.call_reports.some(live)) {
+  if (holdings.call_reports.some(isLiveCall)) {
     throw new ConflictError(
       'guest_in_call',
       'The guest is in a call now: erase its data once the call has ended.',

@@ -1,12 +1,23 @@
-import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import type { FileStorage } from '../uploads/file-storage.ts';
 import type { GuestHoldings } from './guest-data.ts';
 
 /** Where the files of a guest are kept (the data folder's `uploads/` and `recordings/`). */
 export type GuestFileFolders = { fileStorage: FileStorage; recordingsDir: string };
+
+/**
+ * A file its row names that was gone when its turn came (retention deleted it meanwhile): the
+ * row's table and key, and the entry it would have been.
+ */
+export type MissingFile = { entry: string } & (
+  { table: 'uploads'; id: string } | { table: 'call_recordings'; call_report_id: number }
+);
+
+type ArchivedFile = MissingFile & { open: () => Promise<Readable> };
 
 /**
  * A name that is one plain entry of the archive whatever the guest called its file: no folders,
@@ -20,32 +31,84 @@ export function archiveEntryName(name: string): string {
   return plain === '' ? 'file' : plain;
 }
 
+const isGone = (error: unknown): boolean =>
+  error instanceof Error && 'code' in error && error.code === 'ENOENT';
+
 /**
- * The guest's archive (decision 0032), streamed as it is written: `data.json` with every row
- * held about the guest by table, `files/<upload id>-<name>` for every file it sent,
- * `recordings/<file>` for every merged recording of its calls. Files are read one at a time,
- * when their turn comes, so the archive never sits in memory.
+ * The guest's archive (decision 0032), streamed as it is written: `files/<upload id>-<name>` for
+ * every file it sent or its agents sent in its calls, `recordings/<file>` for every merged
+ * recording of its calls, then `data.json` with every row held about the guest by table and
+ * `missingFiles`, the files the rows name that were gone when their turn came. Files are opened
+ * one at a time, when their turn comes, so the archive never sits in memory; an opened file
+ * stays readable if it is deleted while it is read.
  */
 export function guestArchive(holdings: GuestHoldings, folders: GuestFileFolders): Readable {
   const zip = new ZipFile();
-  zip.addBuffer(Buffer.from(`${JSON.stringify(holdings, null, 2)}\n`), 'data.json');
-  for (const upload of holdings.uploads) {
-    zip.addReadStreamLazy(
-      `files/${upload.id}-${archiveEntryName(upload.original_name)}`,
-      (done) => {
-        folders.fileStorage.open(upload.id).then(
-          (stream) => done(null, stream),
-          (error: unknown) => done(error, undefined as never),
-        );
-      },
-    );
+  const output = zip.outputStream as Readable;
+  zip.on('error', (error: Error) => output.destroy(error));
+  addFiles(zip, output, filesOf(holdings, folders)).then(
+    (missingFiles) => {
+      const data = { ...holdings, missingFiles };
+      zip.addBuffer(Buffer.from(`${JSON.stringify(data, null, 2)}\n`), 'data.json');
+      zip.end();
+    },
+    (error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
+  return output;
+}
+
+function filesOf(holdings: GuestHoldings, folders: GuestFileFolders): ArchivedFile[] {
+  const uploads = holdings.uploads.map((upload) => ({
+    table: 'uploads' as const,
+    id: upload.id,
+    entry: `files/${upload.id}-${archiveEntryName(upload.original_name)}`,
+    open: () => folders.fileStorage.open(upload.id),
+  }));
+  const recordings = holdings.call_recordings.flatMap(({ call_report_id, file_name }) =>
+    file_name === null
+      ? []
+      : [
+          {
+            table: 'call_recordings' as const,
+            call_report_id,
+            entry: `recordings/${archiveEntryName(file_name)}`,
+            open: async () =>
+              (await open(join(folders.recordingsDir, basename(file_name)))).createReadStream(),
+          },
+        ],
+  );
+  return [...uploads, ...recordings];
+}
+
+/** Each file in turn, the next opened once the archive has read the last; answers those gone. */
+async function addFiles(
+  zip: ZipFile,
+  output: Readable,
+  files: readonly ArchivedFile[],
+): Promise<MissingFile[]> {
+  const missing: MissingFile[] = [];
+  for (const { open: openFile, ...file } of files) {
+    let stream: Readable;
+    try {
+      stream = await openFile();
+    } catch (error) {
+      if (!isGone(error)) throw error;
+      missing.push(file);
+      continue;
+    }
+    // A reader that went away stops the archive: the open file is closed with it.
+    if (output.destroyed) {
+      stream.destroy();
+      throw new Error('The archive was closed before it was complete.');
+    }
+    const stop = () => stream.destroy();
+    output.once('close', stop);
+    zip.addReadStream(stream, file.entry);
+    try {
+      await finished(stream);
+    } finally {
+      output.off('close', stop);
+    }
   }
-  for (const recording of holdings.call_recordings) {
-    if (recording.file_name === null) continue;
-    const path = join(folders.recordingsDir, basename(recording.file_name));
-    // A film the retention run deleted between the read and now is simply not in the archive.
-    if (existsSync(path)) zip.addFile(path, `recordings/${archiveEntryName(recording.file_name)}`);
-  }
-  zip.end();
-  return zip.outputStream as Readable;
+  return missing;
 }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guestDataRoutes as routes, guestExportRoute } from '@frontdesk/protocol';
 import { recordAuditEntry, staffActor } from '../audit/company-changes.ts';
 import { bearerSecurity } from '../plugins/auth.ts';
-import { limitAdminWrites } from '../plugins/rate-limits.ts';
+import { accountKey, limitAdminWrites, limitBy } from '../plugins/rate-limits.ts';
 import { findGuests, guestHoldings, holdingsCounts } from '../privacy/guest-data.ts';
 import { eraseGuest } from '../privacy/guest-erasure.ts';
 import { guestArchive } from '../privacy/guest-export.ts';
@@ -36,6 +36,7 @@ export const guestDataRoutesPlugin: FastifyPluginAsyncZod = async (app) => {
       ...docs('Everything held about a guest, as one ZIP (data.json, files/, recordings/)'),
       params: guestExportRoute.params,
     },
+    preHandler: limitBy(app, 'guestExports', accountKey),
     handler: async (request, reply) => {
       const { id, guestId } = request.params;
       const principal = await companyAdmin(request, id);

@@ -4,12 +4,13 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  callIdSchema,
   recordIdTextSchema,
   routes,
   UPLOAD_LIMIT_BYTES,
   type UploadType,
 } from '@frontdesk/protocol';
-import type { Principal } from '../auth/access-token.ts';
+import type { Principal, StaffPrincipal } from '../auth/access-token.ts';
 import { liveCallOf } from '../calls/call-coordination.ts';
 import { assertOwnCompany, authenticate, bearerSecurity } from '../plugins/auth.ts';
 import { HttpError } from '../plugins/errors.ts';
@@ -17,14 +18,20 @@ import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { acceptedContentTypes, sniffContentType } from '../uploads/content-type.ts';
 import { cleanFileName, contentDisposition } from '../uploads/disposition.ts';
 import type { FileStorage, IncomingFile } from '../uploads/file-storage.ts';
-import { recordUpload, requireUpload } from '../uploads/upload-repository.ts';
+import { recordUpload, requireUpload, staffCallOf } from '../uploads/upload-repository.ts';
 import { fromTable } from './from-table.ts';
 
 const FILES_PATH = '/files';
 /** 16 random bytes, base64url: the file's URL is its capability, so it must be unguessable. */
 const fileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'is not a file id');
 
-type ReceivedUpload = { companyId: string | undefined; fileName: string; file: IncomingFile };
+type ReceivedUpload = {
+  companyId: string | undefined;
+  /** The live call an agent sends the file in (migration 0033); a guest's is its own. */
+  callId: string | undefined;
+  fileName: string;
+  file: IncomingFile;
+};
 
 const fileTooLarge = (type: UploadType) =>
   new HttpError(
@@ -42,13 +49,18 @@ function limitRefusal(request: FastifyRequest, type: UploadType, error: unknown)
     return new HttpError(413, 'too_many_files', 'Send one file per upload.');
   }
   if (error instanceof errors.FieldsLimitError || error instanceof errors.PartsLimitError) {
-    return new HttpError(413, 'too_many_fields', 'Send the file and companyId, nothing else.');
+    return new HttpError(
+      413,
+      'too_many_fields',
+      'Send the file, companyId and callId, nothing else.',
+    );
   }
   return error;
 }
 
 /**
- * Reads the multipart body: one file under the field named as the type, plus `companyId`. The
+ * Reads the multipart body: one file under the field named as the type, plus `companyId` (and
+ * an agent's `callId`). The
  * file is streamed to the storage's side folder as it arrives, never held in memory whole; past
  * the type's size limit it is thrown away.
  */
@@ -59,11 +71,13 @@ async function receiveUpload(
 ): Promise<ReceivedUpload> {
   let received: { fileName: string; file: IncomingFile } | undefined;
   let companyId: string | undefined;
+  let callId: string | undefined;
   const limits = { fileSize: UPLOAD_LIMIT_BYTES[type], files: 1, fields: 4, fieldSize: 1024 };
   try {
     for await (const part of request.parts({ limits })) {
       if (part.type === 'field') {
         if (part.fieldname === 'companyId') companyId = String(part.value);
+        if (part.fieldname === 'callId') callId = String(part.value);
         continue;
       }
       if (part.fieldname !== type) {
@@ -87,7 +101,7 @@ async function receiveUpload(
       [type]: 'is required',
     });
   }
-  return { companyId, ...received };
+  return { companyId, callId, ...received };
 }
 
 /** spec §7 `upload/{type}` and where the files come back from. */
@@ -99,7 +113,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     ...fromTable(routes.upload, [400, 401, 403, 413, 415, 429], {
       tags: ['uploads'],
       summary:
-        'Upload an image, video, audio or document (multipart: the file under the type name, and companyId)',
+        'Upload an image, video, audio or document (multipart: the file under the type name, companyId, and an agent’s callId)',
       security: bearerSecurity,
       consumes: ['multipart/form-data'],
     }),
@@ -109,8 +123,9 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       const principal = await authenticate(request);
       const { type } = request.params;
       // SECURITY: a guest sends files only into its live call, which counts them (quota).
-      const call = principal.role === 'guest' ? await liveCallOf(db, principal.guestId) : undefined;
-      if (principal.role === 'guest' && !call) {
+      const guestCall =
+        principal.role === 'guest' ? await liveCallOf(db, principal.guestId) : undefined;
+      if (principal.role === 'guest' && !guestCall) {
         throw new HttpError(403, 'no_live_call', 'Files can be sent only during a call.');
       }
       if (!request.isMultipart()) {
@@ -118,7 +133,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const upload = await receiveUpload(request, type, fileStorage);
       try {
-        const data = await keepUpload(principal, type, upload, call);
+        const data = await keepUpload(principal, type, upload, guestCall);
         return await reply.code(201).send({ data });
       } catch (error) {
         await upload.file.discard();
@@ -132,7 +147,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     principal: Principal,
     type: UploadType,
     upload: ReceivedUpload,
-    call: { id: number } | undefined,
+    guestCall: { id: number } | undefined,
   ) {
     const companyId = recordIdTextSchema.safeParse(upload.companyId);
     if (!companyId.success) {
@@ -141,6 +156,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       });
     }
     assertOwnCompany(principal, companyId.data);
+    const call = principal.role === 'guest' ? guestCall : await staffCall(principal, upload);
     // SECURITY: the content type comes from the bytes; the name and the part's header are not trusted.
     const { file } = upload;
     const contentType = await sniffContentType(type, file.head, file.size === file.head.length);
@@ -170,6 +186,18 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       app.config.uploadQuotaPerCallBytes,
     );
     return { fileUrl: `/api${FILES_PATH}/${id}`, contentType, size: file.size };
+  }
+
+  /** The live call an agent names (`callId`, optional: an admin's logo is sent in none). */
+  async function staffCall(principal: StaffPrincipal, upload: ReceivedUpload) {
+    if (upload.callId === undefined) return undefined;
+    const callId = callIdSchema.safeParse(upload.callId);
+    if (!callId.success) {
+      throw new HttpError(400, 'invalid_request', 'Name the call the file is sent in.', {
+        callId: 'must be a call id',
+      });
+    }
+    return staffCallOf(db, principal, callId.data);
   }
 
   app.get(

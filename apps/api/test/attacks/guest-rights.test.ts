@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestDataRoutes, guestExportRoute, routeUrl } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
+import { ACCOUNT_LIMITS } from '../../src/plugins/rate-limits.ts';
 import { bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from '../helper.ts';
 
 const COMPANY = SEEDED_COMPANY.demo;
@@ -96,5 +97,39 @@ describe('attack: a guest’s data found, exported or erased by anyone but its c
     const found = await send(search(OTHER), tokens.otherAdmin ?? null);
     expect(found.statusCode).toBe(200);
     expect(found.json().data.map((g: { id: number }) => g.id)).toEqual([otherGuestId]);
+  });
+});
+
+describe('attack: a company admin exporting guests at script speed', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 past the limit of one admin, and holds back no other admin', async () => {
+    const { max } = ACCOUNT_LIMITS.guestExports;
+    const exportBy = async (token: string, company: number) => {
+      const guest = await loginGuest(t.app, company);
+      const { id } = await t.app.db
+        .selectFrom('guests')
+        .select('id')
+        .where('username', '=', guest.username)
+        .executeTakeFirstOrThrow();
+      return t.app.inject({
+        method: 'GET',
+        url: `/api${routeUrl(guestExportRoute, { id: company, guestId: id })}`,
+        headers: bearer(token),
+      });
+    };
+    const admin = await loginStaff(t.app, 'admin@frontdesk.demo');
+    const statuses: number[] = [];
+    for (let i = 0; i < max; i += 1) statuses.push((await exportBy(admin, COMPANY)).statusCode);
+    expect(statuses).toEqual(Array.from({ length: max }, () => 200));
+    const refused = await exportBy(admin, COMPANY);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('rate_limited');
+    const otherAdmin = await loginStaff(t.app, 'zoe@frontdesk.demo');
+    expect((await exportBy(otherAdmin, OTHER)).statusCode).toBe(200);
   });
 });
