@@ -12,3 +12,5 @@ export { freePort } from './process.ts';
 export { buildAppsIfStale } from './build-apps.ts';
 export { ensureDebianPackages, RUNTIME_PACKAGES, TEST_PACKAGES } from './debian.ts';
 export { makeTestCertificates, type TestCertificates } from './test-certificates.ts';
+export { startCluster, type ClusterNode, type RunningCluster } from './cluster/cluster.ts';
+export { loadTopology, type Topology } from './cluster/topology.ts';
