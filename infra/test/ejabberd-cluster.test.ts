@@ -2,10 +2,12 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatSession } from '../../packages/chat/src/index.ts';
 import {
+  allowMessagesFrom,
   ensureCallRoom,
   roomOccupants,
   type RoomAdmin,
@@ -26,7 +28,7 @@ const NODE_ADDRESSES = ['10.210.0.21', '10.210.0.22'] as const;
 const API_ADDRESS = '10.210.0.30';
 const STRANGER_ADDRESS = '10.210.0.23';
 const PORTS = { wsPort: 5280, c2sPort: 5222, adminApiPort: 5385 };
-const HAPROXY_WS_PORT = 15280;
+const HAPROXY_PORTS = { node1first: 15280, node2first: 15281 } as const;
 
 const jwtSecret = randomBytes(32);
 const cookie = randomBytes(24).toString('hex');
@@ -44,12 +46,27 @@ function nodeOptions(address: string, nodeCookie = cookie): EjabberdOptions {
   };
 }
 
-/** A tiny haproxy in front of the nodes' WebSocket, as E's load balancer: node 1 while it lives. */
+/**
+ * A tiny haproxy in front of the nodes' WebSocket, as E's load balancer: each frontend sends
+ * every connection to its first node while that one lives, so the test knows where each client is.
+ */
 async function startHaproxy(): Promise<ChildProcess> {
   const config = join(dir.path, 'haproxy.cfg');
+  const backend = (name: keyof typeof HAPROXY_PORTS, order: readonly string[]) => [
+    `frontend ${name}`,
+    `  bind ${API_ADDRESS}:${HAPROXY_PORTS[name]}`,
+    `  default_backend ${name}`,
+    `backend ${name}`,
+    '  balance first',
+    ...order.map(
+      (address) => `  server ${address} ${address}:${PORTS.wsPort} check inter 500ms fall 1 rise 2`,
+    ),
+  ];
   await writeFile(
     config,
     [
+      'global',
+      `  stats socket ${join(dir.path, 'haproxy.sock')}`,
       'defaults',
       '  mode tcp',
       '  timeout connect 1s',
@@ -58,27 +75,41 @@ async function startHaproxy(): Promise<ChildProcess> {
       // A refused connection (the node is gone) is tried on the other node at once.
       '  retries 2',
       '  option redispatch',
-      'frontend xmpp',
-      `  bind ${API_ADDRESS}:${HAPROXY_WS_PORT}`,
-      '  default_backend nodes',
-      'backend nodes',
-      '  balance first',
-      ...NODE_ADDRESSES.map(
-        (address, index) =>
-          `  server node${index + 1} ${address}:${PORTS.wsPort} check inter 1s fall 1 rise 2`,
-      ),
+      ...backend('node1first', NODE_ADDRESSES),
+      ...backend('node2first', [...NODE_ADDRESSES].reverse()),
       '',
     ].join('\n'),
   );
   const child = spawn('haproxy', ['-db', '-f', config], { stdio: 'ignore' });
   for (let tries = 0; ; tries += 1) {
-    const ready = await fetch(`http://${API_ADDRESS}:${HAPROXY_WS_PORT}/ws`).then(
+    const ready = await fetch(`${haproxyUrl('node2first').replace('ws:', 'http:')}`).then(
       () => true,
       () => false,
     );
     if (ready) return child;
     if (tries > 50) throw new Error('haproxy did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function haproxyUrl(frontend: keyof typeof HAPROXY_PORTS): string {
+  return `ws://${API_ADDRESS}:${HAPROXY_PORTS[frontend]}/ws`;
+}
+
+/** Resolves once haproxy's health checks see the node at `address` up again. */
+async function haproxySeesUp(address: string): Promise<void> {
+  for (;;) {
+    const stat = await new Promise<string>((resolve, reject) => {
+      const socket = connect(join(dir.path, 'haproxy.sock'));
+      let text = '';
+      socket.on('data', (chunk) => (text += String(chunk)));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      socket.end('show stat\n');
+    });
+    const rows = stat.split('\n').filter((row) => row.split(',')[1] === address);
+    if (rows.length > 0 && rows.every((row) => row.split(',')[17] === 'UP')) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -104,7 +135,7 @@ async function session(username: string, url: string, resource?: string): Promis
     url,
     jid,
     token: await mintToken(jwtSecret, jid),
-    sender: 'AGENT',
+    sender: username.startsWith('staff-') ? 'AGENT' : 'GUEST',
     log: () => undefined,
     ...(resource ? { resource } : {}),
   });
@@ -182,11 +213,25 @@ describe('an ejabberd cluster of two nodes', () => {
 
   describe('with a client on each node', () => {
     const room = 'cluster-call';
+    const visitor = 'g1-visitor';
     let admin: RoomAdmin;
     let roomJid: string;
     let agent: ChatSession;
     let colleague: ChatSession;
     let colleagueOnNode1: ChatSession;
+
+    const together = (chat: ChatSession, other: string) =>
+      roomWhere(chat, roomJid, (r) => r.joined && r.occupants.some((o) => o.nick === other));
+
+    /** staff-1 and staff-2 write to each other, and the visitor to staff-1. */
+    async function converse(text: string): Promise<void> {
+      const atColleague = nextEvent(colleague, 'message', (r) => r.payload.message === text);
+      agent.sendMessage('staff-2', text);
+      await atColleague;
+      const atAgent = nextEvent(agent, 'message', (r) => r.payload.message === `${text}, too`);
+      colleague.sendMessage('staff-1', `${text}, too`);
+      await atAgent;
+    }
 
     beforeAll(async () => {
       const [first, second] = nodes as [RunningEjabberd, RunningEjabberd];
@@ -198,12 +243,17 @@ describe('an ejabberd cluster of two nodes', () => {
         title: 'Cluster call',
         members: [`staff-1@${first.domain}`, `staff-2@${first.domain}`],
       });
-      // staff-1 comes through haproxy (node 1 while it lives); staff-2 on node 2, and in a second
-      // tab on node 1.
-      agent = await session('staff-1', `ws://${API_ADDRESS}:${HAPROXY_WS_PORT}/ws`);
-      colleague = await session('staff-2', second.wsUrl, 'tab-node2');
-      colleagueOnNode1 = await session('staff-2', first.wsUrl, 'tab-node1');
+      // The roster entry that lets a guest write to an agent (decision 0010), kept by node 1.
+      await allowMessagesFrom(admin, 'staff-1', visitor);
+      // staff-1 comes through haproxy to node 1, staff-2 to node 2 (and in a second tab straight
+      // to node 1).
+      agent = await session('staff-1', haproxyUrl('node1first'));
+      colleague = await session('staff-2', haproxyUrl('node2first'), 'tab-a');
+      colleagueOnNode1 = await session('staff-2', first.wsUrl, 'tab-b');
       expect(await nodesOf(second, 'staff-1')).toEqual([first.nodeName]);
+      expect(await nodesOf(second, 'staff-2')).toEqual(
+        expect.arrayContaining([first.nodeName, second.nodeName]),
+      );
     });
 
     it('shows the room’s occupants to each other across nodes, with their presence', async () => {
@@ -244,30 +294,55 @@ describe('an ejabberd cluster of two nodes', () => {
     it('survives node 1’s loss: its client is back through haproxy in the same room, and the conversation goes on', async () => {
       const [first, second] = nodes as [RunningEjabberd, RunningEjabberd];
       const lostAt = Date.now();
-      const agentBack = nextEvent(agent, 'status', (s) => s === 'connected');
-      const together = (chat: ChatSession, other: string) =>
-        roomWhere(chat, roomJid, (r) => r.joined && r.occupants.some((o) => o.nick === other));
       const agentDropped = nextEvent(agent, 'status', (s) => s === 'reconnecting');
+      const agentBack = nextEvent(agent, 'status', (s) => s === 'connected');
       process.kill(first.beamPid, 'SIGKILL');
       await agentDropped;
       await agentBack;
       const reconnectedMs = Date.now() - lostAt;
       // Both are in the room again: the reconnected client rejoined it, the one that stayed
-      // found its occupancy gone with node 1 and joined it again.
+      // found its occupancy gone with node 1 (no one told it) and joined it again.
       await Promise.all([together(agent, 'staff-2'), together(colleague, 'staff-1')]);
       const inRoomMs = Date.now() - lostAt;
+      await converse('still here');
+      const conversingMs = Date.now() - lostAt;
       expect(await nodesOf(second, 'staff-1')).toEqual([second.nodeName]);
-      expect(await roomOccupants({ ...admin, adminApiUrl: second.adminApiUrl }, room)).toEqual(
+      // The room, its members and the roster kept by node 1 are node 2's too.
+      const survivor = { ...admin, adminApiUrl: second.adminApiUrl };
+      expect(await roomOccupants(survivor, room)).toEqual(
         expect.arrayContaining(['staff-1', 'staff-2']),
       );
-      const atColleague = nextEvent(colleague, 'message', (r) => r.direction === 'in');
-      agent.sendMessage('staff-2', 'still here');
-      expect((await atColleague).payload.message).toBe('still here');
-      const atAgent = nextEvent(agent, 'message', (r) => r.direction === 'in');
-      colleague.sendMessage('staff-1', 'so am I');
-      expect((await atAgent).payload.message).toBe('so am I');
+      const guest = await session(visitor, second.wsUrl);
+      const fromGuest = nextEvent(agent, 'message', (r) => r.payload.from === visitor);
+      guest.sendMessage('staff-1', 'hello after the loss');
+      expect((await fromGuest).payload.message).toBe('hello after the loss');
+      await guest.close();
       console.info(
-        `node 1 killed: client reconnected in ${reconnectedMs} ms, both back in the room in ${inRoomMs} ms, conversation on in ${Date.now() - lostAt} ms`,
+        `node 1 killed: its client reconnected in ${reconnectedMs} ms, both in the room again in ${inRoomMs} ms, messages both ways in ${conversingMs} ms`,
+      );
+    });
+
+    it('takes node 1 back by itself, then loses node 2 to a graceful stop (a rolling restart)', async () => {
+      const [, second] = nodes as [RunningEjabberd, RunningEjabberd];
+      // The same folder: Mnesia remembers the cluster, so no join is needed.
+      const first = await startEjabberd(nodeOptions(NODE_ADDRESSES[0]));
+      nodes[0] = first;
+      expect((await ejabberdClusterNodes(first)).sort()).toEqual([first.nodeName, second.nodeName]);
+      await haproxySeesUp(NODE_ADDRESSES[0]);
+      const stoppedAt = Date.now();
+      const back = [agent, colleague].map((chat) =>
+        nextEvent(chat, 'status', (s) => s === 'connected'),
+      );
+      await second.stop();
+      await Promise.all(back);
+      await Promise.all([together(agent, 'staff-2'), together(colleague, 'staff-1')]);
+      const inRoomMs = Date.now() - stoppedAt;
+      await converse('after the restart');
+      for (const user of ['staff-1', 'staff-2']) {
+        expect(await nodesOf(first, user)).toEqual([first.nodeName]);
+      }
+      console.info(
+        `node 2 stopped: both clients on node 1 and in the room in ${inRoomMs} ms, messages both ways in ${Date.now() - stoppedAt} ms`,
       );
     });
   });
