@@ -5,6 +5,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { measureApiThroughput } from './api/throughput.ts';
 import { measureCallSetup, measureRecovery } from './call/call-flow.ts';
+import { measureCluster, type ClusterPlan } from './cluster/index.ts';
 import { measureJanusCapacity } from './janus/capacity.ts';
 import { resultsDir } from './paths.ts';
 import { rssBytes } from './proc.ts';
@@ -30,6 +31,8 @@ type Plan = {
   /** Timed requests of each report (after warm-up), and CSV exports of the whole range. */
   reportRequests: number;
   reportExports: number;
+  /** Issue 21's figures (docs/scaling.md): calls set up on one node. */
+  cluster: ClusterPlan;
 };
 
 const QUICK: Plan = {
@@ -43,6 +46,9 @@ const QUICK: Plan = {
   xmppSeconds: 6,
   reportRequests: 10,
   reportExports: 1,
+  cluster: {
+    callSetup: { calls: 6, concurrency: 2 },
+  },
 };
 const FULL: Plan = {
   paintRuns: 20,
@@ -55,6 +61,9 @@ const FULL: Plan = {
   xmppSeconds: 15,
   reportRequests: 30,
   reportExports: 3,
+  cluster: {
+    callSetup: { calls: 12, concurrency: 4 },
+  },
 };
 
 const quick = process.argv.includes('--quick');
@@ -126,6 +135,7 @@ if ([...browserBenchmarks, 'apiThroughput', 'reports'].some(wanted)) {
 // The capacity runs get servers of their own, with the rest of the stack stopped.
 await run('janusCapacity', () => measureJanusCapacity(plan.janusSteps, plan.janusSeconds, log));
 await run('xmppCapacity', () => measureXmppCapacity(plan.xmppSteps, plan.xmppSeconds, log));
+await run('cluster', () => measureCluster(plan.cluster, log));
 
 const rows: Row[] = [];
 const memory: Memory[] = [];
