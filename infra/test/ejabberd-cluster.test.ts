@@ -265,6 +265,11 @@ describe('an ejabberd cluster of two nodes', () => {
       await roomWhere(colleague, roomJid, (r) =>
         r.occupants.some((o) => o.nick === 'staff-1' && o.status?.state === 'InCall'),
       );
+      // The API asks whichever node haproxy picks: node 2 answers for node 1's room.
+      const second = nodes[1] as RunningEjabberd;
+      expect(
+        (await roomOccupants({ ...admin, adminApiUrl: second.adminApiUrl }, room))?.sort(),
+      ).toEqual(['staff-1', 'staff-2']);
     });
 
     it('carries messages across nodes, with carbons to the user’s other node', async () => {
