@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatSession } from '../../packages/chat/src/index.ts';
 import {
+  addMembers,
   allowMessagesFrom,
   ensureCallRoom,
   roomOccupants,
@@ -334,20 +335,31 @@ describe('an ejabberd cluster of two nodes', () => {
       nodes[0] = first;
       expect((await ejabberdClusterNodes(first)).sort()).toEqual([first.nodeName, second.nodeName]);
       await haproxySeesUp(NODE_ADDRESSES[0]);
+      // A third occupant on node 1, in the room that now lives on node 2 (restarted there after
+      // the loss): it stays connected while that room goes down with node 2.
+      await addMembers(admin, room, [`staff-3@${first.domain}`]);
+      const stayer = await session('staff-3', first.wsUrl);
+      await stayer.joinRoom(roomJid, { nick: stayer.username });
+      await together(stayer, 'staff-1');
       const stoppedAt = Date.now();
       const back = [agent, colleague].map((chat) =>
         nextEvent(chat, 'status', (s) => s === 'connected'),
       );
       await second.stop();
       await Promise.all(back);
-      await Promise.all([together(agent, 'staff-2'), together(colleague, 'staff-1')]);
+      await Promise.all([
+        together(agent, 'staff-2'),
+        together(colleague, 'staff-1'),
+        together(stayer, 'staff-1'),
+        together(stayer, 'staff-2'),
+      ]);
       const inRoomMs = Date.now() - stoppedAt;
       await converse('after the restart');
       for (const user of ['staff-1', 'staff-2']) {
         expect(await nodesOf(first, user)).toEqual([first.nodeName]);
       }
       console.info(
-        `node 2 stopped: both clients on node 1 and in the room in ${inRoomMs} ms, messages both ways in ${Date.now() - stoppedAt} ms`,
+        `node 2 stopped: its clients on node 1 and all three in the room in ${inRoomMs} ms, messages both ways in ${Date.now() - stoppedAt} ms`,
       );
     });
   });
