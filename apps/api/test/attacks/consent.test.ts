@@ -54,6 +54,15 @@ describe('attack: getting around a company’s consent', () => {
           .executeTakeFirstOrThrow()
       ).n,
     );
+  /** A refused call leaves no report of itself. */
+  const expectNoCallReport = async (callId: string) =>
+    expect(
+      await t.app.db
+        .selectFrom('call_reports')
+        .select('id')
+        .where('call_id', '=', callId)
+        .execute(),
+    ).toEqual([]);
   /** Whether Janus records the room, as Janus itself lists it (private rooms: admin key). */
   const janusRecords = (room: string) =>
     withPluginHandle(
@@ -103,12 +112,7 @@ describe('attack: getting around a company’s consent', () => {
     );
     expect(admission.statusCode).toBe(403);
     expect(admission.json().error.code).toBe('consent_required');
-    const reports = await t.app.db
-      .selectFrom('call_reports')
-      .select('id')
-      .where('call_id', '=', callId)
-      .execute();
-    expect(reports).toEqual([]);
+    await expectNoCallReport(callId);
   });
 
   it('the welcome answers of a guest who never consented are refused and not kept', async () => {
@@ -218,12 +222,7 @@ describe('attack: getting around a company’s consent', () => {
       const refused = await addCall(guest, { recording: 'declined' }, callId);
       expect(refused.statusCode).toBe(400);
       expect(refused.json().error.fields).toHaveProperty('recording');
-      const reports = await t.app.db
-        .selectFrom('call_reports')
-        .select('id')
-        .where('call_id', '=', callId)
-        .execute();
-      expect(reports).toEqual([]);
+      await expectNoCallReport(callId);
     } finally {
       await setSettings({ recordingOptional: true });
       t.app.companyDetails.forget(company);
