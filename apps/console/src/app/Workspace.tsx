@@ -2,9 +2,9 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { AvailabilityPicker } from '../features/availability/AvailabilityPicker.tsx';
 import { BlockGuestButton } from '../features/call/BlockGuestButton.tsx';
+import { CallChat } from '../features/call/CallChat.tsx';
 import { CallScreen } from '../features/call/CallScreen.tsx';
 import { RejoinNotice } from '../features/call/RejoinNotice.tsx';
-import { ChatPanel } from '../features/chat/ChatPanel.tsx';
 import { GuestContextPanel } from '../features/guestContext/GuestContextPanel.tsx';
 import { DoctorPanel } from '../features/health/DoctorPanel.tsx';
 import { HealthPanel } from '../features/health/HealthPanel.tsx';
@@ -93,7 +93,7 @@ export function Workspace() {
         </div>
         <main className="desk-main">
           {call ? <CallScreen /> : <NoCall />}
-          <ChatPanel />
+          <CallChat />
         </main>
         <div className="desk-side">
           {call && (

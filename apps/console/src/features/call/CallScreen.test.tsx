@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatSession } from '@frontdesk/chat';
-import type { MediaSession } from '@frontdesk/media';
+import type { MediaSession, MediaState } from '@frontdesk/media';
 import type { CallQualityBody, ClaimedCall, PresenceStatus } from '@frontdesk/protocol';
 import { Connections } from '../../app/connections.ts';
 import type { RootState } from '../../app/store.ts';
@@ -75,7 +75,31 @@ const figures: CallQualityBody = {
   iceFailed: false,
 };
 
+/** What the media says with the guest's feed in, its microphone off. */
+const guestMicOff = {
+  status: 'connected',
+  feeds: [
+    { janusId: '1', display: 'guest', onlyAudio: false, audioMuted: true, videoMuted: false },
+  ],
+  local: { audioMuted: false, videoMuted: false, onHold: false },
+  streamsReady: { local: false, remote: true },
+  quality: { send: null, receive: null },
+} as unknown as MediaState;
+
 describe('call screen', () => {
+  it('says the guest’s microphone is off, but only that the call is held while it is', () => {
+    const state = inCall();
+    const withMedia = { ...callSlice.getInitialState(), ...state.call, media: guestMicOff };
+    renderWithState(<CallScreen />, { ...state, call: withMedia });
+    expect(screen.getByText('The guest’s microphone is off')).toBeTruthy();
+    cleanup();
+    // As a console reloaded while it held the call comes back (decision 0027): held, the
+    // guest's microphone off because of the hold.
+    renderWithState(<CallScreen />, { ...state, call: { ...withMedia, onHold: true } });
+    expect(screen.getByText('The guest is on hold.').getAttribute('role')).toBe('status');
+    expect(screen.queryByText('The guest’s microphone is off')).toBeNull();
+  });
+
   it('takes the focus and shows that the company records', () => {
     renderWithState(<CallScreen />, inCall());
     const heading = screen.getByRole('heading', { name: 'Call with Guest ABC' });

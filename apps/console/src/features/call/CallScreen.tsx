@@ -169,7 +169,8 @@ export function CallScreen() {
           <MediaTile streamKey={LOCAL_STREAM} label={t('yourVideo')} muted testId="local-video" />
         </div>
       )}
-      {feeds.some((feed) => feed.audioMuted) && <p>{t('guestMuted')}</p>}
+      {/* A held guest's microphone is off because of the hold, which the status above says. */}
+      {!onHold && feeds.some((feed) => feed.audioMuted) && <p>{t('guestMuted')}</p>}
       <CallControls label={title} />
       <Devices voice={voice} />
       <dl className="quality" aria-label={t('quality')}>

@@ -1,10 +1,18 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessageRecord, ChatSession, TypingState } from '@frontdesk/chat';
 import { ApiRequestError, type ApiClient, type ChatFile } from '@frontdesk/protocol';
 import { Connections } from '../../app/connections.ts';
 import type { RootState } from '../../app/store.ts';
-import { answer, fakeApi, renderWithState, signedIn, unreachable } from '../../test/render.tsx';
+import {
+  answer,
+  claimedCall,
+  fakeApi,
+  renderWithState,
+  signedIn,
+  unreachable,
+} from '../../test/render.tsx';
+import { callSlice } from '../call/callSlice.ts';
 import { currentToasts, dismissToast } from '../../ui/toast.ts';
 import { ChatPanel, formatMessageTime } from './ChatPanel.tsx';
 import {
@@ -63,6 +71,17 @@ function chatWith(...records: ChatMessageRecord[]): Partial<RootState> {
   let chat = chatSlice.reducer(undefined, conversationOpened(GUEST));
   for (const each of records) chat = chatSlice.reducer(chat, messageReceived(each));
   return { ...signedIn(), chat };
+}
+
+const CALL = claimedCall('c', { guestJabberUsername: GUEST });
+
+/** The call state of a console in a call with the guest `guestNick`. */
+function inCallWith(guestNick: string): RootState['call'] {
+  return {
+    ...callSlice.getInitialState(),
+    phase: 'active',
+    call: { ...CALL, guestJabberUsername: guestNick },
+  };
 }
 
 const REPLIES = [
@@ -211,6 +230,38 @@ describe('the agent’s chat', () => {
       },
     ]);
     expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('names the file’s call when it goes to the guest of the call in progress, no call otherwise', async () => {
+    const forms: FormData[] = [];
+    const api = (async (_route: unknown, options: { form: FormData }) => {
+      forms.push(options.form);
+      return {
+        data: { fileUrl: '/api/files/dddddddddddddddddddddd', contentType: 'image/png', size: 5 },
+      };
+    }) as unknown as ApiClient;
+    const paste = async () => {
+      const file = new File(['hello'], 'screen.png', { type: 'image/png' });
+      fireEvent.paste(screen.getByRole('combobox', { name: 'Message' }), {
+        clipboardData: { files: [file] },
+      });
+      await waitFor(() => expect(screen.queryByRole('progressbar')).toBeNull());
+    };
+    const { sent } = renderChat({ ...chatWith(), call: inCallWith(GUEST) }, api);
+    await paste();
+    expect(sent).toHaveLength(1);
+    cleanup();
+    // Before the guest is taken (a waiting guest's chat), and with another guest in the call.
+    renderChat(chatWith(), api);
+    await paste();
+    cleanup();
+    renderChat({ ...chatWith(), call: inCallWith('g12-other-fff999') }, api);
+    await paste();
+    expect(forms.map((form) => [form.get('companyId'), form.get('callId')])).toEqual([
+      ['12', CALL.callId],
+      ['12', null],
+      ['12', null],
+    ]);
   });
 
   it('says why a file was refused, and forgets it at the next action or conversation', async () => {

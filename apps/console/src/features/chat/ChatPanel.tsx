@@ -82,7 +82,12 @@ const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes('Fi
  * shows under them. Files go as cards; the agent attaches one, drops it on the chat or pastes
  * it, and sees the upload's progress. A problem shows until the agent's next action.
  */
-export function ChatPanel() {
+export function ChatPanel({
+  callGuest = null,
+}: {
+  /** The guest of the call in progress, by its nick, and its name as the call's heading says it. */
+  callGuest?: { nick: string; name: string } | null;
+}) {
   const dispatch = useAppDispatch();
   const peer = useAppSelector((state) => state.chat.openPeer);
   const conversation = useAppSelector((state) => (peer ? selectConversation(state, peer) : null));
@@ -96,6 +101,7 @@ export function ChatPanel() {
   const log = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLInputElement>(null);
   const typed = useTypingNotice(peer);
+
   const replies = useCannedReplies();
   // The `/` suggestions: which one is highlighted, and whether Escape closed them for this text.
   const [active, setActive] = useState(0);
@@ -122,7 +128,7 @@ export function ChatPanel() {
   }, [dispatch, newestIn]);
 
   if (!peer || !conversation) return null;
-  const guest = guestLabel(peer);
+  const guest = peer === callGuest?.nick ? callGuest.name : guestLabel(peer);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

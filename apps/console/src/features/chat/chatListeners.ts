@@ -130,6 +130,12 @@ export function chatListeners(startListening: AppStartListening): void {
       }
       const form = new FormData();
       form.append('companyId', String(login.user.companyId));
+      // A file sent to the guest of the call in progress goes with that guest's data (its export
+      // and erasure, decision 0032): the API ties it to the call the agent names.
+      const { call, phase } = getState().call;
+      if (call?.guestJabberUsername === to && (phase === 'connecting' || phase === 'active')) {
+        form.append('callId', call.callId);
+      }
       form.append(type, file, file.name);
       try {
         const { data } = await extra.api(routes.upload, {

@@ -38,9 +38,10 @@ function ask(api: ConsoleServices['api'], callId: string, token: string | undefi
  * The guest of the call `callId` as the API knows it (`GET /calls/:callId/guest-context`), asked
  * once per call and kept while the call and its wrap-up last; `retry` asks again after a failure.
  * `passive`: never asks, only follows what the guest's panel asked (the call screen's name).
+ * With no call (`null`) it stays loading.
  */
 export function useGuestContext(
-  callId: string,
+  callId: string | null,
   { passive = false }: { passive?: boolean } = {},
 ): GuestContextView & { retry: () => void } {
   const { api } = useServices();
@@ -50,6 +51,7 @@ export function useGuestContext(
   // What the last answer was, and to which ask: a newer call or retry is loading until answered.
   const [answer, setAnswer] = useState<{ key: string; view: GuestContextView } | null>(null);
   useEffect(() => {
+    if (callId === null) return undefined;
     let live = true;
     const follow = (asking: Promise<GuestContext>) =>
       asking
@@ -78,8 +80,11 @@ export function useGuestContext(
   return { ...view, retry };
 }
 
-/** The guest's name from its welcome answers once the panel has it; its short label until then. */
-export function useGuestName(callId: string, label: string): string {
+/**
+ * The guest's name from its welcome answers once the panel has it; its short label until then,
+ * and for no call (`null`).
+ */
+export function useGuestName(callId: string | null, label: string): string {
   const view = useGuestContext(callId, { passive: true });
   return (view.status === 'ready' ? view.context.name : null) ?? label;
 }

@@ -1,5 +1,6 @@
 import type { OperatorCompany } from '@frontdesk/protocol';
 import { t } from '../../i18n/messages.ts';
+import { EmptyState } from '../../ui/ListState.tsx';
 import { EmailAddress } from './EmailAddress.tsx';
 import { companyLinks, formatDate } from './operatorApi.ts';
 
@@ -29,7 +30,9 @@ export function CompanyList({ view, onRetry }: { view: CompaniesView; onRetry: (
           </button>
         </div>
       )}
-      {companies?.length === 0 && <p>{t('operatorNoCompanies')}</p>}
+      {companies?.length === 0 && (
+        <EmptyState title={t('operatorNoCompanies')} hint={t('operatorNoCompaniesHint')} />
+      )}
       {companies && companies.length > 0 && (
         <>
           <p>{t('operatorCompanyCount', { count: String(companies.length) })}</p>

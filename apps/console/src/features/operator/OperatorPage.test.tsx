@@ -116,7 +116,10 @@ describe('the operator’s sign-in', () => {
     await screen.findByRole('heading', { name: 'Operator sign-in' });
     signIn();
     expect(screen.getByRole('button', { name: 'Signing in…' })).toHaveProperty('disabled', true);
-    expect(await screen.findByText('No companies yet: create the first one.')).toBeTruthy();
+    const empty = await screen.findByText('No companies yet.');
+    // The shared empty state, with the next step: the form on the same page.
+    expect(empty.className).toBe('list-state-title');
+    expect(empty.parentElement?.textContent).toContain('Create the first one with “New company”');
   });
 });
 

@@ -139,9 +139,27 @@ describe('a call’s page', () => {
         recordings: [],
       }),
     });
-    expect(
-      (await screen.findByTestId('call-recordings', {}, { timeout: 5000 })).textContent,
-    ).toContain('This call was not recorded.');
+    const notRecorded = await screen.findByTestId('call-recordings', {}, { timeout: 5000 });
+    expect(within(notRecorded).getByText('This call was not recorded.').className).toBe(
+      'list-state-title',
+    );
+    expect(notRecorded.textContent).toContain('“Record calls” is on (Settings → Call)');
+  });
+
+  it('says a recorded call’s film is not listed yet, and checks again on request', async () => {
+    const answers: Record<string, FakeAnswer> = {
+      [DETAIL]: answer({ ...callDetail, recordings: [] }),
+    };
+    const server = openCall(answers);
+    const recordings = await screen.findByTestId('call-recordings', {}, { timeout: 5000 });
+    expect(within(recordings).getByText('The recording is not listed yet.').className).toBe(
+      'list-state-title',
+    );
+    expect(recordings.textContent).toContain('A recording is listed once its call has ended.');
+    answers[DETAIL] = answer(callDetail);
+    fireEvent.click(within(recordings).getByRole('button', { name: 'Check again' }));
+    expect(await screen.findByTestId('recording-video')).toBeTruthy();
+    expect(server.requests.filter((request) => request.route === DETAIL)).toHaveLength(2);
   });
 
   it('follows a merge that is running until its film is ready', async () => {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Recording } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
+import { EmptyState } from '../../../ui/ListState.tsx';
 import { formatDateTime } from '../../admin/listPage/formatTime.ts';
 import { formatBytes, formatDuration } from '../format.ts';
 import { useReportTimeZone } from '../useReport.ts';
@@ -24,10 +25,18 @@ export function Recordings(props: {
   onReload: () => void;
 }) {
   if (props.recordings.length === 0) {
-    return (
-      <p className="report-empty">
-        {props.recorded ? t('reportRecordingMissing') : t('reportNotRecorded')}
-      </p>
+    return props.recorded ? (
+      <EmptyState
+        title={t('reportRecordingMissing')}
+        hint={t('reportRecordingMissingHint')}
+        action={
+          <button type="button" className="secondary" onClick={props.onReload}>
+            {t('reportRecordingCheckAgain')}
+          </button>
+        }
+      />
+    ) : (
+      <EmptyState title={t('reportNotRecorded')} hint={t('reportNotRecordedHint')} />
     );
   }
   return (
