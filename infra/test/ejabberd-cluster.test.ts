@@ -355,11 +355,12 @@ describe('an ejabberd cluster of two nodes', () => {
       ]);
       const inRoomMs = Date.now() - stoppedAt;
       await converse('after the restart');
+      const conversingMs = Date.now() - stoppedAt;
       for (const user of ['staff-1', 'staff-2']) {
         expect(await nodesOf(first, user)).toEqual([first.nodeName]);
       }
       console.info(
-        `node 2 stopped: its clients on node 1 and all three in the room in ${inRoomMs} ms, messages both ways in ${Date.now() - stoppedAt} ms`,
+        `node 2 stopped: its clients on node 1 and all three in the room in ${inRoomMs} ms, messages both ways in ${conversingMs} ms`,
       );
     });
   });
