@@ -6,11 +6,13 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { CallPresence, releaseCall } from './calls/call-presence.ts';
+import { CALL_PRESENCE_SWEEP_MS, CallPresence, releaseCall } from './calls/call-presence.ts';
+import { ClusterTasks } from './cluster/cluster-tasks.ts';
+import { RATE_LIMIT_CLEANUP_MS, SharedCounters } from './cluster/shared-counters.ts';
 import { CallRooms } from './calls/call-rooms.ts';
 import { CallChats } from './xmpp/call-chats.ts';
 import { CompanyDetailsCache } from './companies/company-details-cache.ts';
-import { StaffChatSessions } from './xmpp/staff-chat-sessions.ts';
+import { STAFF_CHAT_SWEEP_MS, StaffChatSessions } from './xmpp/staff-chat-sessions.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import {
@@ -79,6 +81,8 @@ declare module 'fastify' {
     companyDetails: CompanyDetailsCache;
     staffChats: StaffChatSessions;
     callPresence: CallPresence;
+    /** The work one replica does for all; `server.ts` starts it, tests tick it. */
+    clusterTasks: ClusterTasks;
     drain: Drain;
   }
 }
@@ -158,7 +162,6 @@ export async function buildApp({
       app.log,
     ),
   );
-  app.addHook('onClose', () => app.staffChats.stop());
   app.decorate(
     'callPresence',
     new CallPresence(
@@ -168,7 +171,20 @@ export async function buildApp({
       (ended) => releaseCall(app, ended),
     ),
   );
-  app.addHook('onClose', () => app.callPresence.stop());
+  // Once a period whichever replica holds each task's lock (decision 0038).
+  app.decorate(
+    'clusterTasks',
+    new ClusterTasks(config.databaseUrl, config.databaseSchema ?? 'public', app.log),
+  );
+  const counters = new SharedCounters(db);
+  for (const [name, intervalMs, run] of [
+    ['call-presence', CALL_PRESENCE_SWEEP_MS, () => app.callPresence.sweep()],
+    ['staff-chat-sessions', STAFF_CHAT_SWEEP_MS, () => app.staffChats.sweep()],
+    ['rate-limit-cleanup', RATE_LIMIT_CLEANUP_MS, () => counters.deleteEnded()],
+  ] as const) {
+    app.clusterTasks.add(name, intervalMs, run);
+  }
+  app.addHook('onClose', () => app.clusterTasks.close());
   app.decorate(
     'companyDetails',
     new CompanyDetailsCache(db, config.xmpp.domain, config.companyDetailsCacheMs),
@@ -180,6 +196,7 @@ export async function buildApp({
       onReconnect: () => app.companyDetails.forgetAll(),
     },
     app.log,
+    `frontdesk-api-company-changes-${config.databaseSchema ?? 'public'}`,
   );
   await companyChanges.start();
   app.addHook('onClose', () => companyChanges.stop());

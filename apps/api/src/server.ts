@@ -3,7 +3,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedOnStart } from './db/seed.ts';
-import { waitForLiveCalls } from './lifecycle/drain.ts';
+import { waitForOwnConnections } from './lifecycle/drain.ts';
 import { provisionChatRooms } from './xmpp/room-provisioning.ts';
 
 const config = loadConfig(process.env);
@@ -20,9 +20,9 @@ await provisionChatRooms(
   app.log,
 );
 
-app.staffChats.start();
-// Answered calls both sides left without hanging up end after the reload grace (decision 0037).
-app.callPresence.start();
+// The sweeps (staff chats past their sign-in, calls both sides left) and the rate-limit cleanup,
+// run by whichever replica holds each one's lock (decision 0038).
+app.clusterTasks.start();
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -30,15 +30,14 @@ async function shutdown(signal: string) {
   closing = true;
   app.log.info({ signal, graceMs: config.drainGraceMs }, 'shutting down: no new calls');
   app.drain.begin();
+  // Another replica takes the sweeps over at its next tick.
+  await app.clusterTasks.close();
   if (config.drainGraceMs > 0) {
-    const calls = await waitForLiveCalls(db, config.drainGraceMs, {
+    const connections = await waitForOwnConnections(app.gatewayConnections, config.drainGraceMs, {
       pollMs: 2000,
-      onWaiting: (live) => app.log.info({ live }, 'waiting for live calls to end'),
-    }).catch((error: unknown) => {
-      app.log.warn({ err: error }, 'could not count the live calls; stopping');
-      return 'graceOver' as const;
+      onWaiting: (open) => app.log.info({ open }, 'waiting for relayed WebSockets to close'),
     });
-    app.log.info({ calls }, 'closing');
+    app.log.info({ connections }, 'closing');
   }
   // Open WebSockets would hold the server open: give requests a moment, then stop regardless.
   const force = setTimeout(() => process.exit(1), 10_000);

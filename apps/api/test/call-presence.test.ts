@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatSession } from '@frontdesk/chat';
+import type { ChatSession } from '@frontdesk/chat';
 import { roomOccupants, type RoomAdmin } from '@frontdesk/chat/server';
 import {
   callRoomJid,
@@ -8,8 +8,15 @@ import {
   PEER_GONE_GRACE_MS,
   supervisorSchema,
 } from '@frontdesk/protocol';
-import { buildTestAppWithChat, type TestAppWithChat } from './chat-server.ts';
-import { callApi, guestWithCall, loginStaff, markAnswered, staffIdOf } from './helper.ts';
+import { buildTestAppWithChat, guestInRoom, type TestAppWithChat } from './chat-server.ts';
+import {
+  buildReplica,
+  callApi,
+  guestWithCall,
+  loginStaff,
+  markAnswered,
+  staffIdOf,
+} from './helper.ts';
 
 const DEMO = 5;
 const SALES = 1;
@@ -48,17 +55,17 @@ describe('answered calls both sides left (CallPresence)', () => {
     const call = await guestWithCall(t.app, DEMO, SALES);
     await markAnswered(t.app, call.callId);
     const room = callRoomJid(call.callId, t.xmpp.domain);
-    const guest = new ChatSession({
-      url: t.xmpp.wsUrl,
-      jid: call.services.xmpp.jid,
-      token: call.services.xmpp.password,
-      sender: 'GUEST',
-      log: () => undefined,
-    });
+    const guest = await guestInRoom(t.xmpp.wsUrl, call, room);
     sessions.push(guest);
-    await guest.connect();
-    await guest.joinRoom(room, { nick: guest.username });
     return { ...call, room, guest, agent: await agentInRoom(room) };
+  }
+
+  /** An answered call whose guest and agent have both left its room. */
+  async function answeredCallBothLeft() {
+    const call = await answeredCallInRoom();
+    await Promise.all([call.guest.close(), call.agent.close()]);
+    await roomHolds(call.room, []);
+    return call;
   }
 
   /** Ada's console entering the call's room (again, after a reload). */
@@ -97,9 +104,7 @@ describe('answered calls both sides left (CallPresence)', () => {
   });
 
   it('keeps a call both left while the agent reloads and comes back within the grace', async () => {
-    const call = await answeredCallInRoom();
-    await Promise.all([call.guest.close(), call.agent.close()]);
-    await roomHolds(call.room, []);
+    const call = await answeredCallBothLeft();
     const now = Date.now();
     expect(await t.app.callPresence.sweep(now)).toEqual([]);
     const reloaded = await agentInRoom(call.room);
@@ -107,6 +112,20 @@ describe('answered calls both sides left (CallPresence)', () => {
     expect(await t.app.callPresence.sweep(now + PEER_GONE_GRACE_MS)).toEqual([]);
     expect(await stateOf(call.callId)).toBe('answered');
     expect(await supervisedCalls()).toContain(call.callId);
+  });
+
+  // Decision 0038: one replica sweeps at a time, and another may take over within a grace.
+  it('carries an absence one replica found over to the replica that sweeps next', async () => {
+    const call = await answeredCallBothLeft();
+    const now = Date.now();
+    expect(await t.app.callPresence.sweep(now)).toEqual([]);
+    const replica = await buildReplica(t);
+    try {
+      const ended = await replica.app.callPresence.sweep(now + PEER_GONE_GRACE_MS);
+      expect(ended.map((row) => row.call_id)).toEqual([call.callId]);
+    } finally {
+      await replica.close();
+    }
   });
 
   it('ends a call both sides left once the grace is over, ended by their absence, and the supervisor sees no ghost', async () => {

@@ -114,3 +114,24 @@ export async function buildTestAppWithChat(name: string) {
 }
 
 export type TestAppWithChat = Awaited<ReturnType<typeof buildTestAppWithChat>>;
+
+/**
+ * A guest's page in its call's chat room `room`, its chat connected to `url`: the chat server's
+ * own, or an API's gateway.
+ */
+export async function guestInRoom(
+  url: string,
+  call: { services: { xmpp: { jid: string; password: string } } },
+  room: string,
+): Promise<ChatSession> {
+  const guest = new ChatSession({
+    url,
+    jid: call.services.xmpp.jid,
+    token: call.services.xmpp.password,
+    sender: 'GUEST',
+    log: () => undefined,
+  });
+  await guest.connect();
+  await guest.joinRoom(room, { nick: guest.username });
+  return guest;
+}

@@ -1,6 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readinessSchema } from '@frontdesk/protocol';
-import { waitForLiveCalls } from '../src/lifecycle/drain.ts';
+import { waitForOwnConnections } from '../src/lifecycle/drain.ts';
+import { GatewayConnections } from '../src/observability/gateway-connections.ts';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
   buildTestApp,
@@ -21,22 +25,28 @@ describe('draining before a stop', () => {
     await t.close();
   });
 
-  it('waits for the live calls to end, and no longer than the grace period', async () => {
-    const { callId } = await guestWithCall(t.app, SEEDED_COMPANY.demo, 1);
-    await markAnswered(t.app, callId);
-    expect(await waitForLiveCalls(t.app.db, 300, { pollMs: 50 })).toBe('graceOver');
+  // Decision 0038: a replica waits for the WebSockets it relays itself, not for the database's
+  // calls (which other replicas relay and which outlive this one anyway).
+  it('waits for its own relayed WebSockets to close, and no longer than the grace period', async () => {
+    const server = createServer();
+    const wss = new WebSocketServer({ server });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const relayed = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+      const browser = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      const connections = new GatewayConnections();
+      connections.track('xmpp', await relayed);
+      expect(await waitForOwnConnections(connections, 300, { pollMs: 50 })).toBe('graceOver');
 
-    const ending = setTimeout(() => {
-      void t.app.db
-        .updateTable('call_reports')
-        .set({ ended_at: new Date(), end_reason: 'completed' })
-        .where('call_id', '=', callId)
-        .execute();
-    }, 300);
-    const began = Date.now();
-    expect(await waitForLiveCalls(t.app.db, 10_000, { pollMs: 50 })).toBe('ended');
-    clearTimeout(ending);
-    expect(Date.now() - began).toBeLessThan(5000);
+      // A live call in the database holds no replica back.
+      const { callId } = await guestWithCall(t.app, SEEDED_COMPANY.demo, 1);
+      await markAnswered(t.app, callId);
+      setTimeout(() => browser.close(), 300);
+      expect(await waitForOwnConnections(connections, 60_000, { pollMs: 50 })).toBe('closed');
+    } finally {
+      wss.close();
+      server.close();
+    }
   });
 
   it('takes no new call and leaves the load balancer once draining', async () => {

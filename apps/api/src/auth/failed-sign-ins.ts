@@ -1,47 +1,50 @@
-type Window = { failures: number; endsAt: number };
+import type { Counted, SharedCounters } from '../cluster/shared-counters.ts';
 
-/** How many keys are kept before the ended windows are swept away. */
-const SWEEP_AT = 10_000;
+/** At most `max` failures of one key (an address, an e-mail) in a window of `windowMs`. */
+export type FailedSignInLimit = { name: string; max: number; windowMs: number };
 
 /**
- * Failed sign-ins per key (an address, an e-mail) in fixed windows. SECURITY: only failures
- * count, so password guessing is stopped while a contact centre whose agents all sign in from
- * one office address is never held back by its own successes. (@fastify/rate-limit counts every
- * request, and cannot tell whether a key is over its limit without counting one more.)
+ * Failed sign-ins per key in fixed windows, counted by every API process together (decision
+ * 0038): a guesser spreading attempts over the replicas meets the limit at the same count.
+ * SECURITY: only failures count, so password guessing is stopped while a contact centre whose
+ * agents all sign in from one office address is never held back by its own successes.
+ * (@fastify/rate-limit counts every request, and cannot tell whether a key is over its limit
+ * without counting one more.) Each method takes the keys in the order of `limits`.
  */
 export class FailedSignIns {
-  private readonly windows = new Map<string, Window>();
-
   constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
+    private readonly counters: SharedCounters,
+    private readonly limits: readonly FailedSignInLimit[],
   ) {}
 
-  /** Seconds until `key` may try again; 0 when it may now. */
-  retryAfterSeconds(key: string, now: number): number {
-    const window = this.windows.get(key);
-    if (!window || window.endsAt <= now || window.failures < this.max) return 0;
-    return Math.ceil((window.endsAt - now) / 1000);
+  private counted(keys: readonly string[]): (Counted & { max: number })[] {
+    return this.limits.map((limit, i) => ({
+      key: `failed-sign-in:${limit.name}:${keys[i] ?? ''}`,
+      windowMs: limit.windowMs,
+      max: limit.max,
+    }));
   }
 
-  /** One more failure (or attempt in flight) of `key`. */
-  record(key: string, now: number): void {
-    const window = this.windows.get(key);
-    if (window && window.endsAt > now) {
-      window.failures += 1;
-      return;
-    }
-    if (this.windows.size >= SWEEP_AT) this.sweep(now);
-    this.windows.set(key, { failures: 1, endsAt: now + this.windowMs });
+  /**
+   * Counts one more attempt of each key, as failed until {@link forgive} takes it back, and
+   * answers the seconds until the keys may try again: 0 when this attempt may go ahead. One
+   * statement, so guesses sent all at once are counted one after the other, each seeing the
+   * ones before. A refused attempt is taken back: it is not a failure.
+   */
+  async attempt(keys: readonly string[]): Promise<number> {
+    const counted = this.counted(keys);
+    const counts = await this.counters.hit(counted);
+    const waits = counts.map((count) => {
+      const max = counted.find((c) => c.key === count.key)?.max ?? Infinity;
+      return count.hits > max ? Math.max(1, Math.ceil(count.ttlMs / 1000)) : 0;
+    });
+    const waitSeconds = Math.max(0, ...waits);
+    if (waitSeconds > 0) await this.forgive(keys);
+    return waitSeconds;
   }
 
-  /** Takes back one failure of `key` (the attempt it was counted for succeeded). */
-  forgive(key: string, now: number): void {
-    const window = this.windows.get(key);
-    if (window && window.endsAt > now && window.failures > 0) window.failures -= 1;
-  }
-
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
+  /** Takes back one failure of each key (the attempt it was counted for succeeded). */
+  async forgive(keys: readonly string[]): Promise<void> {
+    await this.counters.forgive(this.counted(keys).map((c) => c.key));
   }
 }

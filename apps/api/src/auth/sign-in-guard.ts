@@ -1,4 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { SharedCounters } from '../cluster/shared-counters.ts';
+import type { Database } from '../db/schema.ts';
 import { FAILED_SIGN_IN_LIMITS, tooMany } from '../plugins/rate-limits.ts';
 import { FailedSignIns } from './failed-sign-ins.ts';
 import { hashPassword, verifyPassword } from './password.ts';
@@ -6,23 +9,22 @@ import { hashPassword, verifyPassword } from './password.ts';
 /**
  * Every check of an e-mail and password (sign-in, choosing a new password, an operator's
  * sign-in) goes through one guard, so each route that takes a password is as hard to guess
- * through as the sign-in: the same failed-attempt limits per address and per e-mail.
+ * through as the sign-in: the same failed-attempt limits per address and per e-mail, counted
+ * across the API's replicas. Guards of different `name`s count apart.
  */
 export class SignInGuard {
-  private readonly byAddress = new FailedSignIns(
-    FAILED_SIGN_IN_LIMITS.perAddress.max,
-    FAILED_SIGN_IN_LIMITS.perAddress.windowMs,
-  );
-  private readonly byEmail = new FailedSignIns(
-    FAILED_SIGN_IN_LIMITS.perEmail.max,
-    FAILED_SIGN_IN_LIMITS.perEmail.windowMs,
-  );
+  private constructor(
+    private readonly failures: FailedSignIns,
+    private readonly unknownAccountHash: string,
+  ) {}
 
-  private constructor(private readonly unknownAccountHash: string) {}
-
-  static async create(): Promise<SignInGuard> {
+  static async create(db: Kysely<Database>, name: string): Promise<SignInGuard> {
+    const failures = new FailedSignIns(new SharedCounters(db), [
+      { name: `${name}:address`, ...FAILED_SIGN_IN_LIMITS.perAddress },
+      { name: `${name}:email`, ...FAILED_SIGN_IN_LIMITS.perEmail },
+    ]);
     // SECURITY: an unknown e-mail is checked against this hash, so it takes as long as a wrong password.
-    return new SignInGuard(await hashPassword('no account has this password'));
+    return new SignInGuard(failures, await hashPassword('no account has this password'));
   }
 
   /**
@@ -37,23 +39,15 @@ export class SignInGuard {
     password: string,
     storedHash: string | undefined,
   ): Promise<boolean> {
-    const now = Date.now();
-    const waitSeconds = Math.max(
-      this.byAddress.retryAfterSeconds(request.ip, now),
-      this.byEmail.retryAfterSeconds(email, now),
-    );
+    const keys = [request.ip, email];
+    // Counted as failed until the password is found right, so guesses sent all at once count too.
+    const waitSeconds = await this.failures.attempt(keys);
     if (waitSeconds > 0) {
       void reply.header('retry-after', String(waitSeconds));
       throw tooMany(`${waitSeconds} seconds`);
     }
-    // Counted as failed until the password is found right, so guesses sent all at once count too.
-    this.byAddress.record(request.ip, now);
-    this.byEmail.record(email, now);
     const valid = await verifyPassword(password, storedHash ?? this.unknownAccountHash);
-    if (valid && storedHash !== undefined) {
-      this.byAddress.forgive(request.ip, now);
-      this.byEmail.forgive(email, now);
-    }
+    if (valid && storedHash !== undefined) await this.failures.forgive(keys);
     return valid && storedHash !== undefined;
   }
 }

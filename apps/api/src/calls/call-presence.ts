@@ -32,16 +32,12 @@ export async function releaseCall(
  * for {@link PEER_GONE_GRACE_MS} — the grace a reloading console gets, so a reload still rejoins
  * (decision 0027) — is ended `absence`, as the end route ends it.
  *
- * Absences are kept in memory: a restarted API starts their grace again. Every replica sweeps;
- * the end is one conditional statement, so only the first releases the call. A room the chat
- * server cannot tell about (unreachable, or lost) ends nothing.
+ * One API process sweeps for all (a cluster task, decision 0038). An absence is kept on the call
+ * (`absent_since`), so its grace goes on when another process takes the sweep over; the end is
+ * one conditional statement, so a call ended meanwhile by a side is not released twice. A room
+ * the chat server cannot tell about (unreachable, or lost) ends nothing.
  */
 export class CallPresence {
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping = false;
-  /** Report id → when the sweep first found nobody in the call's room. */
-  private readonly absentSince = new Map<number, number>();
-
   constructor(
     private readonly admin: RoomAdmin,
     private readonly db: Kysely<Database>,
@@ -74,11 +70,22 @@ export class CallPresence {
     return occupants.some((user) => user === call.guest_jabber_username || user === agent);
   }
 
+  /**
+   * When the call's absence began: now, unless an earlier sweep (of any process) found it already.
+   */
+  private async absentSince(id: number, now: number): Promise<number> {
+    const row = await this.db
+      .updateTable('call_reports')
+      .set((eb) => ({ absent_since: eb.fn.coalesce('absent_since', eb.val(new Date(now))) }))
+      .where('id', '=', id)
+      .returning('absent_since')
+      .executeTakeFirst();
+    return row?.absent_since?.getTime() ?? now;
+  }
+
   /** One look at every answered call; answers the calls it ended. */
   async sweep(now = Date.now()): Promise<CallReportRow[]> {
     const calls = await this.answeredCalls(now);
-    const live = new Set(calls.map((call) => call.id));
-    for (const id of this.absentSince.keys()) if (!live.has(id)) this.absentSince.delete(id);
     const ended = await Promise.all(
       calls.map(async (call) => {
         const present = await this.anySidePresent(call).catch((error: unknown) => {
@@ -87,13 +94,17 @@ export class CallPresence {
         });
         if (present !== false) {
           // Someone is there, or nobody can tell: the grace starts again from the next absence.
-          this.absentSince.delete(call.id);
+          if (call.absent_since !== null) {
+            await this.db
+              .updateTable('call_reports')
+              .set({ absent_since: null })
+              .where('id', '=', call.id)
+              .execute();
+          }
           return undefined;
         }
-        const since = this.absentSince.get(call.id) ?? now;
-        this.absentSince.set(call.id, since);
+        const since = await this.absentSince(call.id, now);
         if (now - since < PEER_GONE_GRACE_MS) return undefined;
-        this.absentSince.delete(call.id);
         const row = await endReport(this.db, call.id, 'absence');
         if (row) {
           this.log.info({ callId: call.call_id }, 'both sides had left the call: ended');
@@ -103,27 +114,5 @@ export class CallPresence {
       }),
     );
     return ended.filter((row) => row !== undefined);
-  }
-
-  /** Sweeps every `intervalMs` until {@link stop}. */
-  start(intervalMs = CALL_PRESENCE_SWEEP_MS): void {
-    this.timer ??= setInterval(() => {
-      // A sweep that outlasts the interval (a slow chat server) is not joined by another.
-      if (this.sweeping) return;
-      this.sweeping = true;
-      this.sweep()
-        .catch((error: unknown) =>
-          this.log.warn({ err: error }, 'answered calls were not checked for their sides'),
-        )
-        .finally(() => {
-          this.sweeping = false;
-        });
-    }, intervalMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
   }
 }

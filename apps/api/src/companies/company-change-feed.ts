@@ -20,6 +20,8 @@ export class CompanyChangeFeed {
     private readonly databaseUrl: string,
     private readonly handlers: { onChange: (companyId: number) => void; onReconnect: () => void },
     private readonly log: FastifyBaseLogger,
+    /** How the connection shows in `pg_stat_activity` (the API names its schema there). */
+    private readonly applicationName = 'frontdesk-api-company-changes',
   ) {}
 
   /** Resolves once listening (or after the first failure, which is retried meanwhile). */
@@ -36,7 +38,7 @@ export class CompanyChangeFeed {
   private async connect(reconnecting: boolean): Promise<void> {
     const client = new pg.Client({
       connectionString: this.databaseUrl,
-      application_name: 'frontdesk-api-company-changes',
+      application_name: this.applicationName,
     });
     this.client = client;
     client.on('notification', ({ payload }) => {

@@ -202,6 +202,10 @@ export interface CallRecordings {
 
 export interface CallReports {
   /**
+   * While an answered call is live: when the sweep first found neither its guest nor its agent in the call’s chat room (decision 0037); `null` while a side is there or nobody can tell.
+   */
+  absent_since: Date | null;
+  /**
    * The agent or admin who claimed the call (docs/protocol.md step 3); set once.
    */
   agent_id: number | null;
@@ -552,6 +556,12 @@ export interface OperatorSessions {
   token_hash: string;
 }
 
+export interface RateLimitCounters {
+  hits: number;
+  key: string;
+  resets_at: Date;
+}
+
 export interface RatingSubmissions {
   answers: JSONColumnType<Answers>;
   call_report_id: number;
@@ -781,6 +791,7 @@ export interface DB {
   guests: Guests;
   operator_sessions: OperatorSessions;
   operators: Operators;
+  rate_limit_counters: RateLimitCounters;
   rating_submissions: RatingSubmissions;
   report_conversations: ReportConversations;
   retention_runs: RetentionRuns;

@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { verifyAccessToken } from '../auth/access-token.ts';
+import { SharedCounters, sharedRateLimitStore } from '../cluster/shared-counters.ts';
 import { HttpError } from './errors.ts';
 
 type Limit = { max: number; timeWindow: string };
 
 /**
- * Per-address limits of the calls that cost the most or invite guessing. Counters live in each
- * process: several replicas behind a load balancer each count on their own (and need
- * `TRUST_PROXY` so the address is the visitor's).
+ * Per-address limits of the calls that cost the most or invite guessing. Counters live in
+ * PostgreSQL, shared by every API process (decision 0038): behind a load balancer a limit is met
+ * at the same count however the requests were spread (replicas need `TRUST_PROXY` so the address
+ * is the visitor's).
  */
 export const RATE_LIMITS = {
   guestAuth: { max: 30, timeWindow: '1 minute' },
@@ -66,6 +68,7 @@ export const tooMany = (after: string) =>
 export async function registerRateLimits(app: FastifyInstance) {
   await app.register(rateLimit, {
     global: false,
+    store: sharedRateLimitStore(new SharedCounters(app.db)),
     errorResponseBuilder: (_request, context) => tooMany(context.after),
   });
 }

@@ -12,15 +12,14 @@ export const STAFF_CHAT_SWEEP_MS = 30_000;
  * open, is not asked for its token again, so a sign-out, a deactivation or an expired session
  * would leave it open: the API ends it — at once on sign-out when no other sign-in of the member
  * is live, and on a sweep every {@link STAFF_CHAT_SWEEP_MS} for everyone else the XMPP server
- * has connected (a deactivation made in the database, a session past its end). A change of role
+ * has connected (a deactivation made in the database, a session past its end; one API process
+ * sweeps for all, decision 0038). A change of role
  * leaves the chat as it is: agents and admins have the same rights there.
  *
  * Failures are logged, not thrown: the sign-out has happened either way, and the next sweep
  * tries again.
  */
 export class StaffChatSessions {
-  private timer: NodeJS.Timeout | undefined;
-
   constructor(
     private readonly admin: RoomAdmin,
     private readonly db: Kysely<Database>,
@@ -65,20 +64,5 @@ export class StaffChatSessions {
     const stale = connected.filter((id) => !live.has(id));
     await this.disconnect(stale);
     return stale;
-  }
-
-  /** Sweeps every `intervalMs` until {@link stop}. */
-  start(intervalMs = STAFF_CHAT_SWEEP_MS): void {
-    this.timer ??= setInterval(() => {
-      this.sweep().catch((error: unknown) =>
-        this.log.warn({ err: error }, 'connected staff were not checked against their sign-ins'),
-      );
-    }, intervalMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
   }
 }

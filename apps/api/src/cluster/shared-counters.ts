@@ -1,0 +1,101 @@
+import { sql, type Kysely } from 'kysely';
+import type {
+  FastifyRateLimitOptions,
+  FastifyRateLimitStore,
+  FastifyRateLimitStoreCtor,
+} from '@fastify/rate-limit';
+import type { Database } from '../db/schema.ts';
+
+/** How often one replica deletes the ended windows: a row outlives its window by at most this. */
+export const RATE_LIMIT_CLEANUP_MS = 60_000;
+
+/** A key's count in its window, and the milliseconds until the window ends. */
+export type Count = { key: string; hits: number; ttlMs: number };
+
+/** A key to count, and the length of the window a first hit opens. */
+export type Counted = { key: string; windowMs: number };
+
+/**
+ * Fixed-window counters every API process shares (decision 0038): one row of the unlogged
+ * `rate_limit_counters` per key, so a limit is met at the same count however many replicas the
+ * requests were spread over. Each operation is one statement; ended windows are reset in place by
+ * the next hit, and deleted by {@link deleteEnded} (run once a minute by one process).
+ */
+export class SharedCounters {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** One more hit of each key (a new window when its last one ended); their counts. */
+  async hit(counted: readonly Counted[]): Promise<Count[]> {
+    const { rows } = await sql<Count>`
+      insert into rate_limit_counters as c (key, hits, resets_at)
+      select key, 1, now() + window_ms * interval '1 millisecond'
+      from unnest(${counted.map((c) => c.key)}::text[], ${counted.map((c) => c.windowMs)}::int[])
+        as t(key, window_ms)
+      -- Rows taken in key order, as forgive takes them: two statements never wait on each other.
+      order by key
+      on conflict (key) do update set
+        hits = case when c.resets_at <= now() then 1 else c.hits + 1 end,
+        resets_at = case when c.resets_at <= now() then excluded.resets_at else c.resets_at end
+      returning key, hits, ceil(extract(epoch from c.resets_at - now()) * 1000)::int as "ttlMs"
+    `.execute(this.db);
+    return rows;
+  }
+
+  /** One hit fewer of each key, in the window under way. */
+  async forgive(keys: readonly string[]): Promise<void> {
+    await sql`
+      update rate_limit_counters set hits = hits - 1
+      where key in (
+        select key from rate_limit_counters
+        where key = any(${keys}::text[]) and resets_at > now() and hits > 0
+        order by key
+        for update
+      )
+    `.execute(this.db);
+  }
+
+  /** Deletes the ended windows; answers how many. */
+  async deleteEnded(): Promise<number> {
+    const { numAffectedRows } = await sql`
+      delete from rate_limit_counters where resets_at <= now()
+    `.execute(this.db);
+    return Number(numAffectedRows ?? 0);
+  }
+}
+
+/**
+ * @fastify/rate-limit's store over {@link SharedCounters}: one statement per limited request.
+ * A route's limiter counts under its method and path, as the plugin's Redis store does, so two
+ * routes' limits on one address stay apart; a `createRateLimit` limiter (no route) is named by
+ * its keys (plugins/rate-limits.ts `limitBy`).
+ */
+export function sharedRateLimitStore(counters: SharedCounters): FastifyRateLimitStoreCtor {
+  class SharedRateLimitStore implements FastifyRateLimitStore {
+    constructor(
+      _options: FastifyRateLimitOptions,
+      private readonly prefix = '',
+    ) {}
+
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
+      counters.hit([{ key: `${this.prefix}${key}`, windowMs: timeWindow }]).then(
+        ([count]) => callback(null, { current: count?.hits ?? 0, ttl: count?.ttlMs ?? 0 }),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+
+    child(
+      routeOptions: FastifyRateLimitOptions & { routeInfo?: { method?: unknown; url?: string } },
+    ): FastifyRateLimitStore {
+      const route = routeOptions.routeInfo;
+      return new SharedRateLimitStore(
+        routeOptions,
+        route?.url ? `${String(route.method)} ${route.url} ` : '',
+      );
+    }
+  }
+  return SharedRateLimitStore;
+}
