@@ -10,6 +10,7 @@ import { CALL_PRESENCE_SWEEP_MS, CallPresence, releaseCall } from './calls/call-
 import { ClusterTasks } from './cluster/cluster-tasks.ts';
 import { RATE_LIMIT_CLEANUP_MS, SharedCounters } from './cluster/shared-counters.ts';
 import { CallRooms } from './calls/call-rooms.ts';
+import { MediaServerPool } from './media-servers/media-server-pool.ts';
 import { CallChats } from './xmpp/call-chats.ts';
 import { CompanyDetailsCache } from './companies/company-details-cache.ts';
 import { STAFF_CHAT_SWEEP_MS, StaffChatSessions } from './xmpp/staff-chat-sessions.ts';
@@ -75,6 +76,7 @@ declare module 'fastify' {
     fileStorage: FileStorage;
     envelopeSink: EnvelopeSink;
     callRooms: CallRooms;
+    mediaServers: MediaServerPool;
     recordingJobs: RecordingJobs;
     gatewayConnections: GatewayConnections;
     callChats: CallChats;
@@ -132,8 +134,12 @@ export async function buildApp({
       ? new HttpEnvelopeForwarder()
       : new DiskEnvelopeStore(join(config.dataDir, 'monitoring')),
   );
-  // Janus is reached only when a call asks for its room, so building the app needs no Janus.
-  app.decorate('callRooms', new CallRooms(config, db, app.log));
+  // The Janus pool's registry: health is checked from the start, placement when a call asks
+  // for its room, so building the app needs no Janus.
+  app.decorate('mediaServers', new MediaServerPool(config.janus.servers, db, app.log));
+  await app.mediaServers.start();
+  app.addHook('onClose', () => app.mediaServers.stop());
+  app.decorate('callRooms', new CallRooms(config, db, app.mediaServers, app.log));
   // Decorated rather than kept by the calls routes: `/metrics` counts its pending merges.
   app.decorate(
     'recordingJobs',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { mediaServerNameSchema } from '@frontdesk/protocol';
 import { DEFAULT_STUN_URL, type IceConfig } from './calls/ice-servers.ts';
 import type { TurnCli } from './observability/turn-allocations.ts';
 
@@ -20,6 +21,41 @@ const commaList = (text: string) =>
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+
+/** A Janus server of the pool: browsers name it in `/janus-ws?server=<name>`. */
+const mediaServerSchema = z.strictObject({
+  name: mediaServerNameSchema,
+  httpUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }),
+  websocketUrl: z.url({ protocol: /^wss?$/, error: 'must be a ws(s):// URL' }),
+  /** How many calls it takes: placement counts its live calls against it. */
+  capacity: z.number().int().min(1).max(100_000),
+});
+export type MediaServerConfig = z.infer<typeof mediaServerSchema>;
+
+/** The name the pool's one server has when JANUS_SERVERS is unset (`/janus-ws` without a query). */
+export const LOCAL_MEDIA_SERVER = 'local';
+/** Capacity of the `local` server: one machine's clean 1:1 video calls (issue 21). */
+const LOCAL_CAPACITY = 40;
+
+const janusServersSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .array(mediaServerSchema)
+      .min(1)
+      .refine(
+        (servers) => new Set(servers.map((s) => s.name)).size === servers.length,
+        'each name once',
+      ),
+  );
 
 /**
  * Everything the API reads from its environment, checked once at start-up. `npm start` fills
@@ -41,6 +77,11 @@ export const envSchema = z
     XMPP_ADMIN_URL: z.string().default('http://127.0.0.1:5385/api'),
     JANUS_WEBSOCKET_UPSTREAM: z.string().default('ws://127.0.0.1:8188'),
     JANUS_HTTP_URL: z.string().default('http://127.0.0.1:8088/janus'),
+    /**
+     * The Janus pool (decision 0039): a JSON array of `{name, httpUrl, websocketUrl, capacity}`.
+     * Unset: one server named `local` at JANUS_HTTP_URL and JANUS_WEBSOCKET_UPSTREAM.
+     */
+    JANUS_SERVERS: janusServersSchema.optional(),
     /** Comma-separated origins allowed to open the XMPP and Janus WebSockets besides our own. */
     ALLOWED_ORIGINS: z.string().default(''),
     /**
@@ -223,7 +264,17 @@ export function loadConfig(env: NodeJS.ProcessEnv) {
       websocketUpstream: e.XMPP_WEBSOCKET_UPSTREAM,
       adminUrl: e.XMPP_ADMIN_URL,
     },
-    janus: { websocketUpstream: e.JANUS_WEBSOCKET_UPSTREAM, httpUrl: e.JANUS_HTTP_URL },
+    /** The Janus pool (decision 0039); every API replica is given the same list. */
+    janus: {
+      servers: e.JANUS_SERVERS ?? [
+        {
+          name: LOCAL_MEDIA_SERVER,
+          httpUrl: e.JANUS_HTTP_URL,
+          websocketUrl: e.JANUS_WEBSOCKET_UPSTREAM,
+          capacity: LOCAL_CAPACITY,
+        },
+      ],
+    },
     allowedOrigins: e.ALLOWED_ORIGINS.split(',')
       .map((o) => o.trim())
       .filter(Boolean),

@@ -1,7 +1,5 @@
 // `npm run create-company` against the real PostgreSQL: the admin it creates signs in through
 // the API with the password it printed, and a second run with the same e-mail is refused.
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companyDetailsSchema, envelope, staffLoginSchema } from '@frontdesk/protocol';
 import {
@@ -9,9 +7,9 @@ import {
   createCompanyWithAdmin,
   EmailTakenError,
 } from '../src/companies/company-creation.ts';
-import { buildTestApp, testDatabaseUrl, type TestApp } from './helper.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+import { runOperatorCommand } from './operator-command.ts';
 
-const repoRoot = resolve(import.meta.dirname, '../../..');
 let t: TestApp;
 
 beforeAll(async () => {
@@ -21,25 +19,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The command as `npm run create-company` runs it, on this file's schema. */
-function createCompany(...args: string[]) {
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', resolve(repoRoot, 'infra/src/cli/create-company.ts'), ...args],
-    {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        DATABASE_URL: testDatabaseUrl,
-        DATABASE_SCHEMA: t.config.databaseSchema,
-        FRONTDESK_DATA_DIR: t.config.dataDir,
-        FRONTDESK_PUBLIC_URL: 'https://calls.example.com',
-      },
-      timeout: 60_000,
-    },
-  );
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const createCompany = (...args: string[]) =>
+  runOperatorCommand(t, 'create-company', args, {
+    FRONTDESK_PUBLIC_URL: 'https://calls.example.com',
+  });
 
 const signIn = (email: string, password: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/login', body: { email, password } });

@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   envelope,
@@ -20,9 +18,9 @@ import {
   loginStaff,
   refreshCookieOf,
   refreshSession,
-  testDatabaseUrl,
   type TestApp,
 } from './helper.ts';
+import { runOperatorCommand } from './operator-command.ts';
 
 const company = SEEDED_COMPANY.aroundTheClock;
 let t: TestApp;
@@ -416,25 +414,7 @@ describe('the last active admin', () => {
 });
 
 /** `npm run create-operator` as the operator runs it, on this file's schema. */
-function createOperatorCommand(...args: string[]) {
-  const repoRoot = resolve(import.meta.dirname, '../../..');
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', resolve(repoRoot, 'infra/src/cli/create-operator.ts'), ...args],
-    {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        DATABASE_URL: testDatabaseUrl,
-        DATABASE_SCHEMA: t.config.databaseSchema,
-        FRONTDESK_DATA_DIR: t.config.dataDir,
-      },
-      timeout: 60_000,
-    },
-  );
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const createOperatorCommand = (...args: string[]) => runOperatorCommand(t, 'create-operator', args);
 
 describe('the platform operator', () => {
   let token: string;

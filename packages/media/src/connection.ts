@@ -13,6 +13,7 @@ import type { IceWatch } from './ice.ts';
 import { Gateway } from './janus.ts';
 import type { LocalPublisher } from './publisher.ts';
 import { DEFAULT_RETRY_POLICY, sleep, withRetry } from './retry.ts';
+import { onServer } from './server-url.ts';
 import type { RemoteFeeds } from './subscribers.ts';
 
 /**
@@ -121,11 +122,17 @@ export class Connection {
     this.ctx.generation = generation;
   }
 
-  /** A Janus session whose peer connections use the ICE servers the room's access carries. */
+  /**
+   * A Janus session on the room's server, whose peer connections use the ICE servers the room's
+   * access carries. The access is the one just asked for: after a recovery it may name another
+   * server than the lost session's (decision 0039).
+   */
   private async openGateway(access: RoomAccess): Promise<Gateway> {
     const { options } = this.ctx;
     return Gateway.open({
-      server: options.server,
+      server: Array.isArray(options.server)
+        ? options.server.map((url) => onServer(url, access.server))
+        : onServer(options.server, access.server),
       token: await this.fromApp(options.token),
       iceServers: [...access.iceServers],
       debug: options.debug === true,

@@ -10,12 +10,26 @@ import { recordIdSchema, recordIdTextSchema } from './ids.ts';
 import { roomTokenSchema } from './media-gate.ts';
 
 /**
+ * A Janus server of the API's pool, by its short name (decision 0039): its `RoomAccess` names the
+ * server a call's room is on, and the media layer opens `/janus-ws?server=<name>`.
+ */
+export const mediaServerNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be a short slug: a-z, 0-9 and -, a letter first');
+
+/**
  * A call's Janus room and how to enter it (docs/protocol.md). The API creates the room with its
  * admin key and hands this only to the guest who owns the call and the agent who claimed it.
  */
 export const roomAccessSchema = z.object({
   room: z.string(),
   pin: z.string(),
+  /**
+   * The Janus server the room is on (decision 0039): the media layer connects through
+   * `/janus-ws?server=<name>`. Asked again after a lost session, it may name another server (the
+   * call was moved off a lost one). Not a secret: it opens nothing without the pin and token.
+   */
+  server: mediaServerNameSchema,
   /**
    * This participant's own entry in the room's `allowed` list (decision 0008): the publisher
    * `join` carries it. SECURITY: the pin alone no longer admits anyone.

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { JanusRooms } from '@frontdesk/media/server';
+import { JanusRooms, type CallRoomOptions } from '@frontdesk/media/server';
 import {
   companySettingsSchema,
   recordingRoleSchema,
@@ -16,6 +16,10 @@ import type { Config } from '../config.ts';
 import { callIceServers, type IceConfig } from './ice-servers.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { ConflictError, UpstreamError } from '../domain-errors.ts';
+import type { MediaServer, MediaServerPool } from '../media-servers/media-server-pool.ts';
+
+const mediaUnavailable = () =>
+  new UpstreamError('media_unavailable', 'The media server could not open the call: try again.');
 
 /** Who enters the room: the guest who owns the call or the agent who claimed it. */
 export type RoomParticipant = { username: string; role: RecordingRole };
@@ -44,7 +48,8 @@ export function roomToken(key: string, callId: string, role: RecordingRole): Roo
  * when the call ends. SECURITY: the admin key and the room secret never leave the API.
  */
 export class CallRooms {
-  private readonly janus: JanusRooms;
+  /** One Janus client per server of the pool, by name. */
+  private readonly janus = new Map<string, JanusRooms>();
   private readonly recordingsDir: string;
   private readonly tokenKey: string;
   private readonly ice: IceConfig;
@@ -52,15 +57,22 @@ export class CallRooms {
   constructor(
     config: Config,
     private readonly db: Kysely<Database>,
+    private readonly servers: MediaServerPool,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.janus = new JanusRooms({
-      httpUrl: config.janus.httpUrl,
-      adminKey: config.secrets.janusAdminKey,
-      token: () =>
-        mintJanusToken(config.secrets.janusToken, new Date(Date.now() + ADMIN_TOKEN_TTL_MS)),
-    });
-    // The folder `npm start` gives Janus for recordings, too (infra data-dir).
+    for (const server of config.janus.servers) {
+      this.janus.set(
+        server.name,
+        new JanusRooms({
+          httpUrl: server.httpUrl,
+          adminKey: config.secrets.janusAdminKey,
+          token: () =>
+            mintJanusToken(config.secrets.janusToken, new Date(Date.now() + ADMIN_TOKEN_TTL_MS)),
+        }),
+      );
+    }
+    // The folder `npm start` gives Janus for recordings, too (infra data-dir). With several
+    // Janus servers it is one folder they all share at this very path (decision 0039).
     this.recordingsDir = join(config.dataDir, 'recordings');
     this.ice = config.ice;
     // A key of its own, derived from a secret that never leaves the API.
@@ -69,10 +81,17 @@ export class CallRooms {
       .digest('base64url');
   }
 
+  private clientOf(server: MediaServer): JanusRooms {
+    const client = this.janus.get(server.name);
+    if (!client) throw new Error(`no Janus client for media server ${server.name}`);
+    return client;
+  }
+
   /**
    * Creates the call's room unless Janus has it already (idempotent: both participants ask, and
-   * a restarted Janus has lost its rooms) and answers how this participant enters it: the pin
-   * and its own token. Janus records the room when the company records calls and the guest did not decline. 409 for a call that was
+   * a restarted Janus has lost its rooms) on the call's server — placed at the first open, moved
+   * when that server is lost (decision 0039) — and answers how this participant enters it: the
+   * server, the pin and its own token. Janus records the room when the company records calls and the guest did not decline. 409 for a call that was
    * refused or has ended; 502 when Janus cannot be reached.
    */
   async open(
@@ -104,28 +123,42 @@ export class CallRooms {
     // The guest may have chosen to call unrecorded where the company allows it (decision 0030).
     const recorded =
       companySettingsSchema.parse(company.settings).recordCalls && !call.recording_declined;
+    const room: CallRoomOptions = {
+      room: call.call_id,
+      pin: keys.room_pin,
+      secret: keys.room_secret,
+      description: `Call ${call.call_id}`,
+      // Both participants' tokens, also when Janus lost the room and the other asks first.
+      allowed: recordingRoleSchema.options.map((role) =>
+        roomToken(this.tokenKey, call.call_id, role),
+      ),
+      ...(recorded ? { recordingsDir: this.recordingsDir } : {}),
+      webview: options.webview,
+    };
+    let server = await this.servers.serverFor(call.id);
     try {
-      await this.janus.create({
-        room: call.call_id,
-        pin: keys.room_pin,
-        secret: keys.room_secret,
-        description: `Call ${call.call_id}`,
-        // Both participants' tokens, also when Janus lost the room and the other asks first.
-        allowed: recordingRoleSchema.options.map((role) =>
-          roomToken(this.tokenKey, call.call_id, role),
-        ),
-        ...(recorded ? { recordingsDir: this.recordingsDir } : {}),
-        webview: options.webview,
-      });
+      await this.clientOf(server).create(room);
     } catch (error) {
-      this.log.error({ err: error, callId: call.call_id }, 'Janus could not create the call room');
-      throw new UpstreamError(
-        'media_unavailable',
-        'The media server could not open the call: try again.',
+      this.log.error(
+        { err: error, callId: call.call_id, server: server.name },
+        'Janus could not create the call room',
       );
+      // Lost since its last check: the call moves now rather than at the app's next try.
+      if (await this.servers.check(server)) throw mediaUnavailable();
+      server = await this.servers.place(call.id, server.id);
+      await this.clientOf(server)
+        .create(room)
+        .catch((again: unknown) => {
+          this.log.error(
+            { err: again, callId: call.call_id, server: server.name },
+            'Janus could not create the call room',
+          );
+          throw mediaUnavailable();
+        });
     }
     return {
       room: call.call_id,
+      server: server.name,
       pin: keys.room_pin,
       token: roomToken(this.tokenKey, call.call_id, participant.role),
       recorded,
@@ -134,15 +167,19 @@ export class CallRooms {
   }
 
   /**
-   * Destroys the call's room, which tells whoever is still in it (spec §4 `destroyed`). Best
+   * Destroys the call's room on its server, which tells whoever is still in it (spec §4 `destroyed`). Best
    * effort: the call has ended either way, and Janus forgets its rooms when it restarts.
    */
   async close(call: CallReportRow): Promise<void> {
-    if (!call.room_secret) return;
+    const server = this.servers.ofCall(call);
+    if (!call.room_secret || !server) return;
     try {
-      await this.janus.destroy({ room: call.call_id, secret: call.room_secret });
+      await this.clientOf(server).destroy({ room: call.call_id, secret: call.room_secret });
     } catch (error) {
-      this.log.warn({ err: error, callId: call.call_id }, 'Janus could not destroy the call room');
+      this.log.warn(
+        { err: error, callId: call.call_id, server: server.name },
+        'Janus could not destroy the call room',
+      );
     }
   }
 }

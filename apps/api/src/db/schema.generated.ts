@@ -254,6 +254,10 @@ export interface CallReports {
    */
   guest_user_agent: string | null;
   id: Generated<number>;
+  /**
+   * The Janus server the call’s room was placed on when it was first opened, or re-placed on when that server was lost; `null` before.
+   */
+  media_server_id: number | null;
   notes: string | null;
   /**
    * The first call of the chain (spec §3 InitialCallID); a call's own id when it began it.
@@ -515,6 +519,42 @@ export interface Guests {
    * The public name the API made (decision 0006): it proves nothing.
    */
   username: string;
+}
+
+export interface MediaServers {
+  /**
+   * How many live calls it takes: placement compares its live calls with it.
+   */
+  capacity: number;
+  /**
+   * Janus’s HTTP API, where the API creates and destroys rooms and checks health.
+   */
+  http_url: string;
+  id: Generated<number>;
+  /**
+   * The last time an API process asked it how it is.
+   */
+  last_checked_at: Date | null;
+  /**
+   * What the last check that failed said; `null` once a check succeeds.
+   */
+  last_error: string | null;
+  /**
+   * The last time an API process found it answering (database clock); `null` never.
+   */
+  last_healthy_at: Date | null;
+  /**
+   * The server’s short name, as JANUS_SERVERS gives it; browsers name it in `/janus-ws?server=`.
+   */
+  name: string;
+  /**
+   * `active`, or `draining`: no new call is placed on it, its live calls go on.
+   */
+  state: Generated<string>;
+  /**
+   * Janus’s WebSocket, where the API’s `/janus-ws` gate bridges browsers.
+   */
+  websocket_url: string;
 }
 
 export interface Operators {
@@ -789,6 +829,7 @@ export interface DB {
   geofence_zones: GeofenceZones;
   guest_blocks: GuestBlocks;
   guests: Guests;
+  media_servers: MediaServers;
   operator_sessions: OperatorSessions;
   operators: Operators;
   rate_limit_counters: RateLimitCounters;

@@ -36,7 +36,14 @@ export async function checkDependencies(
   const [database, xmpp, janus] = await Promise.all([
     probe(() => pingDatabase(db)),
     probe(() => expectOk(`${config.xmpp.adminUrl}/status`, { method: 'POST', body: '{}' })),
-    probe(() => expectOk(`${config.janus.httpUrl}/info`)),
+    // Up while any server of the pool answers: the others' calls move to it (decision 0039).
+    probe(() =>
+      Promise.any(config.janus.servers.map((server) => expectOk(`${server.httpUrl}/info`))).catch(
+        (all: AggregateError) => {
+          throw new Error(all.errors.map((error) => String(error)).join('; '));
+        },
+      ),
+    ),
   ]);
   return { database, xmpp, janus };
 }

@@ -3,8 +3,8 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { screenBrowserMessage } from '@frontdesk/media/server';
-import type { ApiError } from '@frontdesk/protocol';
-import type { Config } from '../config.ts';
+import { mediaServerNameSchema, type ApiError } from '@frontdesk/protocol';
+import { LOCAL_MEDIA_SERVER, type Config } from '../config.ts';
 import type { GatewayConnections } from '../observability/gateway-connections.ts';
 
 const SUBPROTOCOL = 'janus-protocol';
@@ -104,10 +104,27 @@ function bridge(
 }
 
 /**
+ * The Janus `?server=<name>` names (decision 0039): one of the pool's, by the name its calls'
+ * `RoomAccess` gives; none is `local`, the one server of an API without JANUS_SERVERS.
+ */
+function janusOf(query: URLSearchParams, app: FastifyInstance) {
+  const name = mediaServerNameSchema.safeParse(query.get('server') ?? LOCAL_MEDIA_SERVER);
+  return name.success ? app.mediaServers.named(name.data) : undefined;
+}
+
+const UNKNOWN_SERVER: UpgradeRefusal = {
+  status: 400,
+  code: 'unknown_media_server',
+  message: 'server: no media server has this name; connect with the one the call’s room names.',
+};
+
+/**
  * `/janus-ws`: the browsers' one way to Janus (decision 0008). Unlike the XMPP proxy it reads
  * every message: each must pass `screenBrowserMessage` (the videoroom requests the media layer
  * sends, nothing administrative, no recording name, no publisher id of the browser's own) or it
- * is answered with an error and never reaches Janus. Janus itself listens on loopback only.
+ * is answered with an error and never reaches Janus. Janus itself listens on loopback only (or on
+ * the pool's private network). `?server=<name>` picks the pool's server; an unknown name is
+ * refused (400) before the upgrade.
  */
 export function registerJanusGate(app: FastifyInstance, config: Config, path: string): void {
   const server = new WebSocketServer({
@@ -116,15 +133,21 @@ export function registerJanusGate(app: FastifyInstance, config: Config, path: st
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
   });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://gate');
     // Other paths belong to the XMPP proxy's own upgrade listener.
-    if ((request.url ?? '').split('?', 1)[0] !== path) return;
+    if (url.pathname !== path) return;
     const refusal = upgradeRefusal(request.headers, SUBPROTOCOL, config.allowedOrigins);
     if (refusal) {
       refuseUpgrade(socket, refusal);
       return;
     }
+    const upstream = janusOf(url.searchParams, app);
+    if (!upstream) {
+      refuseUpgrade(socket, UNKNOWN_SERVER);
+      return;
+    }
     server.handleUpgrade(request, socket, head, (browser) =>
-      bridge(browser, config.janus.websocketUpstream, app.log, app.gatewayConnections),
+      bridge(browser, upstream.websocketUrl, app.log, app.gatewayConnections),
     );
   };
   app.server.on('upgrade', onUpgrade);

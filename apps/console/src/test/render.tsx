@@ -27,6 +27,7 @@ export function claimedCall(letter = 'a', overrides: Partial<ClaimedCall> = {}):
     room: {
       room: 'r',
       pin: 'pin',
+      server: 'local',
       token: `agent.${'t'.repeat(43)}`,
       recorded: false,
       iceServers: [],

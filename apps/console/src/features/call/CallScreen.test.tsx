@@ -23,6 +23,7 @@ const call: ClaimedCall = {
   room: {
     room: `${GUEST}--call1`,
     pin: 'pin',
+    server: 'local',
     token: `agent.${'t'.repeat(43)}`,
     recorded: true,
     iceServers: [],

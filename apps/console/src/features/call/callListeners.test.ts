@@ -29,6 +29,7 @@ const call: ClaimedCall = {
   room: {
     room: CALL_ID,
     pin: 'pin',
+    server: 'local',
     token: `agent.${'t'.repeat(43)}`,
     recorded: false,
     iceServers: [],

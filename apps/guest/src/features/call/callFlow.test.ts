@@ -60,6 +60,7 @@ async function guestInQueue({
   const roomAccess = answer({
     room: '1234',
     pin: 'pin',
+    server: 'local',
     token: `guest.${'t'.repeat(43)}`,
     recorded: false,
     iceServers: [],

@@ -61,6 +61,7 @@ async function reloadedTab(chat: ChatMessageRecord[], { resume = true } = {}) {
     [`POST /calls/${CALL_ID}/room`]: answer({
       room: '1234',
       pin: 'pin',
+      server: 'local',
       token: `guest.${'t'.repeat(43)}`,
       recorded: false,
       iceServers: [],
