@@ -201,6 +201,24 @@ describe('work one replica does for all', () => {
     }
   });
 
+  it('hands a task over when its holder’s session is lost, as when its machine is cut off', async () => {
+    replicas.push(await buildReplica(t));
+    const [holder, other] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
+    const task = (replica: typeof holder) => replica.app.clusterTasks.task('call-presence');
+    expect(await task(holder).tick()).toBe(true);
+    expect(await task(other).tick()).toBe(false);
+    // What PostgreSQL does to the session of a process it lost: the holder's locks go with it.
+    const { rows } = await sql<{ pid: number }>`
+      select distinct pid from pg_locks join pg_stat_activity using (pid)
+      where locktype = 'advisory'
+        and application_name = ${`frontdesk-api-cluster-locks-${t.config.databaseSchema ?? 'public'}`}
+    `.execute(t.app.db);
+    expect(rows).toHaveLength(1);
+    await sql`select pg_terminate_backend(${rows[0]?.pid})`.execute(t.app.db);
+    await vi.waitFor(async () => expect(await task(other).tick()).toBe(true));
+    expect(await task(holder).tick()).toBe(false);
+  });
+
   it('deletes the ended windows of the shared counters, and keeps the ones under way', async () => {
     await sql`insert into rate_limit_counters (key, hits, resets_at) values
       ('ended', 3, now() - interval '1 second'), ('under way', 3, now() + interval '1 minute')`.execute(

@@ -51,7 +51,7 @@ export class ClusterLocks {
     if (this.client) return this.client;
     const client = new pg.Client({
       connectionString: this.databaseUrl,
-      application_name: 'frontdesk-api-cluster-locks',
+      application_name: `frontdesk-api-cluster-locks-${this.scope}`,
       keepAlive: true,
     });
     client.on('error', (error) => {
