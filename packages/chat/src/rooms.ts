@@ -33,6 +33,11 @@ const LEAVE_ROOM_TIMEOUT_MS = 3000;
  * are told nothing (decision 0040).
  */
 export const ROOM_CHECK_INTERVAL_MS = 5000;
+/**
+ * How long a join waits for the room's answer. A join sent to a room whose node froze or died
+ * unseen is never answered: it fails, and the room check tries it again.
+ */
+const JOIN_ROOM_TIMEOUT_MS = 5000;
 
 export interface JoinRoomOptions {
   /** Required (spec §8 'Room nick required'): the user's jabber username, so peers can name it. */
@@ -255,16 +260,26 @@ export class Rooms {
     const { client } = this.#ctx;
     if (!client.sessionStarted) throw new ChatError('not-connected');
     entry.joining = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unanswered = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new ChatError('room-join-failed', 'no answer')),
+        JOIN_ROOM_TIMEOUT_MS,
+      );
+    });
     try {
       await this.#ctx.sessionLost.until(
-        client.joinRoom(entry.jid, entry.nick, {
-          ...this.#roomPresence(entry),
-          muc: { type: 'join', password: entry.password },
-        }),
+        Promise.race([
+          client.joinRoom(entry.jid, entry.nick, {
+            ...this.#roomPresence(entry),
+            muc: { type: 'join', password: entry.password },
+          }),
+          unanswered,
+        ]),
       );
     } catch (error) {
       entry.joined = false;
-      // Dropped mid-join: the next session start tries again.
+      // Dropped mid-join, or no answer: the next session start or room check tries again.
       if (error instanceof ChatError) throw error;
       entry.wanted = false;
       const condition = (error as Presence).error?.condition;
@@ -277,6 +292,7 @@ export class Rooms {
         condition,
       );
     } finally {
+      clearTimeout(timer);
       entry.joining = false;
     }
     entry.joined = true;
