@@ -1,6 +1,9 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 
+/** Seconds of silence on the lock connection before either side probes whether the other is there. */
+const KEEPALIVE_IDLE_S = 10;
+
 /**
  * PostgreSQL advisory locks held on a connection of this process's own (decision 0038). A lock,
  * once taken, is kept until the process stops or the connection is lost — PostgreSQL releases it
@@ -53,6 +56,7 @@ export class ClusterLocks {
       connectionString: this.databaseUrl,
       application_name: `frontdesk-api-cluster-locks-${this.scope}`,
       keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_S * 1000,
     });
     client.on('error', (error) => {
       this.log.warn({ err: error }, 'cluster lock: connection lost');
@@ -61,6 +65,11 @@ export class ClusterLocks {
     this.client = client;
     try {
       await client.connect();
+      // PostgreSQL's side too: a process cut off from the server loses its locks within about
+      // half a minute, not the two hours of the system's default keepalive.
+      await client.query(
+        `set tcp_keepalives_idle = ${KEEPALIVE_IDLE_S}; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3`,
+      );
     } catch (error) {
       this.drop();
       throw error;
