@@ -102,11 +102,11 @@ export interface RunningEjabberd {
   readonly mucService: string;
   /** Pubsub service, `pubsub.<domain>`. */
   readonly pubsubService: string;
-  /** `ws://127.0.0.1:<wsPort>/ws` (subprotocol `xmpp`). */
+  /** `ws://127.0.0.1:<wsPort>/ws`, or the cluster address instead (subprotocol `xmpp`). */
   readonly wsUrl: string;
   readonly wsPort: number;
   readonly c2sPort: number;
-  /** `http://127.0.0.1:<adminApiPort>/api`; POST `<adminApiUrl>/<command>` with a JSON body. */
+  /** `http://127.0.0.1:<adminApiPort>/api` (or the cluster address); POST `<adminApiUrl>/<command>` with a JSON body. */
   readonly adminApiUrl: string;
   /** Erlang node name, e.g. `frontdesk-1a2b3c4d5e@localhost`, or `ejabberd@<address>` in a cluster. */
   readonly nodeName: string;
