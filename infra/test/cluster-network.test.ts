@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHaproxy } from '../src/cluster/haproxy.ts';
+import { API_READY_PATH, startHaproxy } from '../src/cluster/haproxy.ts';
 import { buildNetwork, type SimulatedNetwork } from '../src/cluster/network.ts';
 import { loadTopology, nodesOf } from '../src/cluster/topology.ts';
 import { startProcess } from '../src/process.ts';
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 /**
- * A web server inside a node, answering every path with the node's name; `/api/health` (the
+ * A web server inside a node, answering every path with the node's name; the API's readiness probe (the
  * readiness the load balancer checks) with 503 when it is not `ready`.
  */
 const serveIn = (node: string, port = 8000, ready = true) =>
@@ -40,7 +40,7 @@ const serveIn = (node: string, port = 8000, ready = true) =>
     command: process.execPath,
     args: [
       '-e',
-      `require('node:http').createServer((q, r) => { if (q.url === '/api/health' && !${ready}) r.statusCode = 503; r.end('${node}'); }).listen(${port}, '${network.node(node).address}')`,
+      `require('node:http').createServer((q, r) => { if (q.url === '${API_READY_PATH}' && !${ready}) r.statusCode = 503; r.end('${node}'); }).listen(${port}, '${network.node(node).address}')`,
     ],
     logFile: join(dir.path, `${node}.log`),
     netns: network.node(node).netns,

@@ -58,7 +58,7 @@ stopOn('SIGTERM');
 
 const cluster = await starting;
 log(`The cluster is up: browsers reach ${cluster.url} from inside this namespace, e.g.`);
-log(`  sudo nsenter --net=/proc/${process.pid}/ns/net curl ${cluster.url}/api/health`);
+log(`  sudo nsenter --net=/proc/${process.pid}/ns/net curl ${cluster.url}/readyz`);
 log(
   `  sudo nsenter --net=${cluster.network.node(topology.browsers.name).netns} chromium --no-sandbox ${cluster.url}/`,
 );

@@ -175,6 +175,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
             ),
             // Every request comes through haproxy: believe exactly its X-Forwarded-For.
             TRUST_PROXY: lb,
+            // The demo's logins on a node's own address: only the namespace's browsers reach it.
+            ...(options.seedDemo ? { FRONTDESK_DEMO: '1' } : {}),
           },
           seedDemo: options.seedDemo,
           logLevel: options.logLevel,

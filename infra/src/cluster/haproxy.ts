@@ -5,11 +5,12 @@ import { renderTemplateFile } from '../template.ts';
 import type { Topology } from './topology.ts';
 
 /**
- * The API's readiness route: 200 once its database, chat and media servers answer, 503 while one
- * is down (apps/api/src/routes/system.ts). The load balancer sends browsers only to a replica
- * that answers 200.
+ * The API's readiness probe (apps/api/src/observability/probes.ts): 503 while its database is
+ * down or it drains (decision 0038); a chat or media server down leaves it ready, since they are
+ * shared and would otherwise take every replica out at once. The load balancer sends browsers only
+ * to a replica that answers 200.
  */
-export const API_READY_PATH = '/api/health';
+export const API_READY_PATH = '/readyz';
 
 const servers = (entries: readonly { name: string; address: string }[], port: number, extra = '') =>
   entries
