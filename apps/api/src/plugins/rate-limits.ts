@@ -107,7 +107,8 @@ export function limitBy(
 ): preHandlerAsyncHookHandler {
   const check = app.createRateLimit({
     ...ACCOUNT_LIMITS[name],
-    // Limiters share one store: the name keeps their counters apart.
+    // Every limiter counts in the shared table: the name keeps the limits apart, and the limiters
+    // of one name (`adminWrites` of each admin scope) count together.
     keyGenerator: async (request) => `${name}:${await keyOf(request)}`,
   });
   return async (request) => {
