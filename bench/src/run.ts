@@ -31,7 +31,7 @@ type Plan = {
   /** Timed requests of each report (after warm-up), and CSV exports of the whole range. */
   reportRequests: number;
   reportExports: number;
-  /** Issue 21's figures (docs/scaling.md): calls set up on one node. */
+  /** Issue 21's figures (docs/scaling.md): placement, calls set up and held, one of each server against two. */
   cluster: ClusterPlan;
 };
 
@@ -47,7 +47,8 @@ const QUICK: Plan = {
   reportRequests: 10,
   reportExports: 1,
   cluster: {
-    callSetup: { calls: 6, concurrency: 2 },
+    placement: { servers: [1, 2, 8], liveCalls: 1000, placements: 50, concurrency: 4 },
+    liveCalls: { steps: [2, 4], seconds: 6, concurrency: 2 },
   },
 };
 const FULL: Plan = {
@@ -62,7 +63,8 @@ const FULL: Plan = {
   reportRequests: 30,
   reportExports: 3,
   cluster: {
-    callSetup: { calls: 12, concurrency: 4 },
+    placement: { servers: [1, 2, 8], liveCalls: 10_000, placements: 300, concurrency: 4 },
+    liveCalls: { steps: [4, 8, 12, 16, 20, 24], seconds: 15, concurrency: 4 },
   },
 };
 

@@ -60,11 +60,10 @@ export async function markAway(email: string) {
 const token = () => randomBytes(8).toString('hex');
 
 /**
- * A visitor with a call of its own, without a browser: registered and logged in at the API, the
- * company's checks passed as the page would, and a call reported and let through, so it holds the
- * chat and media logins that come with one.
+ * A visitor without a browser, as the guest page leaves it before its call button: registered and
+ * logged in at the API, the company's checks passed as the page would.
  */
-export async function guestWithLiveCall(companyId: number, categoryId: number, name: string) {
+export async function checkedGuest(companyId: number, name: string) {
   const registration = await api(routes.registerGuest, {
     body: { username: formatBrowserUsername(`${name}${token()}`, token()), companyId },
   });
@@ -73,30 +72,50 @@ export async function guestWithLiveCall(companyId: number, categoryId: number, n
   });
   const { username } = registration.data;
   await passCompanyChecks(api, companyId, { username, token: login.data.access_token });
-  const callId = formatCallId(username, token());
+  return { username, login: login.data };
+}
+
+export type CheckedGuest = Awaited<ReturnType<typeof checkedGuest>>;
+
+/**
+ * `guest` reports a call in `categoryId`, let through, so it holds the chat and media logins that
+ * come with one.
+ */
+export async function reportLiveCall(guest: CheckedGuest, companyId: number, categoryId: number) {
+  const callId = formatCallId(guest.username, token());
   const added = await api(routes.addCallReport, {
     body: {
       call_id: callId,
       company: companyId,
       source: 'site',
       category_id: categoryId,
-      guest_username: username,
+      guest_username: guest.username,
     },
-    token: login.data.access_token,
+    token: guest.login.access_token,
   });
   const { services } = added.data;
   if (!services) throw new Error(`the call was not let through: ${added.data.status}`);
-  return { username, login: login.data, callId, services };
+  return { ...guest, callId, services };
+}
+
+/** A visitor with a call of its own, without a browser ({@link checkedGuest}, then the call). */
+export async function guestWithLiveCall(companyId: number, categoryId: number, name: string) {
+  return reportLiveCall(await checkedGuest(companyId, name), companyId, categoryId);
 }
 
 /**
  * A guest who waits in a category without a browser, as docs/protocol.md step 2 has the guest
- * app do: registered and logged in at the API, a call report, and `OpenCall|roundRobin` in the
- * call's room through the chat adapter. What the agent's side needs, and nothing it does not
- * (no camera), so the journeys about claiming do not depend on the guest app's screens.
+ * app do: registered and logged in at the API (or `guest`, already), a call report, and
+ * `OpenCall|roundRobin` in the call's room through the chat adapter. What the agent's side
+ * needs, and nothing it does not (no camera), so the journeys about claiming do not depend on the
+ * guest app's screens.
  */
-export async function waitingGuest(companyId: number, categoryId: number) {
-  const { login, callId, services } = await guestWithLiveCall(companyId, categoryId, 'e2e');
+export async function waitingGuest(companyId: number, categoryId: number, guest?: CheckedGuest) {
+  const { username, login, callId, services } = await reportLiveCall(
+    guest ?? (await checkedGuest(companyId, 'e2e')),
+    companyId,
+    categoryId,
+  );
   // decision 0010: the guest waits in its call's own room, which the API made for it.
   const room = callRoomJid(callId, services.xmpp.jid.split('@')[1] ?? '');
   const config = await api(routes.config);
@@ -115,7 +134,10 @@ export async function waitingGuest(companyId: number, categoryId: number) {
   });
   return {
     nick,
+    username,
+    login,
     callId,
+    services,
     chat,
     /** The room as the guest sees it, once `match` holds. */
     async roomWhen(match: (room: RoomSnapshot) => boolean): Promise<RoomSnapshot> {

@@ -110,14 +110,30 @@ type Participant = {
   received: LossCounter[];
 };
 
+/**
+ * How a participant enters a room the API made (docs/protocol.md): the call's pin, lowercased as
+ * the apps send it, and its own token from the room's `allowed` list.
+ */
+export type RoomEntry = { pin: string; token: string };
+
+const entering = (entry: RoomEntry | undefined) =>
+  entry ? { pin: entry.pin.toLowerCase(), token: entry.token } : {};
+
 async function publish(
   session: JanusSession,
   handle: JanusHandle,
   room: string,
   display: string,
   clock: MediaClock,
+  entry: RoomEntry | undefined,
 ): Promise<Participant> {
-  const { data } = await handle.message({ request: 'join', ptype: 'publisher', room, display });
+  const { data } = await handle.message({
+    request: 'join',
+    ptype: 'publisher',
+    room,
+    display,
+    ...entering(entry),
+  });
   const pc = newPeer();
   const audio = new MediaStreamTrack({ kind: 'audio' });
   const video = new MediaStreamTrack({ kind: 'video' });
@@ -139,7 +155,12 @@ async function publish(
   };
 }
 
-async function subscribe(me: Participant, room: string, feed: string): Promise<void> {
+async function subscribe(
+  me: Participant,
+  room: string,
+  feed: string,
+  entry: RoomEntry | undefined,
+): Promise<void> {
   const handle = await me.session.attach(VIDEOROOM_PLUGIN);
   const { jsep } = await handle.message({
     request: 'join',
@@ -147,6 +168,7 @@ async function subscribe(me: Participant, room: string, feed: string): Promise<v
     room,
     streams: [{ feed }],
     private_id: me.privateId,
+    ...(entry ? { pin: entry.pin.toLowerCase() } : {}),
   });
   if (!jsep) throw new Error('subscriber got no offer');
   const pc = newPeer();
@@ -183,32 +205,53 @@ export type Call = {
 };
 
 /**
- * Sets up one call in `room`: the room is created with the admin key, both sides join and
- * publish, then each subscribes to the other; resolves once media flows on all four streams.
+ * How the room of a call comes to be: made here with the admin key (and destroyed after), or
+ * made by the API, which each side enters with its own {@link RoomEntry}.
+ */
+export type RoomSource = { adminKey: string } | { entries: readonly [RoomEntry, RoomEntry] };
+
+/**
+ * Sets up one call in `room`: both sides join and publish, then each subscribes to the other;
+ * resolves once media flows on all four streams. `open(side)` opens each side's Janus session.
  */
 export async function setUpCall(
-  open: () => Promise<JanusSession>,
-  adminKey: string,
+  open: (side: 0 | 1) => Promise<JanusSession>,
+  source: RoomSource,
   room: string,
   clock: MediaClock,
 ): Promise<Call> {
-  const sessions = await Promise.all([open(), open()]);
+  const sessions = await Promise.all([open(0), open(1)]);
   const participants: Participant[] = [];
   let roomHandle: JanusHandle | undefined;
+  const entries = 'entries' in source ? source.entries : [undefined, undefined];
   const close = async () => {
     for (const participant of participants) for (const pc of participant.peers) await pc.close();
-    await roomHandle?.message({ request: 'destroy', room }).catch(() => undefined);
+    if ('adminKey' in source) {
+      await roomHandle?.message({ request: 'destroy', room }).catch(() => undefined);
+    }
     await Promise.all(sessions.map((session) => session.destroy()));
   };
   try {
     const handles = await Promise.all(sessions.map((session) => session.attach(VIDEOROOM_PLUGIN)));
     roomHandle = handles[0] as JanusHandle;
-    await roomHandle.message({ request: 'create', room, admin_key: adminKey, publishers: 2 });
+    if ('adminKey' in source) {
+      await roomHandle.message({
+        request: 'create',
+        room,
+        admin_key: source.adminKey,
+        publishers: 2,
+      });
+    }
     for (const [i, session] of sessions.entries()) {
-      participants.push(await publish(session, handles[i] as JanusHandle, room, `p${i}`, clock));
+      participants.push(
+        await publish(session, handles[i] as JanusHandle, room, `p${i}`, clock, entries[i]),
+      );
     }
     const [a, b] = participants as [Participant, Participant];
-    await Promise.all([subscribe(a, room, b.feedId), subscribe(b, room, a.feedId)]);
+    await Promise.all([
+      subscribe(a, room, b.feedId, entries[0]),
+      subscribe(b, room, a.feedId, entries[1]),
+    ]);
     return { received: [a.received, b.received], sessions, close };
   } catch (error) {
     await close();

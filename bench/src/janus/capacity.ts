@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mintJanusToken, startJanus, type RunningJanus } from '@frontdesk/infra';
+import { mintJanusToken, startJanus } from '@frontdesk/infra';
 import { nextMessage } from '../ipc.ts';
 import { cpuWindow, machineWindow, rssBytes } from '../proc.ts';
 import { pct, type Section } from '../report.ts';
@@ -20,11 +20,13 @@ const CALLS_PER_GENERATOR = 10;
 /** A subscriber losing more than this share of its packets makes the step unclean. */
 const CLEAN_LOSS = 0.01;
 
-type Step = {
+export type Step = {
   calls: number;
   connected: number;
   setupErrors: string[];
   setupMs: Summary;
+  /** Wall time of the set-up in the slowest generator (they set up side by side). */
+  setupS: number;
   janusCpu: number;
   janusRss: number;
   loss: Summary;
@@ -51,11 +53,18 @@ function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-async function runStep(
-  janus: RunningJanus,
-  secrets: { token: string; adminKey: string },
+/** What each of a step's generator processes sets up: its share of the step's calls. */
+export type StepSetup = (generator: number, generators: number) => GeneratorCommand;
+
+/**
+ * One step: `calls` calls set up by forked generators, settled, then their loss counted over
+ * `seconds`, with the CPU and memory of the Janus processes `janusPids` over the same window.
+ */
+export async function runStep(
+  setup: StepSetup,
   calls: number,
   seconds: number,
+  janusPids: readonly number[],
 ): Promise<Step> {
   const count = Math.ceil(calls / CALLS_PER_GENERATOR);
   const generators = Array.from({ length: count }, () =>
@@ -64,13 +73,11 @@ async function runStep(
   try {
     const replies = generators.map((child, g) => {
       const ready = nextMessage<GeneratorReply, 'ready'>(child, 'ready');
-      const rooms = Array.from({ length: calls }, (_, i) => `bench-${calls}-${i}`).filter(
-        (_, i) => i % count === g,
-      );
-      ask(child, { type: 'setup', httpUrl: janus.httpUrl, ...secrets, rooms });
+      ask(child, setup(g, count));
       return ready;
     });
     const ready = await within(Promise.all(replies), answerDeadlineMs(calls), 'call set-up');
+    const setupS = Math.max(...ready.map((r) => r.wallMs)) / 1000;
     // Let every publisher's first keyframe and Janus's PLIs settle before counting.
     await sleep(2000);
     await within(
@@ -84,7 +91,7 @@ async function runStep(
       answerDeadlineMs(calls),
       'counter reset',
     );
-    const janusCpu = cpuWindow(janus.pid);
+    const janusCpu = janusPids.map((pid) => cpuWindow(pid));
     const machine = machineWindow();
     await sleep(seconds * 1000);
     const reports = await within(
@@ -98,9 +105,9 @@ async function runStep(
       answerDeadlineMs(calls),
       'report',
     );
-    const janusShare = janusCpu.stop();
+    const janusShare = janusCpu.reduce((sum, window) => sum + window.stop(), 0);
     const machineBusy = machine.stop();
-    const janusRss = rssBytes(janus.pid);
+    const janusRss = janusPids.reduce((sum, pid) => sum + rssBytes(pid), 0);
     const subscribers = reports.flatMap((r) => r.subscribers);
     const losses = subscribers.map((s) =>
       s.expected <= 0 ? 1 : Math.max(0, s.expected - s.received) / s.expected,
@@ -112,6 +119,7 @@ async function runStep(
       connected,
       setupErrors: ready.flatMap((r) => r.errors),
       setupMs: summarize(ready.flatMap((r) => r.setupMs)),
+      setupS,
       janusCpu: janusShare,
       janusRss,
       loss,
@@ -170,7 +178,20 @@ export async function measureJanusCapacity(
     for (const calls of steps) {
       let step: Step;
       try {
-        step = await runStep(janus, { token, adminKey }, calls, seconds);
+        step = await runStep(
+          (g, count) => ({
+            type: 'setup',
+            httpUrl: janus.httpUrl,
+            token,
+            adminKey,
+            rooms: Array.from({ length: calls }, (_, i) => `bench-${calls}-${i}`).filter(
+              (_, i) => i % count === g,
+            ),
+          }),
+          calls,
+          seconds,
+          [janus.pid],
+        );
       } catch (error) {
         hung = `${calls} calls: ${error instanceof Error ? error.message : String(error)}`;
         log(`  ${hung}`);

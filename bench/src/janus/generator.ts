@@ -3,11 +3,19 @@
 // The load is split over several of these so that the generator is not what runs out first.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { JanusSession } from '@frontdesk/media/server';
-import { setUpCall, MediaClock, type Call } from './call.ts';
+import { setUpCall, MediaClock, type Call, type RoomEntry } from './call.ts';
 import { loadClip } from './media.ts';
+
+/** A call whose room the API made: its Janus server, and each side's Janus token and entry. */
+export type ApiRoomCall = {
+  room: string;
+  httpUrl: string;
+  sides: readonly [RoomEntry & { janusToken: string }, RoomEntry & { janusToken: string }];
+};
 
 export type GeneratorCommand =
   | { type: 'setup'; httpUrl: string; token: string; adminKey: string; rooms: string[] }
+  | { type: 'join'; calls: ApiRoomCall[] }
   | { type: 'mark' }
   | { type: 'report' }
   | { type: 'stop' };
@@ -15,7 +23,8 @@ export type GeneratorCommand =
 export type SubscriberLoss = { expected: number; received: number };
 
 export type GeneratorReply =
-  | { type: 'ready'; connected: number; errors: string[]; setupMs: number[] }
+  /** `wallMs`: from the first call's start to the last's end, the process's boot left out. */
+  | { type: 'ready'; connected: number; errors: string[]; setupMs: number[]; wallMs: number }
   | { type: 'marked' }
   | {
       type: 'report';
@@ -35,32 +44,39 @@ const lag = monitorEventLoopDelay({ resolution: 10 });
 let clock: MediaClock | undefined;
 let marks: { cpu: NodeJS.CpuUsage; counters: { received: number; highest: number }[][][] };
 
-async function setup(command: Extract<GeneratorCommand, { type: 'setup' }>): Promise<void> {
+/** One call to set up: its room's name and how its media starts. */
+type Job = { room: string; start: (clock: MediaClock) => Promise<Call> };
+
+async function setup(jobs: Job[]): Promise<void> {
   const mediaClock = new MediaClock(loadClip());
   clock = mediaClock;
   const errors: string[] = [];
   const setupMs: number[] = [];
-  const queue = [...command.rooms];
+  const queue = [...jobs];
+  const setUpFrom = performance.now();
   const worker = async () => {
-    for (let room = queue.shift(); room !== undefined; room = queue.shift()) {
+    for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
       const startedAt = performance.now();
       try {
-        const open = () =>
-          JanusSession.create({
-            httpUrl: command.httpUrl,
-            token: command.token,
-            pollFromStart: true,
-          });
-        calls.push(await setUpCall(open, command.adminKey, room, mediaClock));
+        calls.push(await job.start(mediaClock));
         setupMs.push(performance.now() - startedAt);
       } catch (error) {
-        errors.push(`${room}: ${error instanceof Error ? error.message : String(error)}`);
+        errors.push(`${job.room}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   };
   await Promise.all(Array.from({ length: SETUP_CONCURRENCY }, worker));
-  send({ type: 'ready', connected: calls.length, errors, setupMs });
+  send({
+    type: 'ready',
+    connected: calls.length,
+    errors,
+    setupMs,
+    wallMs: performance.now() - setUpFrom,
+  });
 }
+
+const session = (httpUrl: string, token: string) =>
+  JanusSession.create({ httpUrl, token, pollFromStart: true });
 
 const snapshot = () =>
   calls.map((call) => call.received.map((side) => side.map((c) => c.snapshot())));
@@ -68,7 +84,32 @@ const snapshot = () =>
 process.on('message', (command: GeneratorCommand) => {
   switch (command.type) {
     case 'setup':
-      void setup(command);
+      void setup(
+        command.rooms.map((room) => ({
+          room,
+          start: (mediaClock) =>
+            setUpCall(
+              () => session(command.httpUrl, command.token),
+              { adminKey: command.adminKey },
+              room,
+              mediaClock,
+            ),
+        })),
+      );
+      break;
+    case 'join':
+      void setup(
+        command.calls.map(({ room, httpUrl, sides }) => ({
+          room,
+          start: (mediaClock) =>
+            setUpCall(
+              (side) => session(httpUrl, sides[side].janusToken),
+              { entries: sides },
+              room,
+              mediaClock,
+            ),
+        })),
+      );
       break;
     case 'mark':
       lag.reset();
