@@ -14,6 +14,7 @@ const KEEPALIVE_IDLE_S = 10;
 export class ClusterLocks {
   private client: pg.Client | undefined;
   private readonly held = new Set<string>();
+  private closed = false;
 
   constructor(
     private readonly databaseUrl: string,
@@ -23,6 +24,8 @@ export class ClusterLocks {
 
   /** Whether this process holds `name`'s lock, taking it when it is free. */
   async hold(name: string): Promise<boolean> {
+    // A tick still under way when the process began to stop takes nothing again.
+    if (this.closed) return false;
     try {
       const client = await this.connection();
       // Held: the round trip only proves the session (and so the lock) is still there.
@@ -45,6 +48,7 @@ export class ClusterLocks {
 
   /** Releases every lock (by ending the session). */
   async close(): Promise<void> {
+    this.closed = true;
     const client = this.client;
     this.drop();
     await client?.end().catch(() => undefined);
