@@ -4,12 +4,14 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { companyDetailsSchema, envelope, type CompanyDetails } from '@frontdesk/protocol';
 import { findDemoLogin, SEEDED_COMPANY } from '../src/db/seed.ts';
-import { FAILED_SIGN_IN_LIMITS, RATE_LIMITS } from '../src/plugins/rate-limits.ts';
+import { ACCOUNT_LIMITS, FAILED_SIGN_IN_LIMITS, RATE_LIMITS } from '../src/plugins/rate-limits.ts';
 import {
   bearer,
   buildReplica,
   buildTestApp,
+  loginGuest,
   loginStaff,
+  newCallId,
   testDatabaseUrl,
   type TestApp,
 } from './helper.ts';
@@ -63,6 +65,23 @@ describe('two API replicas on one database', () => {
       });
       expect(other.statusCode).not.toBe(429);
     }
+  });
+
+  it('meets a per-account limit at the same count, whatever address each request came from', async () => {
+    const guest = await loginGuest(t.app, COMPANY);
+    const statuses: number[] = [];
+    for (let i = 0; i <= ACCOUNT_LIMITS.bugsPerGuest.max; i += 1) {
+      const response = await (both()[i % 2] as FastifyInstance).inject({
+        method: 'POST',
+        url: '/api/call-bug/by-guest',
+        body: { guest_log: [], guest_state: {}, guest_client_info: {}, call_id: newCallId(guest) },
+        headers: bearer(guest.token),
+        remoteAddress: `198.51.100.${100 + i}`,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, -1)).toEqual(Array(ACCOUNT_LIMITS.bugsPerGuest.max).fill(201));
+    expect(statuses.at(-1)).toBe(429);
   });
 
   it('counts failed sign-ins of one address across both, and a right password is not one', async () => {
