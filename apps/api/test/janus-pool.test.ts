@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startJanus, type RunningJanus } from '@frontdesk/infra';
 import { JanusRooms } from '@frontdesk/media/server';
-import { envelope, janusTokenSchema, roomAccessSchema } from '@frontdesk/protocol';
+import { envelope, janusTokenSchema, roomAccessSchema, type RoomAccess } from '@frontdesk/protocol';
 import { mintJanusToken } from '../src/auth/service-tokens.ts';
 import { loadConfig } from '../src/config.ts';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
@@ -18,6 +18,7 @@ import {
   testDatabaseUrl,
   type TestApp,
 } from './helper.ts';
+import { JanusClient } from './janus-client.ts';
 import { runOperatorCommand } from './operator-command.ts';
 
 const secret = () => randomBytes(18).toString('base64url');
@@ -51,6 +52,11 @@ describe('the Janus pool', () => {
     );
     expect(response.statusCode, response.body).toBe(200);
     return envelope(roomAccessSchema).parse(response.json()).data;
+  };
+  /** The Janus token the API gives the guest of a live call. */
+  const janusTokenOf = async (guest: Guest) => {
+    const response = await callApi(t.app, 'POST', 'auth/janus-token', undefined, guest.token);
+    return envelope(janusTokenSchema).parse(response.json()).data.janusToken;
   };
   /** The server the registry holds the call on. */
   const placementOf = async (guest: Guest) => {
@@ -241,8 +247,7 @@ describe('the Janus pool', () => {
 
   it('bridges the gate to the server named: the session lives on that Janus', async () => {
     const guest = call(1);
-    const tokenResponse = await callApi(t.app, 'POST', 'auth/janus-token', undefined, guest.token);
-    const { janusToken } = envelope(janusTokenSchema).parse(tokenResponse.json()).data;
+    const janusToken = await janusTokenOf(guest);
     const answer = await upgrade('?server=janus2');
     if (!('socket' in answer)) throw new Error(`refused: ${answer.body}`);
     const { socket } = answer;
@@ -266,12 +271,32 @@ describe('the Janus pool', () => {
   it('moves a lost server’s call to another at its next open, and stores it', async () => {
     const moving = call(1);
     expect(await placementOf(moving)).toBe('janus2');
+    const janusToken = await janusTokenOf(moving);
+    /** The guest's page joining its room as the media layer does, through the gate. */
+    const joinAs = async (access: RoomAccess) => {
+      const client = await JanusClient.open(`${gateUrl}?server=${access.server}`, janusToken);
+      const { request } = await client.videoroom();
+      const joined = await request?.({
+        request: 'join',
+        ptype: 'publisher',
+        room: access.room,
+        pin: access.pin,
+        token: access.token,
+        display: moving.username,
+      });
+      expect(joined?.data).toMatchObject({ videoroom: 'joined', room: moving.callId });
+      return client;
+    };
+    const before = await joinAs(await openRoom(moving));
     await janus.janus2.stop();
+    // The gate hangs up the page's connection: the media layer's recovery asks for the room.
+    await before.closed;
     const access = await openRoom(moving);
     expect(access.server).toBe('janus1');
     expect(access.room).toBe(moving.callId);
     expect(await placementOf(moving)).toBe('janus1');
     expect(await rooms.janus1.exists(moving.callId)).toBe(true);
+    (await joinAs(access)).close();
     // While janus2 is gone, new calls go to janus1 too, whatever its load.
     const next = await guestWithCall(t.app, SEEDED_COMPANY.demo, 1);
     expect((await openRoom(next)).server).toBe('janus1');
