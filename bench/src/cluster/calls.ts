@@ -47,7 +47,7 @@ export type CallTarget = {
   url: string;
   databaseUrl: string;
   schema?: string;
-  /** Janus processes whose CPU is counted (none when they cannot be seen from here). */
+  /** The Janus processes, whose CPU and memory are counted over each step's held window. */
   janusPids: readonly number[];
 };
 
@@ -239,7 +239,7 @@ export function liveCallRows(result: LiveCalls): Row[] {
       goal: 'reported',
       note:
         `loss p50 ${pct(step.media.loss.p50)}, max ${pct(step.media.loss.max)}; ` +
-        (step.media.janusCpu > 0 ? `Janus ${pct(step.media.janusCpu)} of a core; ` : '') +
+        `Janus ${pct(step.media.janusCpu)} of a core (all servers); ` +
         `box ${pct(step.media.machineBusy)} busy; ${result.limit}`,
     },
   ];

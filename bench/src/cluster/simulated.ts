@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { loadTopology, machineDatabaseUrl, startCluster } from '@frontdesk/infra';
+import { isJanusOf } from '../../../infra/src/janus.ts';
+import { listProcesses } from '../../../infra/src/process.ts';
 import { repoRoot } from '../paths.ts';
 import type { CallTarget } from './calls.ts';
 
@@ -50,12 +52,22 @@ export async function onSimulatedCluster<T>(
       if (Date.now() > deadline) throw new Error(`${cluster.url} did not answer within 30 s`);
       await sleep(250);
     }
+    // Each Janus runs in its node's namespace, but in this PID namespace: found by its folder.
+    const janusDirs = topology.janus.map((node) => join(cluster.dataDir, 'nodes', node.name));
+    const janusPids = listProcesses()
+      .filter((proc) => janusDirs.some((dir) => isJanusOf(dir, proc)))
+      .map((proc) => proc.pid);
+    if (janusPids.length !== janusDirs.length) {
+      throw new Error(
+        `found ${janusPids.length} of the cluster's ${janusDirs.length} Janus processes`,
+      );
+    }
     return await use({
       name: `${each} of each (simulated cluster)`,
       url: cluster.url,
       databaseUrl: machineDatabaseUrl,
       schema,
-      janusPids: [],
+      janusPids,
     });
   } finally {
     await cluster.stop();
