@@ -119,4 +119,30 @@ describe('the load balancer', () => {
       await Promise.all(replicas.map((replica) => replica?.stop()));
     }
   });
+
+  it('lets only the API replicas through to the chat servers (SECURITY: the admin API trusts the balancer)', async () => {
+    const chat = await Promise.all(
+      [topology.ports.xmppAdmin, topology.ports.xmppWebsocket].map((port) =>
+        serveIn(topology.xmpp[0]?.name ?? '', port),
+      ),
+    );
+    const haproxy = await startHaproxy({
+      topology,
+      dir: join(dir.path, 'lb-xmpp'),
+      netns: network.node(topology.loadBalancer.name).netns,
+    });
+    try {
+      for (const port of [topology.ports.xmppAdmin, topology.ports.xmppWebsocket]) {
+        const url = `http://${topology.loadBalancer.address}:${port}/`;
+        const api = topology.api[0]?.name ?? '';
+        await expect.poll(() => curlFrom(api, url), { timeout: 10_000 }).toBe('xmpp1');
+        // A browser (or anything that is no API replica) is cut off before it can ask anything.
+        expect(await curlFrom('browsers', url)).toMatch(/^failed: /);
+        expect(await curlFrom('janus1', url)).toMatch(/^failed: /);
+      }
+    } finally {
+      await haproxy.stop();
+      await Promise.all(chat.map((server) => server.stop()));
+    }
+  });
 });

@@ -39,11 +39,12 @@ export async function startHaproxy(options: {
       XMPP_WEBSOCKET_PORT: topology.ports.xmppWebsocket,
       XMPP_ADMIN_PORT: topology.ports.xmppAdmin,
       API_READY_PATH,
+      API_ADDRESSES: topology.api.map((replica) => replica.address).join(' '),
       API_SERVERS: servers(topology.api, topology.ports.http),
       XMPP_WEBSOCKET_SERVERS: servers(topology.xmpp, topology.ports.xmppWebsocket),
       XMPP_ADMIN_SERVERS: servers(topology.xmpp, topology.ports.xmppAdmin),
     },
-    { raw: ['API_SERVERS', 'XMPP_WEBSOCKET_SERVERS', 'XMPP_ADMIN_SERVERS'] },
+    { raw: ['API_ADDRESSES', 'API_SERVERS', 'XMPP_WEBSOCKET_SERVERS', 'XMPP_ADMIN_SERVERS'] },
   );
   const proc = await startProcess({
     name: 'haproxy',
