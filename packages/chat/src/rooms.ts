@@ -35,9 +35,11 @@ const LEAVE_ROOM_TIMEOUT_MS = 3000;
 export const ROOM_CHECK_INTERVAL_MS = 5000;
 /**
  * How long a join waits for the room's answer. A join sent to a room whose node froze or died
- * unseen is never answered: it fails, and the room check tries it again.
+ * unseen is never answered: it fails, and the room check tries it again. Twice the check's
+ * period: when a node's clients all rejoin at once, a slow answer must not be taken for none
+ * (each such miss is one more join sent into the storm).
  */
-const JOIN_ROOM_TIMEOUT_MS = 5000;
+const JOIN_ROOM_TIMEOUT_MS = 2 * ROOM_CHECK_INTERVAL_MS;
 
 export interface JoinRoomOptions {
   /** Required (spec §8 'Room nick required'): the user's jabber username, so peers can name it. */
