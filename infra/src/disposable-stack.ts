@@ -13,6 +13,20 @@ export const machineDatabaseUrl =
 export type DisposableStack = RunningStack & { schema: string };
 
 /**
+ * Drops a test or benchmark run's schema of the machine's database, and all it holds, with the
+ * API's job queue beside it (pg-boss's `<schema>_jobs`, apps/api/src/recordings/recording-jobs.ts).
+ */
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: machineDatabaseUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}", "${schema}_jobs" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * The whole stack for one test or benchmark run: a temporary data folder, a fresh schema of the
  * machine's database, free ports, Janus on `veth0` inside scripts/isolated. `stop` drops the
  * schema and, unless `keepData`, the folder.
@@ -63,13 +77,7 @@ export async function startDisposableStack(
     schema,
     stop: async () => {
       await stack.stop();
-      const client = new pg.Client({ connectionString: machineDatabaseUrl });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists "${schema}" cascade`);
-      } finally {
-        await client.end();
-      }
+      await dropSchema(schema);
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -14,3 +14,4 @@ export { ensureDebianPackages, RUNTIME_PACKAGES, TEST_PACKAGES } from './debian.
 export { makeTestCertificates, type TestCertificates } from './test-certificates.ts';
 export { startCluster, type ClusterNode, type RunningCluster } from './cluster/cluster.ts';
 export { loadTopology, type Topology } from './cluster/topology.ts';
+export { startDisposableCluster, type DisposableCluster } from './cluster/disposable-cluster.ts';

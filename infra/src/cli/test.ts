@@ -1,6 +1,6 @@
 // `npm test`: every workspace's unit and integration tests (Vitest), then the end-to-end
-// journeys (Playwright), each inside its own network namespace (scripts/isolated), ending with
-// one summary line `N passed, N failed`.
+// journeys (Playwright) and the scale-out journeys on the simulated cluster, each inside its own
+// network namespace (scripts/isolated), ending with one summary line `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -43,7 +43,8 @@ mkdirSync(artifacts, { recursive: true });
 
 const vitestJson = resolve(artifacts, 'vitest.json');
 const playwrightJson = resolve(artifacts, 'e2e/report.json');
-for (const file of [vitestJson, playwrightJson]) rmSync(file, { force: true });
+const clusterJson = resolve(artifacts, 'e2e-cluster/report.json');
+for (const file of [vitestJson, playwrightJson, clusterJson]) rmSync(file, { force: true });
 
 log('Unit and integration tests (Vitest)…');
 const vitestStatus = isolated([
@@ -56,20 +57,31 @@ const vitestStatus = isolated([
 ]);
 log('End-to-end journeys (Playwright, Chromium)…');
 const playwrightStatus = isolated(['npx', 'playwright', 'test', '-c', 'e2e/playwright.config.ts']);
+log('Scale-out journeys on the simulated cluster (Playwright, decision 0041)…');
+const clusterStatus = isolated([
+  'npx',
+  'playwright',
+  'test',
+  '-c',
+  'e2e/cluster/playwright.config.ts',
+]);
 
 const vitest = readTally(vitestJson, (json) => {
   const r = vitestReport.parse(json);
   return { passed: r.numPassedTests, failed: r.numFailedTests };
 });
-const playwright = readTally(playwrightJson, (json) => {
+const playwrightTally = (json: unknown): Tally => {
   const { stats } = playwrightReport.parse(json);
   return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
-});
+};
+const playwright = readTally(playwrightJson, playwrightTally);
+const cluster = readTally(clusterJson, playwrightTally);
 
 const total: Tally = { passed: 0, failed: 0 };
 for (const [name, tally, status] of [
   ['Vitest', vitest, vitestStatus],
   ['Playwright', playwright, playwrightStatus],
+  ['Playwright (cluster)', cluster, clusterStatus],
 ] as const) {
   if (!tally) {
     // A runner that crashed before reporting counts as one failure, never as silence.
