@@ -43,7 +43,7 @@ export class FailedSignIns {
     return waitSeconds;
   }
 
-  /** Takes back one failure of each key (the attempt it was counted for succeeded). */
+  /** Takes back one failure of each key: the attempt it was counted for succeeded, or was refused. */
   async forgive(keys: readonly string[]): Promise<void> {
     await this.counters.forgive(this.counted(keys).map((c) => c.key));
   }

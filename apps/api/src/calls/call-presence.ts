@@ -103,7 +103,7 @@ export class CallPresence {
           }
           return undefined;
         }
-        const since = await this.absentSince(call.id, now);
+        const since = call.absent_since?.getTime() ?? (await this.absentSince(call.id, now));
         if (now - since < PEER_GONE_GRACE_MS) return undefined;
         const row = await endReport(this.db, call.id, 'absence');
         if (row) {
