@@ -4,6 +4,9 @@ import type { FastifyBaseLogger } from 'fastify';
 /** Seconds of silence on the lock connection before either side probes whether the other is there. */
 const KEEPALIVE_IDLE_S = 10;
 
+/** How long a lock query may take before the connection is taken for lost. */
+const LOCK_QUERY_TIMEOUT_MS = 5000;
+
 /**
  * PostgreSQL advisory locks held on a connection of this process's own (decision 0038). A lock,
  * once taken, is kept until the process stops or the connection is lost — PostgreSQL releases it
@@ -61,6 +64,9 @@ export class ClusterLocks {
       application_name: `frontdesk-api-cluster-locks-${this.scope}`,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_IDLE_S * 1000,
+      // Node sets only the idle time of the client's keepalive, not its probes: a query in flight
+      // on a dead path would wait out TCP's retransmissions (~15 min) with every tick behind it.
+      query_timeout: LOCK_QUERY_TIMEOUT_MS,
     });
     client.on('error', (error) => {
       this.log.warn({ err: error }, 'cluster lock: connection lost');
