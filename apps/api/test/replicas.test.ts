@@ -109,6 +109,44 @@ describe('two API replicas on one database', () => {
     }
   });
 
+  it('keeps no row for a refused sign-in, and stops an address’s sign-ins at the route’s limit', async () => {
+    const remoteAddress = '203.0.113.61';
+    const signIn = (i: number) =>
+      (both()[i % 2] as FastifyInstance).inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        body: { email: `nobody-${i}@flood.example`, password: 'wrong password' },
+        remoteAddress,
+      });
+    // Each row of this address, and the version of it PostgreSQL last wrote.
+    const rows = async () =>
+      (
+        await sql<{ key: string; version: string }>`
+          select key, xmin::text as version from rate_limit_counters
+          where key like ${`%:${remoteAddress}`} or key like ${`% ${remoteAddress}`} or key like '%@flood.example' order by key
+        `.execute(t.app.db)
+      ).rows;
+    const statuses: number[] = [];
+    for (let i = 0; i < RATE_LIMITS.signIn.max; i += 1) statuses.push((await signIn(i)).statusCode);
+    const failures = FAILED_SIGN_IN_LIMITS.perAddress.max;
+    expect(statuses).toEqual([
+      ...Array<number>(failures).fill(401),
+      ...Array<number>(RATE_LIMITS.signIn.max - failures).fill(429),
+    ]);
+    const before = await rows();
+    // The failures' e-mails, the address's failures and its route counter: no refused e-mail.
+    expect(before.filter((row) => row.key.endsWith('@flood.example'))).toHaveLength(failures);
+    expect(before).toHaveLength(failures + 2);
+    for (let i = RATE_LIMITS.signIn.max; i < RATE_LIMITS.signIn.max + 4; i += 1) {
+      expect((await signIn(i)).statusCode).toBe(429);
+    }
+    // Past the route's limit nothing but its own counter is written: the guard never ran.
+    const route = (row: { key: string }) => row.key.startsWith('POST /api/auth/login ');
+    expect((await rows()).filter((row) => !route(row))).toEqual(
+      before.filter((row) => !route(row)),
+    );
+  });
+
   const publicDetails = async (app: FastifyInstance): Promise<CompanyDetails> => {
     const response = await app.inject({ method: 'GET', url: `/api/company/${COMPANY}` });
     return envelope(companyDetailsSchema).parse(response.json()).data;

@@ -41,16 +41,22 @@ export class SharedCounters {
     return rows;
   }
 
-  /** One hit fewer of each key, in the window under way. */
+  /**
+   * One hit fewer of each key, in the window under way; a key left with none is deleted, so
+   * attempts taken back (a refused or right sign-in) leave no row behind.
+   */
   async forgive(keys: readonly string[]): Promise<void> {
     await sql`
-      update rate_limit_counters set hits = hits - 1
-      where key in (
-        select key from rate_limit_counters
+      with taken as (
+        select key, hits from rate_limit_counters
         where key = any(${keys}::text[]) and resets_at > now() and hits > 0
         order by key
         for update
+      ), emptied as (
+        delete from rate_limit_counters c using taken t where c.key = t.key and t.hits = 1
       )
+      update rate_limit_counters c set hits = c.hits - 1
+      from taken t where c.key = t.key and t.hits > 1
     `.execute(this.db);
   }
 

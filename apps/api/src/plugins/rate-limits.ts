@@ -22,6 +22,13 @@ export const RATE_LIMITS = {
   geofence: { max: 60, timeWindow: '1 minute' },
   /** Calls, hold-calls, bug reports and forms: a person makes a handful a minute. */
   guestActions: { max: 60, timeWindow: '1 minute' },
+  /**
+   * Every staff or operator sign-in and password change, right or wrong, on top of the failed
+   * ones' limits: each attempt costs a password hash and its counters' writes, so one address
+   * cannot spend them at request speed. Generous, because a contact centre's whole office signs
+   * in from one address at the start of a shift.
+   */
+  signIn: { max: 60, timeWindow: '1 minute' },
 } as const satisfies Record<string, Limit>;
 
 /**

@@ -27,7 +27,7 @@ import {
 } from '../staff/staff-accounts.ts';
 import { provisionChatRooms } from '../xmpp/room-provisioning.ts';
 import { fromTable } from './from-table.ts';
-import { limitAdminWrites } from '../plugins/rate-limits.ts';
+import { limitAdminWrites, RATE_LIMITS } from '../plugins/rate-limits.ts';
 
 /** A new member's or company's chat is ready in seconds, or at the next start. */
 const CHAT_PROVISION_RETRIES_MS = [1000, 4000];
@@ -148,6 +148,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['operator'],
       summary: 'Sign a platform operator in (operators are made by npm run create-operator)',
     }),
+    config: { rateLimit: RATE_LIMITS.signIn },
     handler: async (request, reply) => {
       const email = request.body.email.toLowerCase();
       const operator = await findOperatorByEmail(db, email);

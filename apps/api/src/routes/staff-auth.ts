@@ -175,6 +175,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       description:
         'With a one-time password (an invite or a reset) it opens no session: it answers `mustChangePassword: true`, and POST /auth/password signs the member in.',
     }),
+    config: { rateLimit: RATE_LIMITS.signIn },
     handler: async (request, reply) => {
       const member = await checkCredentials(request, reply, request.body);
       if (member.one_time_password_expires_at !== null) {
@@ -197,6 +198,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       summary:
         'Choose your password (after a one-time password, or any time): ends your other sign-ins and signs you in',
     }),
+    config: { rateLimit: RATE_LIMITS.signIn },
     handler: async (request, reply) => {
       const { email, currentPassword, newPassword } = request.body;
       const member = await checkCredentials(request, reply, { email, password: currentPassword });
