@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChatSession } from '@frontdesk/chat';
 import { roomOccupants, type RoomAdmin } from '@frontdesk/chat/server';
 import {
@@ -93,23 +94,34 @@ describe('answered calls both sides left (CallPresence)', () => {
     return view.agents.flatMap((agent) => agent.calls.map((call) => call.callId));
   };
 
+  /**
+   * Moves the call's absence `ms` into the past, by the database's clock the sweep reads: time
+   * passing without a wait. `from`: the absence as a sweep kept it, or one beginning now.
+   */
+  const absenceEarlierBy = (callId: string, ms: number, from = sql`absent_since`) =>
+    sql`
+      update call_reports set absent_since = ${from} - ${ms} * interval '1 millisecond'
+      where call_id = ${callId}
+    `.execute(t.app.db);
+
   it('keeps a call one side is still in, however long the other is away', async () => {
     const call = await answeredCallInRoom();
     await call.agent.close();
     await roomHolds(call.room, [call.guest.username]);
-    const now = Date.now();
-    expect(await t.app.callPresence.sweep(now)).toEqual([]);
-    expect(await t.app.callPresence.sweep(now + 4 * PEER_GONE_GRACE_MS)).toEqual([]);
+    expect(await t.app.callPresence.sweep()).toEqual([]);
+    // Even an absence long over does not end it while a side is there.
+    await absenceEarlierBy(call.callId, 4 * PEER_GONE_GRACE_MS, sql`now()`);
+    expect(await t.app.callPresence.sweep()).toEqual([]);
     expect(await stateOf(call.callId)).toBe('answered');
   });
 
   it('keeps a call both left while the agent reloads and comes back within the grace', async () => {
     const call = await answeredCallBothLeft();
-    const now = Date.now();
-    expect(await t.app.callPresence.sweep(now)).toEqual([]);
+    expect(await t.app.callPresence.sweep()).toEqual([]);
     const reloaded = await agentInRoom(call.room);
     await roomHolds(call.room, [reloaded.username]);
-    expect(await t.app.callPresence.sweep(now + PEER_GONE_GRACE_MS)).toEqual([]);
+    await absenceEarlierBy(call.callId, PEER_GONE_GRACE_MS);
+    expect(await t.app.callPresence.sweep()).toEqual([]);
     expect(await stateOf(call.callId)).toBe('answered');
     expect(await supervisedCalls()).toContain(call.callId);
   });
@@ -117,15 +129,30 @@ describe('answered calls both sides left (CallPresence)', () => {
   // Decision 0038: one replica sweeps at a time, and another may take over within a grace.
   it('carries an absence one replica found over to the replica that sweeps next', async () => {
     const call = await answeredCallBothLeft();
-    const now = Date.now();
-    expect(await t.app.callPresence.sweep(now)).toEqual([]);
+    expect(await t.app.callPresence.sweep()).toEqual([]);
+    // Only the absence this sweep kept, moved back, can have outlasted the grace.
+    await absenceEarlierBy(call.callId, PEER_GONE_GRACE_MS);
     const replica = await buildReplica(t);
     try {
-      const ended = await replica.app.callPresence.sweep(now + PEER_GONE_GRACE_MS);
+      const ended = await replica.app.callPresence.sweep();
       expect(ended.map((row) => row.call_id)).toEqual([call.callId]);
     } finally {
       await replica.close();
     }
+  });
+
+  it('ends no call early when the replica that sweeps next has a clock running ahead', async () => {
+    const call = await answeredCallBothLeft();
+    expect(await t.app.callPresence.sweep()).toEqual([]);
+    const ahead = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 60 * 60_000);
+    try {
+      expect(await t.app.callPresence.sweep()).toEqual([]);
+    } finally {
+      ahead.mockRestore();
+    }
+    expect(await stateOf(call.callId)).toBe('answered');
+    // A side back, so the next tests' sweeps leave the call be.
+    await roomHolds(call.room, [(await agentInRoom(call.room)).username]);
   });
 
   it('ends a call both sides left once the grace is over, ended by their absence, and the supervisor sees no ghost', async () => {
@@ -133,13 +160,14 @@ describe('answered calls both sides left (CallPresence)', () => {
     expect(await supervisedCalls()).toContain(call.callId);
     await Promise.all([call.guest.close(), call.agent.close()]);
     await roomHolds(call.room, []);
-    const now = Date.now();
-    expect(await t.app.callPresence.sweep(now)).toEqual([]);
+    expect(await t.app.callPresence.sweep()).toEqual([]);
     // Not before the grace a reload gets: the console could still come back.
-    expect(await t.app.callPresence.sweep(now + PEER_GONE_GRACE_MS - 1)).toEqual([]);
+    await absenceEarlierBy(call.callId, PEER_GONE_GRACE_MS / 2);
+    expect(await t.app.callPresence.sweep()).toEqual([]);
     expect(await stateOf(call.callId)).toBe('answered');
 
-    const ended = await t.app.callPresence.sweep(now + PEER_GONE_GRACE_MS);
+    await absenceEarlierBy(call.callId, PEER_GONE_GRACE_MS / 2);
+    const ended = await t.app.callPresence.sweep();
     expect(ended.map((row) => row.call_id)).toEqual([call.callId]);
     expect(await stateOf(call.callId)).toBe('ended');
     const report = await t.app.db
@@ -160,6 +188,6 @@ describe('answered calls both sides left (CallPresence)', () => {
     );
     expect(rejoin.statusCode).toBe(409);
     // A later sweep leaves the ended call as it is.
-    expect(await t.app.callPresence.sweep(now + 2 * PEER_GONE_GRACE_MS)).toEqual([]);
+    expect(await t.app.callPresence.sweep()).toEqual([]);
   });
 });

@@ -1,11 +1,18 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { roomOccupants, type RoomAdmin } from '@frontdesk/chat/server';
 import { callRoomJid, PEER_GONE_GRACE_MS } from '@frontdesk/protocol';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { staffJabberUsername } from '../xmpp/addresses.ts';
 import { liveCallsSince } from './call-coordination.ts';
 import { endReport } from './call-reports.ts';
+
+/**
+ * Whether an absence that began at `absentSince` has lasted the grace, by the database's clock:
+ * the sweeps of every replica, whose clocks may differ, write and read it by the same one.
+ */
+const graceOver = (absentSince: string) =>
+  sql<boolean>`coalesce(${sql.ref(absentSince)} <= now() - ${PEER_GONE_GRACE_MS} * interval '1 millisecond', false)`;
 
 /** How often answered calls are checked for a side still in their chat room. */
 export const CALL_PRESENCE_SWEEP_MS = 5_000;
@@ -45,17 +52,21 @@ export class CallPresence {
     private readonly release: ReleaseCall,
   ) {}
 
-  /** The answered calls that have not ended, with their guest's jabber username. */
-  private answeredCalls(now: number) {
+  /**
+   * The answered calls that have not ended, with their guest's jabber username and whether an
+   * absence found earlier has outlasted the grace.
+   */
+  private answeredCalls() {
     return this.db
       .selectFrom('call_reports')
       .innerJoin('guests', 'guests.id', 'call_reports.guest_id')
       .selectAll('call_reports')
       .select('guests.jabberusername as guest_jabber_username')
+      .select(graceOver('call_reports.absent_since').as('grace_over'))
       .where('call_reports.status', '=', 'ok')
       .where('call_reports.ended_at', 'is', null)
       .where('call_reports.agent_id', 'is not', null)
-      .where('call_reports.created_at', '>', liveCallsSince(now))
+      .where('call_reports.created_at', '>', liveCallsSince())
       .execute();
   }
 
@@ -71,21 +82,22 @@ export class CallPresence {
   }
 
   /**
-   * When the call's absence began: now, unless an earlier sweep (of any process) found it already.
+   * Keeps the call's absence as beginning now, unless an earlier sweep (of any process) found it
+   * already; whether its grace is over.
    */
-  private async absentSince(id: number, now: number): Promise<number> {
+  private async absenceFound(id: number): Promise<boolean> {
     const row = await this.db
       .updateTable('call_reports')
-      .set((eb) => ({ absent_since: eb.fn.coalesce('absent_since', eb.val(new Date(now))) }))
+      .set({ absent_since: sql<Date>`coalesce(absent_since, now())` })
       .where('id', '=', id)
-      .returning('absent_since')
+      .returning(graceOver('absent_since').as('grace_over'))
       .executeTakeFirst();
-    return row?.absent_since?.getTime() ?? now;
+    return row?.grace_over === true;
   }
 
   /** One look at every answered call; answers the calls it ended. */
-  async sweep(now = Date.now()): Promise<CallReportRow[]> {
-    const calls = await this.answeredCalls(now);
+  async sweep(): Promise<CallReportRow[]> {
+    const calls = await this.answeredCalls();
     const ended = await Promise.all(
       calls.map(async (call) => {
         const present = await this.anySidePresent(call).catch((error: unknown) => {
@@ -103,8 +115,9 @@ export class CallPresence {
           }
           return undefined;
         }
-        const since = call.absent_since?.getTime() ?? (await this.absentSince(call.id, now));
-        if (now - since < PEER_GONE_GRACE_MS) return undefined;
+        const over =
+          call.absent_since === null ? await this.absenceFound(call.id) : call.grace_over;
+        if (!over) return undefined;
         const row = await endReport(this.db, call.id, 'absence');
         if (row) {
           this.log.info({ callId: call.call_id }, 'both sides had left the call: ended');
