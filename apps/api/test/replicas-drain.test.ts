@@ -11,8 +11,8 @@ const SALES = 1;
 
 /**
  * Decision 0038: a replica stopping for a rolling restart leaves the load balancer at once (its
- * readiness answers 503) while the WebSockets it relays go on, and it waits for those — its own,
- * not the other replicas' — before it closes.
+ * readiness answers 503) while the WebSockets it relays go on, and it waits for those before it
+ * closes.
  */
 describe('draining one replica', () => {
   let t: TestAppWithChat;
@@ -35,7 +35,7 @@ describe('draining one replica', () => {
     await t?.close();
   });
 
-  it('answers ready 503 at once while its open WebSocket still relays, and waits for it alone', async () => {
+  it('answers ready 503 at once while its open WebSocket still relays, and waits for it to close', async () => {
     const call = await guestWithCall(t.app, DEMO, SALES);
     await markAnswered(t.app, call.callId);
     const room = callRoomJid(call.callId, t.xmpp.domain);
@@ -64,7 +64,7 @@ describe('draining one replica', () => {
     agent.sendMessage(guest.username, 'Still here after the drain began');
     expect(await received).toBe('Still here after the drain began');
 
-    // Its own connection holds it; the other replica's (the agent's chat) does not.
+    // Its guest's connection holds it until the guest's page closes it.
     expect(await waitForOwnConnections(replica.app.gatewayConnections, 200, { pollMs: 50 })).toBe(
       'graceOver',
     );
