@@ -29,6 +29,14 @@ type Name = (typeof NAMES)[number];
 
 type Guest = Awaited<ReturnType<typeof guestWithCall>>;
 
+/** Starts the app listening on a free port; its `/janus-ws` address. */
+async function listenGate(app: TestApp['app']): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the API did not listen');
+  return `ws://127.0.0.1:${address.port}/janus-ws`;
+}
+
 /**
  * The Janus pool (decision 0039) with two real Janus servers sharing the API's secrets: calls are
  * placed by load, a drained server takes no new call, a lost server's call moves at its next
@@ -41,10 +49,10 @@ describe('the Janus pool', () => {
   let t: TestApp;
   let gateUrl: string;
 
-  /** `POST /calls/:callId/room` as the call's guest: where its room is. */
-  const openRoom = async (guest: Guest) => {
+  /** `POST /calls/:callId/room` as the call's guest (on `app`, this API process by default). */
+  const openRoom = async (guest: Guest, app = t.app) => {
     const response = await callApi(
-      t.app,
+      app,
       'POST',
       `calls/${guest.callId}/room`,
       undefined,
@@ -73,9 +81,9 @@ describe('the Janus pool', () => {
     for (const name of NAMES) if (await rooms[name].exists(guest.callId)) on.push(name);
     return on;
   };
-  const endCall = async (guest: Guest) => {
+  const endCall = async (guest: Guest, app = t.app) => {
     const response = await callApi(
-      t.app,
+      app,
       'POST',
       `calls/${guest.callId}/end`,
       { reason: 'abandoned' },
@@ -122,10 +130,7 @@ describe('the Janus pool', () => {
       JANUS_TOKEN_SECRET: tokenSecret,
       JANUS_ADMIN_KEY: adminKey,
     });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('the API did not listen');
-    gateUrl = `ws://127.0.0.1:${address.port}/janus-ws`;
+    gateUrl = await listenGate(t.app);
   });
   afterAll(async () => {
     await t?.close();
@@ -266,6 +271,48 @@ describe('the Janus pool', () => {
     expect(await keepalive('janus2')).toBe('ack');
     expect(await keepalive('janus1')).toBe('error');
     socket.close();
+  });
+
+  it('destroys the room left behind when it moves a call off a server alive but slow', async () => {
+    // Loads 2/2 and 1/2: the new call goes to janus2.
+    const guest = await guestWithCall(t.app, SEEDED_COMPANY.demo, 1);
+    expect((await openRoom(guest)).server).toBe('janus2');
+    // janus2 stops answering for a while (a busy machine): its stamp is stale, its check fails.
+    process.kill(janus.janus2.pid, 'SIGSTOP');
+    try {
+      await t.app.db
+        .updateTable('media_servers')
+        .set({ last_healthy_at: new Date(0) })
+        .where('name', '=', 'janus2')
+        .execute();
+      expect((await openRoom(guest)).server).toBe('janus1');
+    } finally {
+      process.kill(janus.janus2.pid, 'SIGCONT');
+    }
+    // Once it answers again, the room there is gone: whoever was still in it got `destroyed`.
+    await expect.poll(() => rooms.janus2.exists(guest.callId)).toBe(false);
+    expect(await roomIsOn(guest)).toEqual(['janus1']);
+    await endCall(guest);
+  });
+
+  it('serves a call placed on a server another API process lists but this one does not', async () => {
+    const guest = await guestWithCall(t.app, SEEDED_COMPANY.demo, 1);
+    // Loads 2/2 and 1/2 again: janus2.
+    expect((await openRoom(guest)).server).toBe('janus2');
+    const janus1Only = t.config.janus.servers.filter((server) => server.name === 'janus1');
+    const replica = await buildReplica(t, { janus: { ...t.config.janus, servers: janus1Only } });
+    try {
+      expect((await openRoom(guest, replica.app)).server).toBe('janus2');
+      expect(await placementOf(guest)).toBe('janus2');
+      expect(await roomIsOn(guest)).toEqual(['janus2']);
+
+      const replicaGate = await listenGate(replica.app);
+      (await JanusClient.open(`${replicaGate}?server=janus2`, await janusTokenOf(guest))).close();
+      await endCall(guest, replica.app);
+      expect(await roomIsOn(guest)).toEqual([]);
+    } finally {
+      await replica.close();
+    }
   });
 
   it('moves a lost server’s call to another at its next open, and stores it', async () => {

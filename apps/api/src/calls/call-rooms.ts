@@ -48,8 +48,10 @@ export function roomToken(key: string, callId: string, role: RecordingRole): Roo
  * when the call ends. SECURITY: the admin key and the room secret never leave the API.
  */
 export class CallRooms {
-  /** One Janus client per server of the pool, by name. */
+  /** One Janus client per server address, made at its first use (any server of the registry). */
   private readonly janus = new Map<string, JanusRooms>();
+  private readonly janusAdminKey: string;
+  private readonly janusToken: string;
   private readonly recordingsDir: string;
   private readonly tokenKey: string;
   private readonly ice: IceConfig;
@@ -60,17 +62,8 @@ export class CallRooms {
     private readonly servers: MediaServerPool,
     private readonly log: FastifyBaseLogger,
   ) {
-    for (const server of config.janus.servers) {
-      this.janus.set(
-        server.name,
-        new JanusRooms({
-          httpUrl: server.httpUrl,
-          adminKey: config.secrets.janusAdminKey,
-          token: () =>
-            mintJanusToken(config.secrets.janusToken, new Date(Date.now() + ADMIN_TOKEN_TTL_MS)),
-        }),
-      );
-    }
+    this.janusAdminKey = config.secrets.janusAdminKey;
+    this.janusToken = config.secrets.janusToken;
     // The folder `npm start` gives Janus for recordings, too (infra data-dir). With several
     // Janus servers it is one folder they all share at this very path (decision 0039).
     this.recordingsDir = join(config.dataDir, 'recordings');
@@ -82,8 +75,15 @@ export class CallRooms {
   }
 
   private clientOf(server: MediaServer): JanusRooms {
-    const client = this.janus.get(server.name);
-    if (!client) throw new Error(`no Janus client for media server ${server.name}`);
+    let client = this.janus.get(server.httpUrl);
+    if (!client) {
+      client = new JanusRooms({
+        httpUrl: server.httpUrl,
+        adminKey: this.janusAdminKey,
+        token: () => mintJanusToken(this.janusToken, new Date(Date.now() + ADMIN_TOKEN_TTL_MS)),
+      });
+      this.janus.set(server.httpUrl, client);
+    }
     return client;
   }
 
@@ -135,7 +135,7 @@ export class CallRooms {
       ...(recorded ? { recordingsDir: this.recordingsDir } : {}),
       webview: options.webview,
     };
-    let server = await this.servers.serverFor(call.id);
+    let { server, previous } = await this.servers.serverFor(call.id);
     try {
       await this.clientOf(server).create(room);
     } catch (error) {
@@ -145,6 +145,7 @@ export class CallRooms {
       );
       // Lost since its last check: the call moves now rather than at the app's next try.
       if (await this.servers.check(server)) throw mediaUnavailable();
+      previous = server;
       server = await this.servers.place(call.id, server.id);
       await this.clientOf(server)
         .create(room)
@@ -156,6 +157,11 @@ export class CallRooms {
           throw mediaUnavailable();
         });
     }
+    // A server taken for lost may be alive but slow, with the other participant still in the
+    // room there (and its recorder writing under the same room id): its `destroyed` starts that
+    // participant's recovery, which asks for the room again and follows the move. Not awaited:
+    // a slow server must not hold up this participant's way into the new room.
+    if (previous && previous.id !== server.id) void this.destroy(call.call_id, keys, previous);
     return {
       room: call.call_id,
       server: server.name,
@@ -171,13 +177,22 @@ export class CallRooms {
    * effort: the call has ended either way, and Janus forgets its rooms when it restarts.
    */
   async close(call: CallReportRow): Promise<void> {
-    const server = this.servers.ofCall(call);
+    const server = await this.servers.ofCall(call);
     if (!call.room_secret || !server) return;
+    await this.destroy(call.call_id, { room_secret: call.room_secret }, server);
+  }
+
+  /** Destroys the call's room on one server, best effort: failures are logged, not thrown. */
+  private async destroy(
+    callId: string,
+    keys: { room_secret: string },
+    server: MediaServer,
+  ): Promise<void> {
     try {
-      await this.clientOf(server).destroy({ room: call.call_id, secret: call.room_secret });
+      await this.clientOf(server).destroy({ room: callId, secret: keys.room_secret });
     } catch (error) {
       this.log.warn(
-        { err: error, callId: call.call_id, server: server.name },
+        { err: error, callId, server: server.name },
         'Janus could not destroy the call room',
       );
     }

@@ -14,8 +14,39 @@ export const LOST_AFTER_MS = 2000;
 /** A check's deadline: within the period, so checks never pile up. */
 const CHECK_TIMEOUT_MS = 800;
 
-/** A server of the pool as the API uses it: its row's id and its configured addresses. */
+/** A server of the pool as the API uses it: its row's id and the addresses its row holds. */
 export type MediaServer = MediaServerConfig & { id: number };
+
+/**
+ * The registry's columns a `MediaServer` is made of: a call placed by another API process whose
+ * JANUS_SERVERS differs (a rolling change) is served from the row that process wrote.
+ */
+const SERVER_COLUMNS = [
+  'media_servers.id',
+  'media_servers.name',
+  'media_servers.http_url',
+  'media_servers.websocket_url',
+  'media_servers.capacity',
+] as const;
+
+type ServerRow = {
+  id: number;
+  name: string;
+  http_url: string;
+  websocket_url: string;
+  capacity: number;
+};
+
+const fromRow = (row: ServerRow): MediaServer => ({
+  id: row.id,
+  name: row.name,
+  httpUrl: row.http_url,
+  websocketUrl: row.websocket_url,
+  capacity: row.capacity,
+});
+
+/** Where a call's room goes now, and where it was when this request read it. */
+export type Placement = { server: MediaServer; previous: MediaServer | undefined };
 
 /** `active` or `draining` (decision 0039). */
 export type MediaServerState = 'active' | 'draining';
@@ -42,8 +73,8 @@ async function answers(server: MediaServerConfig): Promise<string | null> {
  * healthy server that is not draining, kept there while it stays healthy, moved when it is lost.
  */
 export class MediaServerPool {
+  /** This process's servers: the ones it checks and places new calls on. */
   private readonly byName = new Map<string, MediaServer>();
-  private readonly byId = new Map<number, MediaServer>();
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | null = null;
 
@@ -78,7 +109,6 @@ export class MediaServerPool {
         .executeTakeFirstOrThrow();
       const known = { ...server, id };
       this.byName.set(server.name, known);
-      this.byId.set(id, known);
     }
     await this.checkAll();
     this.timer = setInterval(() => {
@@ -93,21 +123,35 @@ export class MediaServerPool {
     await this.checking;
   }
 
-  /** The configured server of that name (the gate's `?server=`), or undefined. */
-  named(name: string): MediaServerConfig | undefined {
-    return this.byName.get(name);
+  /** The registered server of that name (the gate's `?server=`), or undefined. */
+  async named(name: string): Promise<MediaServer | undefined> {
+    const row = await this.db
+      .selectFrom('media_servers')
+      .select(SERVER_COLUMNS)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row && fromRow(row);
   }
 
-  /** The server a call was placed on, if this process knows it. */
-  ofCall(call: { media_server_id: number | null }): MediaServer | undefined {
-    return call.media_server_id === null ? undefined : this.byId.get(call.media_server_id);
+  /** The server a call was placed on, from the registry, or undefined before its first open. */
+  async ofCall(call: { media_server_id: number | null }): Promise<MediaServer | undefined> {
+    return call.media_server_id === null ? undefined : this.withId(call.media_server_id);
+  }
+
+  private async withId(id: number): Promise<MediaServer> {
+    const row = await this.db
+      .selectFrom('media_servers')
+      .select(SERVER_COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
   }
 
   /**
    * Where the call's room goes: the server it was placed on while that one is healthy (a fresh
    * check in the registry, or it answers now), else a new placement.
    */
-  async serverFor(callReportId: number): Promise<MediaServer> {
+  async serverFor(callReportId: number): Promise<Placement> {
     const placed = await this.db
       .selectFrom('call_reports')
       .leftJoin('media_servers', 'media_servers.id', 'call_reports.media_server_id')
@@ -117,9 +161,11 @@ export class MediaServerPool {
       ])
       .where('call_reports.id', '=', callReportId)
       .executeTakeFirstOrThrow();
-    const server = this.ofCall(placed);
-    if (server && (placed.healthy === true || (await this.check(server)))) return server;
-    return this.place(callReportId, placed.media_server_id);
+    const previous = await this.ofCall(placed);
+    if (previous && (placed.healthy === true || (await this.check(previous)))) {
+      return { server: previous, previous };
+    }
+    return { server: await this.place(callReportId, placed.media_server_id), previous };
   }
 
   /**
@@ -171,11 +217,10 @@ export class MediaServerPool {
         .execute();
       return chosen.id;
     });
-    const server = this.byId.get(id);
-    if (!server) throw new Error(`media server ${id} is not configured in this API process`);
+    const server = await this.withId(id);
     if (seen !== null && seen !== id) {
       this.log.warn(
-        { callReportId, from: this.byId.get(seen)?.name, to: server.name },
+        { callReportId, fromId: seen, to: server.name },
         'call moved to another media server',
       );
     }

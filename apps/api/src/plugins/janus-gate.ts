@@ -104,10 +104,11 @@ function bridge(
 }
 
 /**
- * The Janus `?server=<name>` names (decision 0039): one of the pool's, by the name its calls'
- * `RoomAccess` gives; none is `local`, the one server of an API without JANUS_SERVERS.
+ * The Janus `?server=<name>` names (decision 0039): one of the registry's, by the name its calls'
+ * `RoomAccess` gives — also one another API process placed calls on but this one's JANUS_SERVERS
+ * lacks (a rolling change); none is `local`, the one server of an API without JANUS_SERVERS.
  */
-function janusOf(query: URLSearchParams, app: FastifyInstance) {
+async function janusOf(query: URLSearchParams, app: FastifyInstance) {
   const name = mediaServerNameSchema.safeParse(query.get('server') ?? LOCAL_MEDIA_SERVER);
   return name.success ? app.mediaServers.named(name.data) : undefined;
 }
@@ -141,13 +142,20 @@ export function registerJanusGate(app: FastifyInstance, config: Config, path: st
       refuseUpgrade(socket, refusal);
       return;
     }
-    const upstream = janusOf(url.searchParams, app);
-    if (!upstream) {
-      refuseUpgrade(socket, UNKNOWN_SERVER);
-      return;
-    }
-    server.handleUpgrade(request, socket, head, (browser) =>
-      bridge(browser, upstream.websocketUrl, app.log, app.gatewayConnections),
+    janusOf(url.searchParams, app).then(
+      (upstream) => {
+        if (!upstream) {
+          refuseUpgrade(socket, UNKNOWN_SERVER);
+          return;
+        }
+        server.handleUpgrade(request, socket, head, (browser) =>
+          bridge(browser, upstream.websocketUrl, app.log, app.gatewayConnections),
+        );
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'the media server registry could not be read');
+        socket.destroy();
+      },
     );
   };
   app.server.on('upgrade', onUpgrade);
