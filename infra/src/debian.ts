@@ -23,6 +23,8 @@ export const TEST_PACKAGES = [
   'nftables',
   // Public mode's HTTPS front (infra/test/caddy.test.ts, e2e/tests/public-https.spec.ts).
   'caddy',
+  // The simulated cluster's load balancer (infra/src/cluster, e2e/cluster, the cluster bench).
+  'haproxy',
 ];
 
 function installed(pkg: string): boolean {

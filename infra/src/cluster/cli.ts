@@ -24,7 +24,7 @@ const settings = {
 
 if (!inPrivateNetwork()) {
   // Packages first: there is no network inside the namespace.
-  ensureDebianPackages(RUNTIME_PACKAGES, log);
+  ensureDebianPackages([...RUNTIME_PACKAGES, 'haproxy'], log);
   const result = spawnSync(
     resolve(repoRoot, 'scripts/isolated'),
     [process.execPath, resolve(repoRoot, 'scripts/cluster.mjs')],
