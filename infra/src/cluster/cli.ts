@@ -40,7 +40,9 @@ const starting = startCluster({
   dataDir: settings.dataDir,
   topology,
   ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : {}),
-  seedDemo: true,
+  // SECURITY: the demo logins have published passwords; never write them into a database of
+  // someone else's (DATABASE_URL), which a real API may also serve.
+  seedDemo: !settings.databaseUrl,
   logLevel: settings.logLevel,
   log,
 });
@@ -51,7 +53,12 @@ const stopOn = (signalName: string) =>
     if (stopping) return;
     stopping = true;
     log(`${signalName}: stopping…`);
-    void starting.then((cluster) => cluster.stop()).finally(() => process.exit(0));
+    void starting
+      .then((cluster) => cluster.stop())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   });
 stopOn('SIGINT');
 stopOn('SIGTERM');
