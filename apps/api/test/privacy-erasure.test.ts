@@ -20,7 +20,13 @@ import { bearer, loginStaff } from './helper.ts';
  * fails "every table is classified" until its author adds it here — and, if it holds a guest's
  * data, to the erasure.
  */
-const TABLES: Record<string, 'erased' | 'anonymised' | 'no guest data'> = {
+/**
+ * `limit window`: a rate limit's counter, keyed by the visitor's address or the guest's id for
+ * the limit's window (a minute; failed sign-ins fifteen), deleted within a minute after it ends
+ * (decision 0038). It may still count the guest's last requests when the erasure runs, so the
+ * row scan below leaves it out; docs/privacy.md says so.
+ */
+const TABLES: Record<string, 'erased' | 'anonymised' | 'no guest data' | 'limit window'> = {
   guests: 'erased',
   form_submissions: 'erased',
   rating_submissions: 'erased',
@@ -51,6 +57,8 @@ const TABLES: Record<string, 'erased' | 'anonymised' | 'no guest data'> = {
   staff: 'no guest data',
   staff_assignment_groups: 'no guest data',
   staff_categories: 'no guest data',
+  media_servers: 'no guest data',
+  rate_limit_counters: 'limit window',
   kysely_migration: 'no guest data',
   kysely_migration_lock: 'no guest data',
 };
@@ -228,7 +236,7 @@ describe('a guest’s rights: export and complete erasure (decision 0032)', () =
       erased.agentUploadId,
       erased.address,
     ];
-    for (const { name } of tables) {
+    for (const { name } of tables.filter((table) => TABLES[table.name] !== 'limit window')) {
       const { rows } = await sql<{ row: string }>`
         select row_to_json(t)::text as row from ${sql.table(name)} t`.execute(db);
       for (const { row } of rows) {
