@@ -87,8 +87,31 @@ export class MediaServerPool {
   /**
    * Writes this process's servers into the registry (addresses and capacity as configured; a
    * drain stays), checks them once so the first call is placed by health, then every second.
+   * A database that is down at start does not stop the API (its readiness says so): the
+   * registration is tried again with each check until it is written.
    */
   async start(): Promise<void> {
+    await this.tick();
+    this.timer = setInterval(() => {
+      // A check still running (a slow database) is not joined by the next one.
+      this.checking ??= this.tick().finally(() => (this.checking = null));
+    }, HEALTH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.byName.size < this.configured.length) {
+      try {
+        await this.register();
+      } catch (error) {
+        this.log.warn({ err: error }, 'media servers could not be registered; trying again');
+        return;
+      }
+    }
+    await this.checkAll();
+  }
+
+  private async register(): Promise<void> {
     for (const server of this.configured) {
       const { id } = await this.db
         .insertInto('media_servers')
@@ -107,15 +130,8 @@ export class MediaServerPool {
         )
         .returning('id')
         .executeTakeFirstOrThrow();
-      const known = { ...server, id };
-      this.byName.set(server.name, known);
+      this.byName.set(server.name, { ...server, id });
     }
-    await this.checkAll();
-    this.timer = setInterval(() => {
-      // A check still running (a slow database) is not joined by the next one.
-      this.checking ??= this.checkAll().finally(() => (this.checking = null));
-    }, HEALTH_INTERVAL_MS);
-    this.timer.unref();
   }
 
   async stop(): Promise<void> {
