@@ -66,6 +66,9 @@ test('an admin invites an agent, who signs in with the one-time password, choose
     // Zoe opens the team again (Eve now has a password of her own) and deactivates her, after
     // a confirmation saying what it does.
     await admin.getByRole('link', { name: 'Categories' }).click();
+    // The categories page loads its code first: a click on Team before it is shown lands on the
+    // team page still open, which then keeps its old list (seen once under load).
+    await expect(admin.getByText(/^What guests choose from before a call/)).toBeVisible();
     await admin.getByRole('link', { name: 'Team' }).click();
     await expect(eve).toContainText('Active');
     await eve.getByRole('button', { name: 'Deactivate Eve Invited' }).click();
