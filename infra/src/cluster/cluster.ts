@@ -82,6 +82,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     bridge: topology.network.bridge,
     bridgeAddress: topology.network.supervisorAddress,
     nodes: nodesOf(topology),
+    ports: topology.ports,
     logDir: dir.logs,
   });
   const services = new Map<string, Service>();

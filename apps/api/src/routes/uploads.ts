@@ -10,7 +10,7 @@ import {
   UPLOAD_LIMIT_BYTES,
   type UploadType,
 } from '@frontdesk/protocol';
-import type { Principal } from '../auth/access-token.ts';
+import type { Principal, StaffPrincipal } from '../auth/access-token.ts';
 import { liveCallOf } from '../calls/call-coordination.ts';
 import { assertOwnCompany, authenticate, bearerSecurity } from '../plugins/auth.ts';
 import { HttpError } from '../plugins/errors.ts';
@@ -18,12 +18,7 @@ import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { acceptedContentTypes, sniffContentType } from '../uploads/content-type.ts';
 import { cleanFileName, contentDisposition } from '../uploads/disposition.ts';
 import type { FileStorage, IncomingFile } from '../uploads/file-storage.ts';
-import {
-  noLiveCall,
-  recordUpload,
-  requireUpload,
-  type SentIn,
-} from '../uploads/upload-repository.ts';
+import { recordUpload, requireUpload, staffCallOf } from '../uploads/upload-repository.ts';
 import { fromTable } from './from-table.ts';
 
 const FILES_PATH = '/files';
@@ -130,8 +125,9 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       // SECURITY: a guest sends files only into its live call, which counts them (quota).
       const guestCall =
         principal.role === 'guest' ? await liveCallOf(db, principal.guestId) : undefined;
-      // Checked again as the file is recorded: the call may end while the file arrives.
-      if (principal.role === 'guest' && !guestCall) throw noLiveCall();
+      if (principal.role === 'guest' && !guestCall) {
+        throw new HttpError(403, 'no_live_call', 'Files can be sent only during a call.');
+      }
       if (!request.isMultipart()) {
         throw new HttpError(415, 'multipart_required', 'Send the file as multipart/form-data.');
       }
@@ -160,9 +156,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       });
     }
     assertOwnCompany(principal, companyId.data);
-    const sentIn: SentIn = guestCall
-      ? { by: 'guest', callReportId: guestCall.id }
-      : staffCall(principal, upload);
+    const call = principal.role === 'guest' ? guestCall : await staffCall(principal, upload);
     // SECURITY: the content type comes from the bytes; the name and the part's header are not trusted.
     const { file } = upload;
     const contentType = await sniffContentType(type, file.head, file.size === file.head.length);
@@ -182,31 +176,28 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         company_id: companyId.data,
         guest_id: principal.role === 'guest' ? principal.guestId : null,
         staff_id: principal.role === 'guest' ? null : principal.staffId,
+        call_report_id: call?.id ?? null,
         type,
         content_type: contentType,
         size_bytes: file.size,
         original_name: upload.fileName,
       },
-      sentIn,
       file,
       app.config.uploadQuotaPerCallBytes,
     );
     return { fileUrl: `/api${FILES_PATH}/${id}`, contentType, size: file.size };
   }
 
-  /**
-   * The call an agent names (`callId`, optional: an admin's logo is sent in none); whether it is
-   * the agent's live call is checked as the file is recorded.
-   */
-  function staffCall(principal: Principal, upload: ReceivedUpload): SentIn {
-    if (principal.role === 'guest' || upload.callId === undefined) return null;
+  /** The live call an agent names (`callId`, optional: an admin's logo is sent in none). */
+  async function staffCall(principal: StaffPrincipal, upload: ReceivedUpload) {
+    if (upload.callId === undefined) return undefined;
     const callId = callIdSchema.safeParse(upload.callId);
     if (!callId.success) {
       throw new HttpError(400, 'invalid_request', 'Name the call the file is sent in.', {
         callId: 'must be a call id',
       });
     }
-    return { by: 'staff', staff: principal, callId: callId.data };
+    return staffCallOf(db, principal, callId.data);
   }
 
   app.get(
