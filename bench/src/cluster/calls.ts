@@ -64,7 +64,11 @@ export type LiveStep = {
   clean: boolean;
 };
 
-export type LiveCalls = { target: string; steps: LiveStep[]; limit: string };
+/**
+ * `notClean` says how the first step that was not clean failed; without it every step was clean,
+ * and the last step is the plan's end, not the servers' capacity.
+ */
+export type LiveCalls = { target: string; steps: LiveStep[]; notClean?: string };
 
 /** `count` checked guests, paced under the API's per-address limit on registrations. */
 async function makeGuests(count: number, log: (line: string) => void): Promise<CheckedGuest[]> {
@@ -114,7 +118,7 @@ export async function measureLiveCalls(
   };
   const guests = await makeGuests(Math.max(...plan.steps), log);
   const steps: LiveStep[] = [];
-  let limit = 'every step clean: the plan ended, not the servers';
+  let notClean: string | undefined;
   try {
     for (const calls of plan.steps) {
       const waiting: Awaited<ReturnType<typeof waitingGuest>>[] = [];
@@ -161,7 +165,7 @@ export async function measureLiveCalls(
           target.janusPids,
         );
       } catch (error) {
-        limit = `${calls} calls: ${error instanceof Error ? error.message : String(error)}`;
+        notClean = `${calls} calls: ${error instanceof Error ? error.message : String(error)}`;
         break;
       } finally {
         await Promise.all(
@@ -198,17 +202,24 @@ export async function measureLiveCalls(
             : ''),
       );
       if (!step.clean) {
-        limit = `${calls} calls not clean (${media.connected} up, worst loss ${pct(media.loss.max)}, box ${pct(media.machineBusy)} busy)`;
+        notClean = `${calls} calls not clean (${media.connected} up, worst loss ${pct(media.loss.max)}, box ${pct(media.machineBusy)} busy)`;
         break;
       }
     }
   } finally {
     await database.end();
   }
-  return { target: target.name, steps, limit };
+  return { target: target.name, steps, ...(notClean === undefined ? {} : { notClean }) };
 }
 
 const best = (result: LiveCalls) => result.steps.filter((step) => step.clean).at(-1);
+
+/** Every step was clean: the calls held are a floor the plan set, not what the servers hold. */
+const cappedByPlan = (result: LiveCalls) => result.notClean === undefined;
+
+/** The calls held at `step`, marked as the plan's end when no step failed. */
+const held = (result: LiveCalls, step: LiveStep) =>
+  cappedByPlan(result) ? `≥ ${step.calls}` : `${step.calls}`;
 
 /** The table's lines for one target: its best clean step's rate and the calls it held. */
 export function liveCallRows(result: LiveCalls): Row[] {
@@ -219,7 +230,7 @@ export function liveCallRows(result: LiveCalls): Row[] {
         figure: `Live calls held, ${result.target}`,
         measured: 'no clean step',
         goal: 'reported',
-        note: result.limit,
+        note: result.notClean ?? '',
       },
     ];
   }
@@ -235,12 +246,15 @@ export function liveCallRows(result: LiveCalls): Row[] {
     },
     {
       figure: `Live calls held, ${result.target}`,
-      measured: `${step.calls} calls clean`,
+      measured: cappedByPlan(result)
+        ? `${held(result, step)} calls (the plan's end, not the servers')`
+        : `${step.calls} calls clean`,
       goal: 'reported',
       note:
         `loss p50 ${pct(step.media.loss.p50)}, max ${pct(step.media.loss.max)}; ` +
         `Janus ${pct(step.media.janusCpu)} of a core (all servers); ` +
-        `box ${pct(step.media.machineBusy)} busy; ${result.limit}`,
+        `box ${pct(step.media.machineBusy)} busy; ` +
+        (result.notClean ?? 'every step clean, the servers were not pushed to a limit'),
     },
   ];
 }
@@ -260,8 +274,25 @@ export function ratioRow(one: LiveCalls, two: LiveCalls): Row {
     figure: 'Two of each ÷ one of each',
     measured:
       `calls/s ×${(b.callsPerS / a.callsPerS).toFixed(2)} (${b.callsPerS.toFixed(2)} vs ${a.callsPerS.toFixed(2)}), ` +
-      `held ×${(b.calls / a.calls).toFixed(2)} (${b.calls} vs ${a.calls})`,
+      heldRatio(one, a, two, b),
     goal: 'reported',
     note: 'same machine: both share its cores, so this is a ratio, not a capacity',
   };
+}
+
+/**
+ * Calls held by two of each over one of each, saying which side the plan capped: a capped side's
+ * figure is only a floor, so the ratio is then a bound, or nothing when both are capped.
+ */
+function heldRatio(one: LiveCalls, a: LiveStep, two: LiveCalls, b: LiveStep): string {
+  const figures = `${held(two, b)} vs ${held(one, a)}`;
+  if (cappedByPlan(one) && cappedByPlan(two)) {
+    return `held not compared (${figures}: both capped by the plan's end)`;
+  }
+  const ratio = `×${(b.calls / a.calls).toFixed(2)}`;
+  if (cappedByPlan(two))
+    return `held ${ratio} or more (${figures}: two of each capped by the plan)`;
+  if (cappedByPlan(one))
+    return `held ${ratio} or less (${figures}: one of each capped by the plan)`;
+  return `held ${ratio} (${figures})`;
 }
