@@ -24,12 +24,16 @@ export interface StartProcessOptions {
   readonly cwd?: string;
   /** Full environment of the child (not merged with `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * The user the service runs as: its uid and its own gid, both or neither (a root parent that
+   * set the uid alone would leave it root's gid and groups); it keeps no supplementary groups.
+   */
   readonly uid?: number;
   readonly gid?: number;
   /**
    * A network namespace's file (`/proc/<pid>/ns/net`) to run the command in: a node of the
    * simulated cluster (infra/src/cluster/network.ts). `nsenter` execs the command, so the PID is
-   * still the service's; it changes to `uid`/`gid` itself, after entering.
+   * still the service's; it changes to `uid`/`gid` itself, after entering ({@link nsenterUser}).
    */
   readonly netns?: string;
   /**
@@ -41,6 +45,26 @@ export interface StartProcessOptions {
   /** Time allowed for a graceful exit after SIGTERM before SIGKILL. Default 5000 ms. */
   readonly stopTimeoutMs?: number;
 }
+
+type RunAs = { uid: number; gid: number };
+
+/** The options' user, refused when it is half of one: a uid alone keeps root's gid. */
+function runAsOf(options: StartProcessOptions): RunAs | undefined {
+  const { uid, gid } = options;
+  if (uid === undefined && gid === undefined) return undefined;
+  if (uid === undefined || gid === undefined) {
+    throw new Error(`${options.name}: run it as a uid and its gid, both (uid ${uid}, gid ${gid})`);
+  }
+  return { uid, gid };
+}
+
+/**
+ * nsenter's arguments that make the command run as `user`: `--setgid` also drops the
+ * supplementary groups (nsenter(1)); `--setuid` alone would keep root's gid and groups. Outside
+ * a namespace Node's spawn does the same (libuv clears the groups when it sets the ids).
+ */
+const nsenterUser = (user: RunAs | undefined): string[] =>
+  user ? [`--setuid=${user.uid}`, `--setgid=${user.gid}`] : [];
 
 /** Options for {@link SupervisedProcess.waitUntilReady}. */
 export interface WaitOptions {
@@ -236,26 +260,24 @@ const LOG_FLUSH_WAIT_MS = 2000;
 export async function startProcess(options: StartProcessOptions): Promise<SupervisedProcess> {
   const { name, logFile } = options;
   const stopTimeoutMs = options.stopTimeoutMs ?? 5000;
-  const [command, args, uid, gid] = options.netns
+  const user = runAsOf(options);
+  const [command, args, spawnUser] = options.netns
     ? [
         'nsenter',
         [
           `--net=${options.netns}`,
-          ...(options.uid === undefined ? [] : [`--setuid=${options.uid}`]),
-          ...(options.gid === undefined ? [] : [`--setgid=${options.gid}`]),
+          ...nsenterUser(user),
           '--',
           options.command,
           ...(options.args ?? []),
         ],
         undefined,
-        undefined,
       ]
-    : [options.command, options.args ?? [], options.uid, options.gid];
+    : [options.command, options.args ?? [], user];
   const child: ChildProcess = spawn(command, args, {
     cwd: options.cwd,
     env: options.env ?? process.env,
-    uid,
-    gid,
+    ...spawnUser,
     detached: true,
     // Pipes to us rather than the file itself: a server cannot rotate a file it writes blindly.
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwdEntry } from '../src/data-dir.ts';
 import { freePort, isProcessAlive, processGroupMembers, startProcess } from '../src/process.ts';
 import { parseLogSize } from '../src/service-log.ts';
 import { tempDir } from './helpers.ts';
@@ -128,6 +129,79 @@ describe('startProcess', () => {
         logFile: join(dir.path, 'g.log'),
       }),
     ).rejects.toThrow(/ghost: cannot start \/nonexistent\/ghost/);
+  });
+});
+
+describe('startProcess as another user', () => {
+  const nobody = passwdEntry('nobody');
+  // The test runs as root: with supplementary groups of its own (adm, sudo), a service that kept
+  // its parent's groups would show them.
+  let ownGroups: number[];
+  beforeAll(() => {
+    ownGroups = process.getgroups?.() ?? [];
+    process.setgroups?.([4, 27]);
+  });
+  afterAll(() => process.setgroups?.(ownGroups));
+
+  /** The `Uid`, `Gid` and `Groups` lines of the process's status, each as its numbers. */
+  async function idsOf(pid: number) {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const line = (name: string) =>
+      (status.match(new RegExp(`^${name}:(.*)$`, 'm'))?.[1] ?? '')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    return { uid: line('Uid'), gid: line('Gid'), groups: line('Groups') };
+  }
+
+  it.each([
+    ['in a network namespace (nsenter)', `/proc/${process.pid}/ns/net`],
+    ["in its parent's network (spawn)", undefined],
+  ])('runs it as the uid and its own gid, with no other group, %s', async (_where, netns) => {
+    if (!nobody) throw new Error('no nobody user in /etc/passwd');
+    const proc = await startProcess({
+      name: 'unprivileged',
+      command: '/bin/sleep',
+      args: ['30'],
+      logFile: join(dir.path, 'unprivileged.log'),
+      uid: nobody.uid,
+      gid: nobody.gid,
+      ...(netns ? { netns } : {}),
+    });
+    try {
+      // nsenter changes the ids, then execs the command: read them from sleep itself.
+      await proc.waitUntilReady(
+        async () => (await readFile(`/proc/${proc.pid}/comm`, 'utf8')).trim() === 'sleep',
+      );
+      expect(await idsOf(proc.pid)).toEqual({
+        uid: Array(4).fill(nobody.uid),
+        gid: Array(4).fill(nobody.gid),
+        groups: [],
+      });
+      expect(nobody.uid).not.toBe(0);
+      expect(nobody.gid).not.toBe(0);
+    } finally {
+      await proc.stop();
+    }
+  });
+
+  it.each([
+    ['a uid without its gid', { uid: 65534 }],
+    ['a gid without its uid', { gid: 65534 }],
+  ])('refuses %s, with or without a namespace', async (_half, ids) => {
+    for (const netns of [`/proc/${process.pid}/ns/net`, undefined]) {
+      await expect(
+        startProcess({
+          name: 'half-user',
+          command: '/bin/sleep',
+          args: ['30'],
+          logFile: join(dir.path, 'half-user.log'),
+          ...ids,
+          ...(netns ? { netns } : {}),
+        }),
+      ).rejects.toThrow(/half-user: run it as a uid and its gid, both/);
+    }
   });
 });
 
