@@ -16,7 +16,7 @@ import { pageVisibilityChanged } from './features/call/callSlice.ts';
 import { Connections } from './features/call/connections.ts';
 import { browserNotifier } from './features/call/notifications.ts';
 import { captureConsole } from './features/diagnostics/logBuffer.ts';
-import { startErrorReporting } from './features/diagnostics/errorReporting.ts';
+import { errorReportingOnDemand } from './features/diagnostics/errorReporting.ts';
 import { routes } from '@frontdesk/protocol';
 import { sendBeacon } from '@frontdesk/protocol/browser';
 import { languageOf, loadLanguage } from './i18n/messages.ts';
@@ -32,6 +32,7 @@ function storageOrUndefined(kind: 'localStorage' | 'sessionStorage'): Storage | 
 }
 
 captureConsole();
+const errorReporting = errorReportingOnDemand();
 
 const services: GuestServices = {
   api,
@@ -43,8 +44,10 @@ const services: GuestServices = {
   applyBranding,
   storage: storageOrUndefined('localStorage'),
   tabStorage: storageOrUndefined('sessionStorage'),
-  // Loaded when the guest joins a queue, not before: the pre-call pages stay light.
+  // Loaded when the guest joins a queue, not before: the pre-call pages stay light. Error
+  // reporting's SDK comes then too, to trace and replay the call.
   loadCallAdapters: async () => {
+    errorReporting.callStarts();
     const [chat, media] = await Promise.all([
       import('@frontdesk/chat'),
       import('@frontdesk/media'),
@@ -69,8 +72,8 @@ void loadLanguage(
 // Started here rather than in an effect: once per page, before the first render.
 void store.dispatch(startVisit());
 void api(routes.config).then(
-  ({ data }) => data.errorReporting && startErrorReporting(data.errorReporting),
-  () => undefined,
+  ({ data }) => errorReporting.configure(data.errorReporting),
+  () => errorReporting.configure(null),
 );
 
 // Embedded by the loader (service type Widget): the host page's side of the conversation,

@@ -1,34 +1,61 @@
 import type { ClientConfig } from '@frontdesk/protocol';
 
+export type ErrorReportingSettings = NonNullable<ClientConfig['errorReporting']>;
+
 /**
- * Starts browser error reporting with session replay at spec §9's settings, through our own
- * tunnel (spec §7). Loaded only when the installation configures a DSN; otherwise nothing of the
- * SDK is downloaded. Guest names, chat text and form answers are masked in replays.
+ * Browser error reporting, loaded on demand (decision 0042). Before a call the page keeps only
+ * these listeners, which hold the errors it meets; the SDK (./sentry.ts, about 86 KB gzipped)
+ * loads on the first error, which it then sends, or when a call starts, whose tracing and session
+ * replay it records. Pages without a call and without an error never download it. Listening
+ * starts with the page, before `GET /api/config` says whether reporting is on (`configure`).
  */
-export async function startErrorReporting(settings: NonNullable<ClientConfig['errorReporting']>) {
-  // Named, not the namespace: the bundler then leaves out what the page never calls (the
-  // feedback widget, canvas replay, React components), about half the SDK's chunk.
-  const { browserTracingIntegration, init, replayIntegration } = await import('@sentry/react');
-  init({
-    dsn: settings.dsn,
-    tunnel: settings.tunnel,
-    tracesSampleRate: 1,
-    replaysSessionSampleRate: 0.1,
-    replaysOnErrorSampleRate: 1,
-    integrations: [
-      browserTracingIntegration(),
-      replayIntegration({
-        maskAllText: true,
-        maskAllInputs: true,
-        blockAllMedia: true,
-        flushMinDelay: 5000,
-        flushMaxDelay: 5500,
-        minReplayDuration: 5000,
-        maxReplayDuration: 60 * 60 * 1000,
-        mutationLimit: 10_000,
-        mutationBreadcrumbLimit: 750,
-        slowClickTimeout: 7000,
-      }),
-    ],
-  });
+export function errorReportingOnDemand(
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window,
+) {
+  const earlier: unknown[] = [];
+  let settings: ErrorReportingSettings | null | undefined;
+  let wanted = false;
+  let loading: Promise<void> | undefined;
+
+  const keepError = (event: Event) => {
+    if (event instanceof ErrorEvent) earlier.push(event.error ?? event.message);
+    load();
+  };
+  const keepRejection = (event: Event) => {
+    if (event instanceof PromiseRejectionEvent) earlier.push(event.reason);
+    load();
+  };
+  const stopListening = () => {
+    target.removeEventListener('error', keepError);
+    target.removeEventListener('unhandledrejection', keepRejection);
+  };
+  function load() {
+    wanted = true;
+    if (!settings || loading) return;
+    const on = settings;
+    loading = import('./sentry.ts').then(
+      ({ startSentry }) => {
+        // From here the SDK's own handlers see the page's errors.
+        stopListening();
+        startSentry(on, earlier.splice(0));
+      },
+      // The SDK's chunk did not load (offline, a new build): the page goes on without it.
+      () => undefined,
+    );
+  }
+
+  target.addEventListener('error', keepError);
+  target.addEventListener('unhandledrejection', keepRejection);
+  return {
+    /** What `GET /api/config` says: null when the installation has no DSN. */
+    configure(value: ErrorReportingSettings | null) {
+      settings = value;
+      if (!value) {
+        stopListening();
+        earlier.length = 0;
+      } else if (wanted) load();
+    },
+    /** A call starts: its tracing and replay are recorded. */
+    callStarts: load,
+  };
 }
