@@ -166,6 +166,7 @@ export async function measureLiveCalls(
         );
       } catch (error) {
         notClean = `${calls} calls: ${error instanceof Error ? error.message : String(error)}`;
+        log(`  ${target.name}, ${notClean}`);
         break;
       } finally {
         await Promise.all(
