@@ -10,8 +10,8 @@ export type DisposableCluster = RunningCluster & { schema: string };
 
 /**
  * The simulated cluster for one test or benchmark run (inside scripts/isolated): a temporary
- * data folder, a fresh schema of the machine's database, the demo data. `stop` drops the schema
- * and, unless `keepData`, the folder.
+ * data folder, a fresh schema of the machine's database, the demo data. `stop`, or a start that
+ * fails, drops the schema and, unless `keepData`, the folder.
  */
 export async function startDisposableCluster(options: {
   name: string;
@@ -21,23 +21,33 @@ export async function startDisposableCluster(options: {
 }): Promise<DisposableCluster> {
   const dataDir = mkdtempSync(join(tmpdir(), `frontdesk-${options.name}-`));
   const schema = `${options.name}_${randomBytes(6).toString('hex')}`;
-  const cluster = await startCluster({
-    repoRoot: resolve(import.meta.dirname, '../../..'),
-    dataDir,
-    topology: options.topology,
-    databaseUrl: machineDatabaseUrl,
-    databaseSchema: schema,
-    seedDemo: true,
-    logLevel: 'warn',
-    log: options.log,
-  });
+  const removeData = async () => {
+    await dropSchema(schema);
+    if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+  };
+  let cluster: RunningCluster;
+  try {
+    cluster = await startCluster({
+      repoRoot: resolve(import.meta.dirname, '../../..'),
+      dataDir,
+      topology: options.topology,
+      databaseUrl: machineDatabaseUrl,
+      databaseSchema: schema,
+      seedDemo: true,
+      logLevel: 'warn',
+      log: options.log,
+    });
+  } catch (error) {
+    // startCluster stopped what it had started; the first API replica may have made the schema.
+    await removeData();
+    throw error;
+  }
   return {
     ...cluster,
     schema,
     stop: async () => {
       await cluster.stop();
-      await dropSchema(schema);
-      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+      await removeData();
     },
   };
 }

@@ -12,6 +12,12 @@ import type { Topology } from './topology.ts';
  */
 export const API_READY_PATH = '/readyz';
 
+/**
+ * The empty folder haproxy shuts itself in once started (`chroot`), made by Debian's package with
+ * the haproxy user and group it drops to.
+ */
+export const HAPROXY_CHROOT = '/var/lib/haproxy';
+
 const servers = (entries: readonly { name: string; address: string }[], port: number, extra = '') =>
   entries
     .map((entry) => `\tserver ${entry.name} ${entry.address}:${port} check${extra}`)
@@ -20,7 +26,8 @@ const servers = (entries: readonly { name: string; address: string }[], port: nu
 /**
  * Renders infra/templates/haproxy/haproxy.cfg for the topology into `dir` and runs haproxy in the
  * foreground (`-db`) inside `netns` (the load balancer's node), resolving once it answers on the
- * browsers' port.
+ * browsers' port. It starts as root (the caller must be) and runs as the haproxy user in
+ * {@link HAPROXY_CHROOT}.
  */
 export async function startHaproxy(options: {
   topology: Topology;
@@ -34,6 +41,7 @@ export async function startHaproxy(options: {
     'haproxy.cfg',
     dir,
     {
+      CHROOT: HAPROXY_CHROOT,
       ADDRESS: topology.loadBalancer.address,
       HTTP_PORT: topology.ports.http,
       XMPP_WEBSOCKET_PORT: topology.ports.xmppWebsocket,

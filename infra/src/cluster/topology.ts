@@ -14,11 +14,14 @@ const node = z.object({
 /**
  * A Frontdesk cluster: which node plays which role at which address, the ports between them
  * (the same on every node of a role) and where the secrets every node shares come from
- * (docs/scaling.md). The simulated cluster gives each node a network namespace; across machines
- * the same file names real hosts' addresses.
+ * (docs/scaling.md). `scripts/cluster.mjs` starts every node on one machine, each in a network
+ * namespace of its own (the simulated cluster); `scripts/cluster.mjs --node <name>` starts one
+ * node's server on the machine that holds its address, from a file naming the machines' own
+ * addresses.
  */
 export const topologySchema = z
   .object({
+    /** The simulated cluster's network alone: a node started with `--node` never reads it. */
     network: z.object({
       /** The simulated cluster's bridge (at most 15 characters: an interface name). */
       bridge: z.string().regex(/^[a-z][a-z0-9]{0,14}$/),
@@ -45,12 +48,17 @@ export const topologySchema = z
     api: z.array(node).min(1),
     xmpp: z.array(node).min(1),
     janus: z.array(node.extend({ capacity: z.number().int().min(1) })).min(1),
-    /** The simulated cluster's browsers (the e2e's Chromium); none across machines. */
+    /**
+     * The simulated cluster's browsers (the e2e's Chromium): a namespace with no server. On
+     * machines of their own the browsers are the visitors', anywhere; `--node` refuses this one.
+     */
     browsers: node,
     xmppDomain: z.string().min(1),
     /**
-     * Where the shared secrets come from: `data-folder` is the data folder's secrets.json, made on
-     * the first start and copied to every machine (docs/scaling.md, "What is shared").
+     * Where the shared secrets come from: `data-folder` is the data folder's `secrets.json` and
+     * `erlang.cookie`, made once (the simulated cluster's first start, or `--make-secrets`) and
+     * copied into the data folder of every machine that needs them (docs/scaling.md, "Across
+     * machines"): `--node` never makes them.
      */
     secrets: z.literal('data-folder'),
   })
@@ -77,6 +85,8 @@ export const topologySchema = z
 
 export type Topology = z.infer<typeof topologySchema>;
 export type ClusterRole = 'lb' | 'api' | 'xmpp' | 'janus' | 'browsers';
+/** One node of the topology: its name, its address and the role it plays. */
+export type TopologyNode = { name: string; address: string; role: ClusterRole };
 
 /** The project's simulated topology (infra/src/cluster/topology.json), or another file's. */
 export function loadTopology(
@@ -92,9 +102,7 @@ export function loadTopology(
 }
 
 /** Every node of the topology with its role, in the order the cluster starts them. */
-export function nodesOf(
-  topology: Topology,
-): { name: string; address: string; role: ClusterRole }[] {
+export function nodesOf(topology: Topology): TopologyNode[] {
   return [
     ...topology.xmpp.map((entry) => ({ ...entry, role: 'xmpp' as const })),
     ...topology.janus.map((entry) => ({ ...entry, role: 'janus' as const })),
