@@ -10,7 +10,7 @@ import {
   UPLOAD_LIMIT_BYTES,
   type UploadType,
 } from '@frontdesk/protocol';
-import type { Principal, StaffPrincipal } from '../auth/access-token.ts';
+import type { Principal } from '../auth/access-token.ts';
 import { liveCallOf } from '../calls/call-coordination.ts';
 import { assertOwnCompany, authenticate, bearerSecurity } from '../plugins/auth.ts';
 import { HttpError } from '../plugins/errors.ts';
@@ -18,7 +18,12 @@ import { accountKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { acceptedContentTypes, sniffContentType } from '../uploads/content-type.ts';
 import { cleanFileName, contentDisposition } from '../uploads/disposition.ts';
 import type { FileStorage, IncomingFile } from '../uploads/file-storage.ts';
-import { recordUpload, requireUpload, staffCallOf } from '../uploads/upload-repository.ts';
+import {
+  noLiveCall,
+  recordUpload,
+  requireUpload,
+  type SentIn,
+} from '../uploads/upload-repository.ts';
 import { fromTable } from './from-table.ts';
 
 const FILES_PATH = '/files';
@@ -110,7 +115,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart);
 
   app.route({
-    ...fromTable(routes.upload, [400, 401, 403, 413, 415, 429], {
+    ...fromTable(routes.upload, [400, 401, 403, 409, 413, 415, 429], {
       tags: ['uploads'],
       summary:
         'Upload an image, video, audio or document (multipart: the file under the type name, companyId, and an agent’s callId)',
@@ -125,9 +130,8 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       // SECURITY: a guest sends files only into its live call, which counts them (quota).
       const guestCall =
         principal.role === 'guest' ? await liveCallOf(db, principal.guestId) : undefined;
-      if (principal.role === 'guest' && !guestCall) {
-        throw new HttpError(403, 'no_live_call', 'Files can be sent only during a call.');
-      }
+      // Checked again as the file is recorded: the call may end while the file arrives.
+      if (principal.role === 'guest' && !guestCall) throw noLiveCall();
       if (!request.isMultipart()) {
         throw new HttpError(415, 'multipart_required', 'Send the file as multipart/form-data.');
       }
@@ -156,7 +160,9 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       });
     }
     assertOwnCompany(principal, companyId.data);
-    const call = principal.role === 'guest' ? guestCall : await staffCall(principal, upload);
+    const sentIn: SentIn = guestCall
+      ? { by: 'guest', callReportId: guestCall.id }
+      : staffCall(principal, upload);
     // SECURITY: the content type comes from the bytes; the name and the part's header are not trusted.
     const { file } = upload;
     const contentType = await sniffContentType(type, file.head, file.size === file.head.length);
@@ -176,28 +182,31 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         company_id: companyId.data,
         guest_id: principal.role === 'guest' ? principal.guestId : null,
         staff_id: principal.role === 'guest' ? null : principal.staffId,
-        call_report_id: call?.id ?? null,
         type,
         content_type: contentType,
         size_bytes: file.size,
         original_name: upload.fileName,
       },
+      sentIn,
       file,
       app.config.uploadQuotaPerCallBytes,
     );
     return { fileUrl: `/api${FILES_PATH}/${id}`, contentType, size: file.size };
   }
 
-  /** The live call an agent names (`callId`, optional: an admin's logo is sent in none). */
-  async function staffCall(principal: StaffPrincipal, upload: ReceivedUpload) {
-    if (upload.callId === undefined) return undefined;
+  /**
+   * The call an agent names (`callId`, optional: an admin's logo is sent in none); whether it is
+   * the agent's live call is checked as the file is recorded.
+   */
+  function staffCall(principal: Principal, upload: ReceivedUpload): SentIn {
+    if (principal.role === 'guest' || upload.callId === undefined) return null;
     const callId = callIdSchema.safeParse(upload.callId);
     if (!callId.success) {
       throw new HttpError(400, 'invalid_request', 'Name the call the file is sent in.', {
         callId: 'must be a call id',
       });
     }
-    return staffCallOf(db, principal, callId.data);
+    return { by: 'staff', staff: principal, callId: callId.data };
   }
 
   app.get(

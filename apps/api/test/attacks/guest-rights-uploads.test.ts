@@ -10,6 +10,7 @@ import {
   staffIdOf,
   type TestApp,
 } from '../helper.ts';
+import { holdRowLock } from '../row-lock.ts';
 
 const PDF = new TextEncoder().encode('%PDF-1.7\n% a price list\n%%EOF\n');
 
@@ -97,6 +98,39 @@ describe('attack: an agent’s file tied to a call that is not the agent’s liv
       .where('call_id', '=', call.callId)
       .execute();
     await expectRefused(await send(ada, call.callId), 409, 'call_not_live', call.callId);
+  });
+
+  /**
+   * The race: the call ends after its sender was checked and before the file is recorded. The
+   * test holds the call's row while the upload comes, ends the call as it lets go, and the upload
+   * (waiting for the row) must see the end.
+   */
+  it.each([
+    ['the agent who took it', 409, 'call_not_live'],
+    ['its guest', 403, 'no_live_call'],
+  ])('refuses %s a file while the call ends (%i)', async (who, status, code) => {
+    const call = await answeredCall(t.app, COMPANY, categoryId);
+    const lock = await holdRowLock(t.app.db, (trx) =>
+      trx
+        .selectFrom('call_reports')
+        .select('id')
+        .where('call_id', '=', call.callId)
+        .forUpdate()
+        .execute(),
+    );
+    const sent = send(who === 'its guest' ? call.token : ada, call.callId);
+    await lock.waitedOn();
+    await lock.release((trx) =>
+      trx
+        .updateTable('call_reports')
+        .set({ ended_at: new Date(), end_reason: 'completed' })
+        .where('call_id', '=', call.callId)
+        .execute(),
+    );
+    const response = await sent;
+    expect(response.statusCode).toBe(status);
+    expect(response.json().error.code).toBe(code);
+    expect(await filesOfCall(call.callId)).toEqual([]);
   });
 
   it('refuses a callId that is no call id (400, naming callId)', async () => {
