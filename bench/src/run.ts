@@ -19,10 +19,16 @@ import { measureXmppCapacity } from './xmpp/capacity.ts';
 
 /** How long and how far each benchmark goes; `--quick` keeps the whole run under 3 minutes. */
 type Plan = {
+  /** Cold visits of the branded page, each beside one of its floor (web/branded-paint.ts). */
   paintRuns: number;
-  /** Calls for the queue and first-frame figures; recoveries of each kind. */
+  /** Calls for the queue and first-frame figures, each beside its floors; recoveries of each kind. */
   calls: number;
   recoveries: number;
+  /**
+   * Run-to-run spread (issue 22): each headline figure's samples are cut, in the order they were
+   * taken, into this many stretches, and the table prints the range of their p50s.
+   */
+  batches: number;
   apiSeconds: number;
   janusSteps: readonly number[];
   janusSeconds: number;
@@ -39,6 +45,7 @@ const QUICK: Plan = {
   paintRuns: 5,
   calls: 3,
   recoveries: 1,
+  batches: 1,
   apiSeconds: 3,
   janusSteps: [4, 8],
   janusSeconds: 6,
@@ -52,9 +59,10 @@ const QUICK: Plan = {
   },
 };
 const FULL: Plan = {
-  paintRuns: 20,
-  calls: 20,
-  recoveries: 3,
+  paintRuns: 16,
+  calls: 12,
+  recoveries: 6,
+  batches: 4,
   apiSeconds: 10,
   janusSteps: [5, 10, 20, 30, 40, 50, 60, 80],
   janusSeconds: 15,
@@ -81,20 +89,27 @@ const log = (line: string) => console.log(`[bench] ${line}`);
 const startedAt = Date.now();
 const loadAverageAtStart = loadavg();
 const sections: Record<string, Section | { error: string }> = {};
+/** Seconds each benchmark took, for sizing the plan (the full run must stay under 15 minutes). */
+const durations: Record<string, number> = {};
 
 /** Runs one benchmark; a crash is reported in the table and the run goes on with the others. */
 async function run(name: string, measure: () => Promise<Section>): Promise<void> {
   if (!wanted(name)) return;
   log(`${name}…`);
+  const benchmarkStartedAt = Date.now();
   try {
     const section = await measure();
     sections[name] = section;
     // Printed as each benchmark ends, so a later crash or hang does not lose them.
-    for (const row of section.rows) log(`  ${row.figure}: ${row.measured} (${row.note})`);
+    for (const row of section.rows) {
+      log(`  ${row.figure}: ${row.measured}; floor ${row.floor ?? '—'} (${row.note})`);
+    }
   } catch (error) {
     console.error(error);
     sections[name] = { error: error instanceof Error ? error.message : String(error) };
   }
+  durations[name] = Math.round((Date.now() - benchmarkStartedAt) / 1000);
+  log(`  ${name} took ${durations[name]} s`);
 }
 
 const browserBenchmarks = [
@@ -113,19 +128,23 @@ if ([...browserBenchmarks, 'apiThroughput', 'reports'].some(wanted)) {
       const browser = await launchChromium();
       try {
         await run('pageWeight', () => measurePageWeight(browser, stack.url));
-        await run('brandedPaint', () => measureBrandedPaint(browser, stack.url, plan.paintRuns));
-        await run('callSetup', () => measureCallSetup(browser, stack.url, plan.calls, log));
-        await run('janusRecovery', () => measureRecovery(browser, stack, 'janus', plan.recoveries));
+        await run('brandedPaint', () =>
+          measureBrandedPaint(browser, stack.url, plan.paintRuns, plan.batches),
+        );
+        await run('callSetup', () =>
+          measureCallSetup(browser, stack, plan.calls, plan.batches, log),
+        );
+        await run('janusRecovery', () =>
+          measureRecovery(browser, stack, 'janus', plan.recoveries, plan.batches),
+        );
         await run('networkRecovery', () =>
-          measureRecovery(browser, stack, 'network', plan.recoveries),
+          measureRecovery(browser, stack, 'network', plan.recoveries, plan.batches),
         );
       } finally {
         await browser.close();
       }
     }
-    await run('apiThroughput', () =>
-      measureApiThroughput(stack.url, stack.apiPid, plan.apiSeconds),
-    );
+    await run('apiThroughput', () => measureApiThroughput(stack, plan.apiSeconds));
     // Last on this stack: its 100,000 seeded conversations would weigh on the figures above.
     await run('reports', () =>
       measureReports(stack, { requests: plan.reportRequests, exports: plan.reportExports }, log),
@@ -177,7 +196,12 @@ const machine = {
 };
 console.log(`\n${formatTable(rows)}\n`);
 console.log(
-  `${quick ? 'Quick' : 'Full'} run, ${durationS} s, on ${machine.cores} × ${machine.cpu}, ` +
+  `Each benchmark's seconds: ${Object.entries(durations)
+    .map(([name, seconds]) => `${name} ${seconds}`)
+    .join(', ')}.`,
+);
+console.log(
+  `${quick ? 'Quick' : 'Full'} run, ${durationS} s in all, on ${machine.cores} × ${machine.cpu}, ` +
     `${machine.memoryGb} GB; load average at start ${machine.loadAverageAtStart.map((l) => l.toFixed(1)).join(' ')}.`,
 );
 if (!only) {
@@ -185,7 +209,7 @@ if (!only) {
   const file = join(resultsDir, `${new Date().toISOString().slice(0, 10)}.json`);
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), mode: quick ? 'quick' : 'full', durationS, machine, plan, rows, memory, sections }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), mode: quick ? 'quick' : 'full', durationS, machine, plan, durations, rows, memory, sections }, null, 2)}\n`,
   );
   log(`Wrote ${file}.`);
 }
