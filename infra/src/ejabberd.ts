@@ -74,6 +74,16 @@ export interface EjabberdOptions {
  */
 export const EJABBERD_CLUSTER_DIST_PORT = 5210;
 
+/**
+ * Erlang's `net_ticktime` on a cluster node, in seconds: a peer that sends nothing for 6–10 s
+ * (frozen, cut off) is taken for down. Until then every Mnesia transaction that writes a table
+ * the peer holds (a room's, a state node's creation) waits for it, and its rooms answer no one:
+ * Erlang's default, 60 s, held the cluster's writes 68 s after a node froze here (decision
+ * 0040, "Faults tested"). Lower would take a loaded node's pause for its death, and Mnesia does
+ * not merge the two sides that result.
+ */
+const EJABBERD_CLUSTER_NET_TICKTIME_S = 8;
+
 /** How an instance takes part in a cluster (see {@link EjabberdOptions.cluster}). */
 export interface EjabberdClusterOptions {
   /**
@@ -279,6 +289,8 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     NODE_NAME: nodeName,
     DIST_PORT: distPort,
     DIST_INTERFACE: `{${host.replaceAll('.', ',')}}`,
+    // Erlang's default for a lone node, whose only peer is ejabberdctl.
+    NET_TICKTIME: cluster ? EJABBERD_CLUSTER_NET_TICKTIME_S : 60,
   };
   await renderTemplateFile('ejabberd', 'ejabberd.yml', dir, vars, { raw: ['ADMIN_API_FROM'] });
   await renderTemplateFile('ejabberd', 'ejabberdctl.cfg', dir, vars);

@@ -16,6 +16,16 @@ export function reconnectDelayMs(attempt: number, random = Math.random()): numbe
   return 1000 * Math.min(2 ** (attempt - 2) + random, CHAT_MAX_RECONNECT_BACKOFF);
 }
 
+/**
+ * How often the server is asked to answer (an XEP-0198 ack request, or an XEP-0199 ping without
+ * stream management), and how long it has to: a frozen server (a node stopped, not dead) keeps
+ * the TCP connection open and silent, and StanzaJS's default (every 300 s, 15 s to answer) left
+ * its clients there for minutes. Within 3–6 s the client drops it and reconnects, through the
+ * load balancer, to a live node (decision 0040); one small stanza every 3 s is its cost.
+ */
+const KEEPALIVE_INTERVAL_S = 3;
+const KEEPALIVE_TIMEOUT_S = 3;
+
 /** What StanzaJS keeps of its reconnect loop, which its typings mark private. */
 interface ReconnectState {
   sessionTerminating?: boolean;
@@ -98,9 +108,12 @@ export class Connection {
   connect(): Promise<void> {
     if (this.#ctx.status() !== 'idle') return Promise.reject(new Error('connect() runs once'));
     this.#ctx.setStatus('connecting');
-    // spec §9: the library's keep-alive (a ping every 300 s, 15 s to answer) notices dead
-    // connections that a browser would not report. StanzaJS restarts it with every stream.
-    this.#ctx.client.enableKeepAlive();
+    // spec §9: the keep-alive notices dead connections that a browser would not report.
+    // StanzaJS restarts it with every stream.
+    this.#ctx.client.enableKeepAlive({
+      interval: KEEPALIVE_INTERVAL_S,
+      timeout: KEEPALIVE_TIMEOUT_S,
+    });
     return new Promise((resolve, reject) => {
       this.#pendingConnect = { resolve, reject };
       void this.#ctx.client.connect();

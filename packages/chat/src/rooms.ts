@@ -41,6 +41,15 @@ export const ROOM_CHECK_INTERVAL_MS = 5000;
  */
 const JOIN_ROOM_TIMEOUT_MS = 2 * ROOM_CHECK_INTERVAL_MS;
 
+/** `request`, or `late()` as its failure once it has gone unanswered for `ms`. */
+function answeredWithin<T>(request: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const unanswered = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  return Promise.race([request, unanswered]).finally(() => clearTimeout(timer));
+}
+
 export interface JoinRoomOptions {
   /** Required (spec §8 'Room nick required'): the user's jabber username, so peers can name it. */
   nick: string;
@@ -217,8 +226,14 @@ export class Rooms {
     if (!entry.wanted || entry.joining) return;
     if (entry.joined) {
       try {
+        // Not StanzaJS's 15 s: a room whose node froze holds the answer until that node is seen
+        // down, and the next check, sent then, finds the room started again elsewhere.
         await this.#ctx.sessionLost.until(
-          this.#ctx.client.ping(JID.createFull(entry.jid, entry.nick)),
+          answeredWithin(
+            this.#ctx.client.ping(JID.createFull(entry.jid, entry.nick)),
+            ROOM_CHECK_INTERVAL_MS,
+            () => new Error('room check unanswered'),
+          ),
         );
         return;
       } catch (error) {
@@ -262,22 +277,16 @@ export class Rooms {
     const { client } = this.#ctx;
     if (!client.sessionStarted) throw new ChatError('not-connected');
     entry.joining = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const unanswered = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new ChatError('room-join-failed', 'no answer')),
-        JOIN_ROOM_TIMEOUT_MS,
-      );
-    });
     try {
       await this.#ctx.sessionLost.until(
-        Promise.race([
+        answeredWithin(
           client.joinRoom(entry.jid, entry.nick, {
             ...this.#roomPresence(entry),
             muc: { type: 'join', password: entry.password },
           }),
-          unanswered,
-        ]),
+          JOIN_ROOM_TIMEOUT_MS,
+          () => new ChatError('room-join-failed', 'no answer'),
+        ),
       );
     } catch (error) {
       entry.joined = false;
@@ -294,7 +303,6 @@ export class Rooms {
         condition,
       );
     } finally {
-      clearTimeout(timer);
       entry.joining = false;
     }
     entry.joined = true;

@@ -58,3 +58,26 @@ it('reconnects both sessions after an XMPP server restart and restores their pre
   agent.sendMessage(guest.username, 'Still there?');
   expect((await atGuest).payload.message).toBe('Still there?');
 });
+
+it('drops a connection to a frozen server (open but silent) and connects again once it answers', async () => {
+  const agent = await sessionOf(test, 'staff-2');
+  const colleague = await sessionOf(test, 'staff-3');
+  sessions.push(agent, colleague);
+  await Promise.all([agent.connect(), colleague.connect()]);
+  const dropped = [agent, colleague].map((chat) =>
+    nextEvent(chat, 'status', (s) => s === 'reconnecting', 60_000),
+  );
+  // SIGSTOP: the TCP connections stay open, nothing closes them, nothing answers on them.
+  process.kill(test.xmpp.beamPid, 'SIGSTOP');
+  try {
+    await Promise.all(dropped);
+  } finally {
+    process.kill(test.xmpp.beamPid, 'SIGCONT');
+  }
+  await Promise.all(
+    [agent, colleague].map((chat) => nextEvent(chat, 'status', (s) => s === 'connected', 60_000)),
+  );
+  const atColleague = nextEvent(colleague, 'message');
+  agent.sendMessage(colleague.username, 'Back?');
+  expect((await atColleague).payload.message).toBe('Back?');
+});
