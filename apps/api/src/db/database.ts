@@ -5,6 +5,9 @@ import type { Database } from './schema.ts';
 // node-postgres returns int8 (bigint, count(*)) as strings; our counts and ids fit a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/** Connections the API's pool opens at most (bench/src/api/pg-floor.ts's floor uses as many). */
+export const POOL_SIZE = 10;
+
 /**
  * Opens a pool on `url`. With `schema`, every connection works inside that schema (created on
  * demand), which is how test runs share one server without seeing each other's rows.
@@ -27,7 +30,7 @@ export async function openDatabase(
   }
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: POOL_SIZE,
     // Names the API's connections in pg_stat_activity, each test run's apart.
     application_name: schema ? `frontdesk-api-${schema}` : 'frontdesk-api',
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
