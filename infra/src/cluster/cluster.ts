@@ -136,7 +136,6 @@ type NodeSettings = {
   databaseSchema?: string;
   seedDemo: boolean;
   logLevel: string;
-  log: (line: string) => void;
   /** A simulated node's network namespace; none on a machine of its own. */
   netns: (name: string) => string | undefined;
   /**
@@ -394,7 +393,6 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       ...(options.databaseSchema ? { databaseSchema: options.databaseSchema } : {}),
       seedDemo: options.seedDemo,
       logLevel: options.logLevel,
-      log,
       netns: (name) => network.node(name).netns,
       supervisorAddress: topology.network.supervisorAddress,
     };
@@ -513,7 +511,6 @@ export async function startMachineNode(options: {
       // SECURITY: the demo logins have published passwords; a cluster's database is a real one.
       seedDemo: false,
       logLevel: options.logLevel,
-      log,
       netns: () => undefined,
     },
     entry,
