@@ -59,9 +59,9 @@ const QUICK: Plan = {
   },
 };
 const FULL: Plan = {
-  paintRuns: 16,
-  calls: 12,
-  recoveries: 6,
+  paintRuns: 12,
+  calls: 10,
+  recoveries: 5,
   batches: 4,
   apiSeconds: 10,
   janusSteps: [5, 10, 20, 30, 40, 50, 60, 80],
