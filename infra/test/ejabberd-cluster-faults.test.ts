@@ -19,9 +19,11 @@ import {
   type TestCluster,
 } from './ejabberd-cluster-setup.ts';
 
+// None of them is an address of the cluster's topology (infra/src/cluster/topology.json) nor of
+// ejabberd-cluster.test: npm test runs every file in one namespace.
 const NODE_ADDRESSES = ['10.210.0.41', '10.210.0.42'] as const;
 const THIRD_ADDRESS = '10.210.0.43';
-const API_ADDRESS = '10.210.0.50';
+const API_ADDRESS = '10.210.0.44';
 const ROOM = 'faults-call';
 /** The nftables table that cuts the two nodes apart. */
 const SPLIT_TABLE = 'frontdesk_ejabberd_split';
