@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { CallRefusalCode, CompanyDetails } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
 import { ForbiddenError } from '../domain-errors.ts';
+import { settledInOrder } from './settled-in-order.ts';
 
 /**
  * How long a passed geofence check lets the guest call: a visit from the check through the
@@ -32,12 +33,25 @@ export async function assertCallAdmitted(
   if (company.schedule && !company.schedule.openNow) {
     throw refuse('out_of_hours', `${company.name} is closed at the moment.`);
   }
-  if (company.consentRequired || company.requestLocation) {
-    const guest = await db
-      .selectFrom('guests')
-      .select(['inside_zone_at', 'consent_given_at'])
-      .where('id', '=', guestId)
-      .executeTakeFirstOrThrow();
+  // Both asked at once (each is a round trip), then judged in this order.
+  const [guest, answered] = await settledInOrder([
+    company.consentRequired || company.requestLocation
+      ? db
+          .selectFrom('guests')
+          .select(['inside_zone_at', 'consent_given_at'])
+          .where('id', '=', guestId)
+          .executeTakeFirstOrThrow()
+      : undefined,
+    company.welcomeForm
+      ? db
+          .selectFrom('form_submissions')
+          .select('id')
+          .where('guest_id', '=', guestId)
+          .where('form_id', '=', company.welcomeForm.id)
+          .executeTakeFirst()
+      : undefined,
+  ] as const);
+  if (guest) {
     // SECURITY (decision 0030): a guest registered before the company asked, or by a script
     // that skipped the page, has no consent and makes no call.
     if (company.consentRequired && guest.consent_given_at === null) {
@@ -57,19 +71,11 @@ export async function assertCallAdmitted(
       );
     }
   }
-  if (company.welcomeForm) {
-    const answered = await db
-      .selectFrom('form_submissions')
-      .select('id')
-      .where('guest_id', '=', guestId)
-      .where('form_id', '=', company.welcomeForm.id)
-      .executeTakeFirst();
-    if (!answered) {
-      throw refuse(
-        'welcome_form_required',
-        `Answer the welcome form of ${company.name} first (POST /form-submission).`,
-        { form: 'the welcome form has no answers from this guest' },
-      );
-    }
+  if (company.welcomeForm && !answered) {
+    throw refuse(
+      'welcome_form_required',
+      `Answer the welcome form of ${company.name} first (POST /form-submission).`,
+      { form: 'the welcome form has no answers from this guest' },
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import {
   parseCallId,
   type CallEndedBy,
@@ -21,6 +21,7 @@ import {
   NotFoundError,
 } from '../domain-errors.ts';
 import { assertCallAdmitted } from './call-admission.ts';
+import { settledInOrder } from './settled-in-order.ts';
 
 /** A report with the names of its guest, which every answer about a call carries. */
 export type ReportWithGuest = CallReportRow & {
@@ -278,13 +279,16 @@ export async function addCallReport(
   assertOwnUsername(principal, body.guest_username);
   assertOwnCallId(principal, body.call_id, 'call_id');
   const details = await loadCompany(body.company);
-  await assertCallAdmitted(db, details, principal.guestId, now);
-  const company = await db
-    .selectFrom('companies')
-    .select(['id', 'monthly_call_quota'])
-    .where('id', '=', body.company)
-    .executeTakeFirstOrThrow();
-  await assertCategoryOf(db, company.id, body.category_id);
+  // Side by side: each is a round trip of its own, and none needs another's answer.
+  const [, company] = await settledInOrder([
+    assertCallAdmitted(db, details, principal.guestId, now),
+    db
+      .selectFrom('companies')
+      .select(['id', 'monthly_call_quota'])
+      .where('id', '=', body.company)
+      .executeTakeFirstOrThrow(),
+    assertCategoryOf(db, body.company, body.category_id),
+  ] as const);
   assertAssignmentGroupOf(details, body.assignmentGroup);
   assertRecordingChoiceOf(details, body.recording);
   // Only a quota needs counting; without one, a company's calls need not queue for its row.
@@ -314,50 +318,64 @@ export async function addCallReport(
 /**
  * One live call per guest: a newer call ends the guest's older ones (as a newer chat session
  * replaces an older, spec §9), so one guest can never hold several places in the agents' queue.
- * Answers the calls it ended, whose rooms the caller closes.
+ * Answers the calls it ended, whose rooms the caller closes. One statement: finding the live
+ * calls and ending them cost a round trip (and an update) each before (docs/performance.md).
  */
 async function endOtherLiveCalls(
   db: Kysely<Database>,
   call: CallReportRow,
 ): Promise<CallReportRow[]> {
-  const others = await db
-    .selectFrom('call_reports')
-    .select('id')
-    .where('guest_id', '=', call.guest_id)
-    .where('id', '<>', call.id)
-    .where('status', '=', 'ok')
-    .where('ended_at', 'is', null)
-    .execute();
-  const ended = await Promise.all(others.map(({ id }) => endReport(db, id, 'server')));
-  return ended.filter((row) => row !== undefined);
+  return endReports(db, 'server', (where) =>
+    where
+      .where('guest_id', '=', call.guest_id)
+      .where('id', '<>', call.id)
+      .where('status', '=', 'ok'),
+  );
 }
 
+/** The live reports `choose` narrows the update to: the ones {@link endReports} ends. */
+type ChooseReports = (
+  update: UpdateQueryBuilder<Database, 'call_reports', 'call_reports', UpdateResult>,
+) => UpdateQueryBuilder<Database, 'call_reports', 'call_reports', UpdateResult>;
+
 /**
- * Ends the report unless it has ended already, and answers it then: `completed` when an agent
- * had claimed it, `abandoned` when none had. One statement, so a claim and an end that cross
- * each other agree on the outcome. `endedBy` is who ended it (the first to end it, for reports).
+ * Ends the reports `choose` picks that have not ended already, and answers them: `completed`
+ * when an agent had claimed one, `abandoned` when none had. One statement, so a claim and an end
+ * that cross each other agree on the outcome. `endedBy` is who ended them (the first to end a
+ * report, for reports).
  */
+async function endReports(
+  db: Kysely<Database>,
+  endedBy: CallEndedBy,
+  choose: ChooseReports,
+): Promise<CallReportRow[]> {
+  return choose(
+    db
+      .updateTable('call_reports')
+      .set((eb) => ({
+        ended_at: sql<Date>`now()`,
+        ended_by: endedBy,
+        end_reason: eb
+          .case()
+          .when('agent_id', 'is', null)
+          .then(sql.lit<CallEndReason>('abandoned'))
+          .else(sql.lit<CallEndReason>('completed'))
+          .end(),
+      }))
+      .where('ended_at', 'is', null),
+  )
+    .returningAll()
+    .execute();
+}
+
+/** Ends the report unless it has ended already, and answers it then (see {@link endReports}). */
 export async function endReport(
   db: Kysely<Database>,
   reportId: number,
   endedBy: CallEndedBy,
 ): Promise<CallReportRow | undefined> {
-  return db
-    .updateTable('call_reports')
-    .set((eb) => ({
-      ended_at: sql<Date>`now()`,
-      ended_by: endedBy,
-      end_reason: eb
-        .case()
-        .when('agent_id', 'is', null)
-        .then(sql.lit<CallEndReason>('abandoned'))
-        .else(sql.lit<CallEndReason>('completed'))
-        .end(),
-    }))
-    .where('id', '=', reportId)
-    .where('ended_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+  const [ended] = await endReports(db, endedBy, (update) => update.where('id', '=', reportId));
+  return ended;
 }
 
 /**
