@@ -20,11 +20,13 @@ export function reconnectDelayMs(attempt: number, random = Math.random()): numbe
  * How often the server is asked to answer (an XEP-0198 ack request, or an XEP-0199 ping without
  * stream management), and how long it has to: a frozen server (a node stopped, not dead) keeps
  * the TCP connection open and silent, and StanzaJS's default (every 300 s, 15 s to answer) left
- * its clients there for minutes. Within 3–6 s the client drops it and reconnects, through the
- * load balancer, to a live node (decision 0040); one small stanza every 3 s is its cost.
+ * its clients there for minutes. Within 6–10 s the client drops it and reconnects, through the
+ * load balancer, to a live node (decision 0040); one small stanza every 4 s is its cost. The 6 s
+ * to answer let a loaded relay or server stall for seconds without every client on it dropping
+ * and reconnecting at once.
  */
-const KEEPALIVE_INTERVAL_S = 3;
-const KEEPALIVE_TIMEOUT_S = 3;
+const KEEPALIVE_INTERVAL_S = 4;
+const KEEPALIVE_TIMEOUT_S = 6;
 
 /** What StanzaJS keeps of its reconnect loop, which its typings mark private. */
 interface ReconnectState {
