@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintJanusToken, startJanus } from '@frontdesk/infra';
@@ -12,6 +12,7 @@ import { pct, type Section } from '../report.ts';
 import { fitLine, summarize, type Summary } from '../stats.ts';
 import type { GeneratorCommand, GeneratorReply } from './generator.ts';
 import { AUDIO_KBPS, ensureClipFiles, VIDEO_KBPS } from './media.ts';
+import { startStockJanus } from './stock-janus.ts';
 
 /**
  * docs/operations.md: one Node process stays clean to ~20 calls (40 publisher+subscriber pairs).
@@ -143,9 +144,40 @@ export async function runStep(
 }
 
 /**
+ * Calls per core from Janus's CPU with no call (`idle`, measured) and at each clean step, and
+ * the line through them it comes from.
+ */
+function perCore(
+  idle: number,
+  results: readonly Step[],
+): { callsPerCore: number; line: { intercept: number; slope: number }; clean: Step[] } | undefined {
+  const clean = results.filter((step) => step.clean);
+  if (clean.length === 0) return undefined;
+  // Janus's CPU as a line through the idle point and the clean steps: what each call adds (the
+  // slope) and what Janus spends with none (timers, transports, the stock sample rooms); a core
+  // holds the calls whose slopes fill what the base leaves. The idle point is measured, so a
+  // single clean step still gives both sides' slopes the same way.
+  const line = fitLine([
+    [0, idle] as const,
+    ...clean.map((step) => [step.calls, step.janusCpu] as const),
+  ]);
+  return { callsPerCore: Math.round((1 - Math.max(0, line.intercept)) / line.slope), line, clean };
+}
+
+const stepLine = (who: string, step: Step) =>
+  `  ${who} ${step.calls} calls: ${step.connected} up, Janus ${pct(step.janusCpu)} of a core, ` +
+  `worst subscriber loss ${pct(step.loss.max)}, ${Math.round(step.packetRate.p50)} packets/s ` +
+  `per subscriber, generators ${pct(step.generatorCpu)}, box ${pct(step.machineBusy)} busy, ` +
+  `set-up p50 ${Math.round(step.setupMs.p50)} ms` +
+  (step.setupErrors.length > 0 ? `, errors: ${step.setupErrors.slice(0, 3).join('; ')}` : '');
+
+/**
  * Janus capacity: N concurrent 1:1 calls from werift generators sending pre-encoded media, N
- * stepped up until a step is not clean (a call failed to set up, or a subscriber lost more
+ * stepped up until a step is clean neither through ours nor through the floor (a call failed
+ * to set up, or a subscriber lost more
  * than 1 % of its packets). Janus's CPU and RSS come from /proc over the measured window.
+ * Each step runs twice, through our Janus and through Debian's stock one (the floor), the
+ * order swapped from one step to the next so that neither always meets the other's leftovers.
  */
 export async function measureJanusCapacity(
   steps: readonly number[],
@@ -156,6 +188,7 @@ export async function measureJanusCapacity(
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-bench-janus-'));
   // Janus runs as its own user when we are root: it must enter the folder.
   chmodSync(dir, 0o711);
+  const stockDir = mkdtempSync(join(tmpdir(), 'frontdesk-bench-stock-janus-'));
   const secret = () => randomBytes(18).toString('base64url');
   const tokenSecret = secret();
   const adminKey = secret();
@@ -169,51 +202,67 @@ export async function measureJanusCapacity(
     rtpPortRange: [30000, 31000],
     iceEnforceList: 'veth0',
   });
+  const stock = await startStockJanus(stockDir).catch(async (error: unknown) => {
+    await janus.stop();
+    throw error;
+  });
   const idleRss = rssBytes(janus.pid);
+  // Both idle side by side over one window: what each spends before any call.
+  const idleWindows = [janus.pid, stock.pid].map((pid) => cpuWindow(pid));
+  await sleep(seconds * 1000);
+  const [idleCpu = 0, floorIdleCpu = 0] = idleWindows.map((window) => window.stop());
+  log(`  idle: ours ${pct(idleCpu)} of a core, stock ${pct(floorIdleCpu)}`);
   const results: Step[] = [];
+  const floorResults: Step[] = [];
+  const loads: number[][] = [];
   /** A step that never answered: the limit, said in words. */
   let hung: string | undefined;
   try {
     const token = mintJanusToken(tokenSecret, 3600);
-    for (const calls of steps) {
-      let step: Step;
+    const sides = [
+      { who: 'ours', httpUrl: janus.httpUrl, pid: janus.pid, into: results },
+      { who: 'stock', httpUrl: stock.httpUrl, pid: stock.pid, into: floorResults },
+    ];
+    for (const [index, calls] of steps.entries()) {
+      const order = index % 2 === 0 ? sides : [...sides].reverse();
       try {
-        step = await runStep(
-          (g, count) => ({
-            type: 'setup',
-            httpUrl: janus.httpUrl,
-            token,
-            adminKey,
-            rooms: Array.from({ length: calls }, (_, i) => `bench-${calls}-${i}`).filter(
-              (_, i) => i % count === g,
-            ),
-          }),
-          calls,
-          seconds,
-          [janus.pid],
-        );
+        for (const side of order) {
+          const step = await runStep(
+            (g, count) => ({
+              type: 'setup',
+              httpUrl: side.httpUrl,
+              token,
+              adminKey,
+              rooms: Array.from({ length: calls }, (_, i) => `bench-${calls}-${i}`).filter(
+                (_, i) => i % count === g,
+              ),
+            }),
+            calls,
+            seconds,
+            [side.pid],
+          );
+          side.into.push(step);
+          log(stepLine(side.who, step));
+        }
       } catch (error) {
         hung = `${calls} calls: ${error instanceof Error ? error.message : String(error)}`;
         log(`  ${hung}`);
         break;
       }
-      results.push(step);
-      log(
-        `  ${calls} calls: ${step.connected} up, Janus ${pct(step.janusCpu)} of a core, ` +
-          `worst subscriber loss ${pct(step.loss.max)}, ${Math.round(step.packetRate.p50)} packets/s ` +
-          `per subscriber, generators ${pct(step.generatorCpu)}, set-up p50 ${Math.round(step.setupMs.p50)} ms` +
-          (step.setupErrors.length > 0
-            ? `, errors: ${step.setupErrors.slice(0, 3).join('; ')}`
-            : ''),
-      );
-      if (!step.clean) break;
+      loads.push(loadavg());
+      // On a box this loaded one side's step may fail while the other's passes: go on while
+      // either is clean, so that both are measured over the same steps.
+      if (!results.at(-1)?.clean && !floorResults.at(-1)?.clean) break;
     }
   } finally {
-    await janus.stop();
+    await Promise.all([janus.stop(), stock.stop()]);
     rmSync(dir, { recursive: true, force: true });
+    rmSync(stockDir, { recursive: true, force: true });
   }
 
-  const best = results.filter((step) => step.clean).at(-1);
+  const ours = perCore(idleCpu, results);
+  const floor = perCore(floorIdleCpu, floorResults);
+  const best = ours?.clean.at(-1);
   const streamKbps = VIDEO_KBPS + AUDIO_KBPS;
   const stopped = results.at(-1);
   const limit = hung
@@ -221,42 +270,54 @@ export async function measureJanusCapacity(
     : stopped && !stopped.clean
       ? `${stopped.calls} calls not clean (${stopped.connected} up, worst loss ${pct(stopped.loss.max)}, box ${pct(stopped.machineBusy)} busy)`
       : 'every step clean: the plan ended, not Janus';
-  if (!best) {
+  const load = `load average ${loads.map((l) => l[0]?.toFixed(1)).join(', ')} after each step`;
+  const data = {
+    steps: results,
+    floorSteps: floorResults,
+    loads,
+    idleRss,
+    idleCpu,
+    floorIdleCpu,
+    cleanLoss: CLEAN_LOSS,
+    cpuLine: ours?.line,
+    floorCpuLine: floor?.line,
+    callsPerGenerator: CALLS_PER_GENERATOR,
+  };
+  if (!ours || !best) {
     return {
       rows: [
         {
           figure: 'Janus capacity (1:1 calls)',
           measured: 'no clean step',
+          floor: floor ? `stock Janus ${floor.callsPerCore} calls/core` : 'no clean stock step',
           goal: '≥ 100 calls per core',
-          note: limit,
+          note: `${limit}; ${load}`,
         },
       ],
-      data: { steps: results, idleRss },
+      data,
     };
   }
-  // Janus's CPU as a line through the clean steps: what each call adds (the slope) and what
-  // Janus spends with none (timers, transports); a core holds the calls whose slopes fill what
-  // the base leaves. With one clean step only, that step's average stands for the slope.
-  const clean = results.filter((step) => step.clean);
-  const line =
-    clean.length >= 2
-      ? fitLine(clean.map((step) => [step.calls, step.janusCpu] as const))
-      : { intercept: 0, slope: best.janusCpu / best.calls };
-  const callsPerCore = Math.round((1 - Math.max(0, line.intercept)) / line.slope);
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   return {
     rows: [
       {
         figure: 'Janus capacity (1:1 calls)',
-        measured: `${best.calls} calls clean, ${callsPerCore} calls/core (extrapolated)`,
+        measured: `${best.calls} calls clean, ${ours.callsPerCore} calls/core (extrapolated)`,
+        floor: floor
+          ? `stock Janus ${floor.callsPerCore} calls/core (${ratio(ours.callsPerCore, floor.callsPerCore)})`
+          : 'no clean stock step',
         goal: '≥ 100 calls per core',
-        note: `Janus ${pct(best.janusCpu)} of a core at ${best.calls} calls; ${limit}`,
+        note: `Janus ${pct(best.janusCpu)} of a core at ${best.calls} calls; ${limit}; ${load}`,
       },
       {
         figure: 'Janus CPU per call',
-        measured: `${(line.slope * 100).toFixed(2)} % of a core`,
+        measured: `${(ours.line.slope * 100).toFixed(2)} % of a core`,
+        floor: floor
+          ? `stock Janus ${(floor.line.slope * 100).toFixed(2)} % (${ratio(ours.line.slope, floor.line.slope)})`
+          : '—',
         goal: 'reported',
         note:
-          `each call adds (line through ${clean.length} clean steps; ${pct(Math.max(0, line.intercept))} with none); ` +
+          `each call adds (line through idle and ${ours.clean.length} clean steps; ${pct(Math.max(0, ours.line.intercept))} with none); ` +
           `4 streams of ~${streamKbps} kbit/s (VP8 ${VIDEO_KBPS}k + Opus ${AUDIO_KBPS}k) per call`,
       },
       {
@@ -266,13 +327,7 @@ export async function measureJanusCapacity(
         note: `at ${best.calls} calls; generators ${pct(best.generatorCpu)} of a core, lag p99 ${Math.round(best.generatorLagP99Ms)} ms`,
       },
     ],
-    data: {
-      steps: results,
-      idleRss,
-      cleanLoss: CLEAN_LOSS,
-      cpuLine: line,
-      callsPerGenerator: CALLS_PER_GENERATOR,
-    },
+    data,
     memory: { service: 'Janus', idle: idleRss, loaded: best.janusRss, load: `${best.calls} calls` },
   };
 }
