@@ -53,10 +53,13 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
         now,
         request.headers['user-agent'] ?? null,
       );
-      // The replaced calls' closing and the new call's opening touch different rooms: side by
-      // side, so the answer waits for the longer of them rather than both (docs/performance.md).
-      const closeReplaced = replaced.map(async (ended) => {
-        await Promise.all([app.callRooms.close(ended), app.callChats.close(ended)]);
+      // The replaced calls' chats are closed before the new call's opens: closing takes the
+      // guest off its agent's roster, a per-pair entry the new call's claim may add back for the
+      // same agent (a reload during a call), so the other order could leave the guest unable to
+      // write to them. Their rooms and recordings, and the new call's credentials, go side by side.
+      const chatsClosed = Promise.all(replaced.map((ended) => app.callChats.close(ended)));
+      const replacedRest = replaced.map(async (ended) => {
+        await app.callRooms.close(ended);
         await app.recordingJobs.mergeAfterCall(ended);
       });
       // SECURITY: the chat and media servers are reached only by a guest whose call was let
@@ -72,8 +75,12 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
               now,
             )
           : undefined,
-        report.status === 'ok' && report.ended_at === null ? app.callChats.open(report) : undefined,
-        ...closeReplaced,
+        chatsClosed.then(() =>
+          report.status === 'ok' && report.ended_at === null
+            ? app.callChats.open(report)
+            : undefined,
+        ),
+        ...replacedRest,
       ]);
       return reply
         .code(created ? 201 : 200)
