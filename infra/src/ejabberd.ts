@@ -198,6 +198,78 @@ async function answers(url: string, init?: RequestInit): Promise<Response> {
   return fetch(url, { ...init, signal: AbortSignal.timeout(2000) });
 }
 
+/** A cluster node's HOME, where Erlang reads the cookie: a folder of its own in the node's. */
+const clusterNodeHome = (dir: string) => join(dir, 'home');
+
+/** How ejabberdctl reaches the node whose folder is `dir`: its files, cookie and distribution port. */
+function ctlInvocation(dir: string, home: string, distPort: number) {
+  const spoolDir = join(dir, 'spool');
+  return {
+    args: [
+      '--config-dir',
+      dir,
+      '--ctl-config',
+      join(dir, 'ejabberdctl.cfg'),
+      '--config',
+      join(dir, 'ejabberd.yml'),
+      '--spool',
+      spoolDir,
+      '--logs',
+      join(dir, 'logs'),
+    ],
+    cwd: spoolDir,
+    env: {
+      PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      HOME: home, // the Erlang cookie lives there
+      USER: 'ejabberd',
+      LOGNAME: 'ejabberd',
+      LANG: 'C.UTF-8',
+      // epmd-less distribution: no epmd process to leak.
+      ERL_DIST_PORT: String(distPort),
+      EJABBERD_PID_PATH: join(dir, 'ejabberd.pid'),
+    },
+  };
+}
+
+/** Runs `ejabberdctl <args>` as the ejabberd user, inside `netns` if given; resolves with its output. */
+async function runCtl(
+  invocation: ReturnType<typeof ctlInvocation>,
+  user: SystemUser,
+  netns: string | undefined,
+  args: readonly string[],
+): Promise<string> {
+  const ctl = ['/usr/sbin/ejabberdctl', ...invocation.args, ...args];
+  // As startProcess does it: nsenter switches to the ejabberd user once inside.
+  const [command, commandArgs, ids] = netns
+    ? [
+        'nsenter',
+        [`--net=${netns}`, `--setuid=${user.uid}`, `--setgid=${user.gid}`, '--', ...ctl],
+        {},
+      ]
+    : [ctl[0] as string, ctl.slice(1), { uid: user.uid, gid: user.gid }];
+  const { stdout } = await execFileAsync(command, commandArgs, {
+    cwd: invocation.cwd,
+    env: invocation.env,
+    timeout: 60_000,
+    ...ids,
+  });
+  return stdout;
+}
+
+/**
+ * {@link RunningEjabberd.ctl} for a cluster node (default distribution port) by its folder and
+ * namespace alone: for a supervisor that holds the folder but not the node's handle, such as the
+ * simulated cluster's journeys asking which node holds a session (`connected_users_info`).
+ */
+export async function clusterNodeCtl(
+  dir: string,
+  netns: string,
+  args: readonly string[],
+): Promise<string> {
+  const invocation = ctlInvocation(dir, clusterNodeHome(dir), EJABBERD_CLUSTER_DIST_PORT);
+  return runCtl(invocation, await systemUser('ejabberd'), netns, args);
+}
+
 /**
  * Whether the admin API answers `status`. A cluster node's may refuse the caller (403): the
  * supervisor of a simulated cluster is no API host (decision 0041); mod_http_api answering at
@@ -304,7 +376,7 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
   await writeFile(join(dir, 'jwt.jwk'), JSON.stringify(jwk), { mode: 0o600 });
   // Erlang reads the cookie from $HOME/.erlang.cookie: a cluster node's HOME is a folder of its
   // own, so the cookie is on no command line; a lone node keeps the ejabberd user's.
-  const home = cluster ? join(dir, 'home') : user.home;
+  const home = cluster ? clusterNodeHome(dir) : user.home;
   if (cluster) {
     await mkdir(home, { recursive: true, mode: 0o700 });
     const cookieFile = join(home, '.erlang.cookie');
@@ -312,28 +384,8 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     await writeFile(cookieFile, cluster.cookie, { mode: 0o400 });
   }
   await execFileAsync('chown', ['-R', `${user.uid}:${user.gid}`, dir]);
-  const ctlArgs = [
-    '--config-dir',
-    dir,
-    '--ctl-config',
-    join(dir, 'ejabberdctl.cfg'),
-    '--config',
-    join(dir, 'ejabberd.yml'),
-    '--spool',
-    spoolDir,
-    '--logs',
-    logDir,
-  ];
-  const env = {
-    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-    HOME: home, // the Erlang cookie lives there
-    USER: 'ejabberd',
-    LOGNAME: 'ejabberd',
-    LANG: 'C.UTF-8',
-    // epmd-less distribution: no epmd process to leak.
-    ERL_DIST_PORT: String(distPort),
-    EJABBERD_PID_PATH: pidFile,
-  };
+  const invocation = ctlInvocation(dir, home, distPort);
+  const { args: ctlArgs, env } = invocation;
 
   const proc = await startProcess({
     name: `ejabberd (${nodeName})`,
@@ -387,30 +439,7 @@ export async function startEjabberd(options: EjabberdOptions): Promise<RunningEj
     c2sPort,
     adminApiUrl,
     nodeName,
-    ctl: async (args) => {
-      const ctl = ['/usr/sbin/ejabberdctl', ...ctlArgs, ...args];
-      // As startProcess does it: nsenter switches to the ejabberd user once inside.
-      const [command, commandArgs, ids] = options.netns
-        ? [
-            'nsenter',
-            [
-              `--net=${options.netns}`,
-              `--setuid=${user.uid}`,
-              `--setgid=${user.gid}`,
-              '--',
-              ...ctl,
-            ],
-            {},
-          ]
-        : [ctl[0] as string, ctl.slice(1), { uid: user.uid, gid: user.gid }];
-      const { stdout } = await execFileAsync(command, commandArgs, {
-        cwd: spoolDir,
-        env,
-        timeout: 60_000,
-        ...ids,
-      });
-      return stdout;
-    },
+    ctl: (args) => runCtl(invocation, user, options.netns, args),
     dir,
     logDir,
     pid: proc.pid,
