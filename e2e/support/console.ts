@@ -163,6 +163,15 @@ export async function waitingGuest(companyId: number, categoryId: number, guest?
  */
 export async function callInProgress(guest: Page, browser: Browser, name: string): Promise<Page> {
   const agent = await agentPage(browser, AGENT.cy);
+  await videoCallAnsweredBy(agent, guest, name);
+  return agent;
+}
+
+/**
+ * The guest walks to company 12's video queue as `name`, the signed-in `agent` accepts it, and
+ * the agent's picture moves on the guest's screen.
+ */
+export async function videoCallAnsweredBy(agent: Page, guest: Page, name: string) {
   await walkToWaiting(guest, { categoryTestId: 'category-12', callType: 'Video call', name });
   await agent
     .getByTestId('queue-guest')
@@ -171,7 +180,6 @@ export async function callInProgress(guest: Page, browser: Browser, name: string
     .click();
   await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
   await expectMovingVideo(guest, 'remote-video');
-  return agent;
 }
 
 /**
