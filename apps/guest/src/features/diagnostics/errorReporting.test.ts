@@ -56,4 +56,13 @@ describe('errorReportingOnDemand', () => {
     await vi.dynamicImportSettled();
     expect(sdkStarted()).toEqual([]);
   });
+
+  it('holds no more than the first twenty errors met before the configuration', async () => {
+    const page = new EventTarget();
+    const reporting = errorReportingOnDemand(page);
+    const errors = Array.from({ length: 25 }, (_, i) => new Error(`loop ${i}`));
+    for (const error of errors) throwIn(page, error);
+    reporting.configure(settings);
+    await vi.waitFor(() => expect(sdkStarted()).toEqual([[settings, errors.slice(0, 20)]]));
+  });
 });

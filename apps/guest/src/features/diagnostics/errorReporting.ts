@@ -2,6 +2,8 @@ import type { ClientConfig } from '@frontdesk/protocol';
 
 export type ErrorReportingSettings = NonNullable<ClientConfig['errorReporting']>;
 
+const HELD_ERRORS_MAX = 20;
+
 /**
  * Browser error reporting, loaded on demand (decision 0042). Before a call the page keeps only
  * these listeners, which hold the errors it meets; the SDK (./sentry.ts, about 86 KB gzipped)
@@ -17,13 +19,16 @@ export function errorReportingOnDemand(
   let wanted = false;
   let loading: Promise<void> | undefined;
 
-  const keepError = (event: Event) => {
-    if (event instanceof ErrorEvent) earlier.push(event.error ?? event.message);
+  // A page failing in a loop before its configuration arrives holds its first errors only.
+  const keep = (error: unknown) => {
+    if (earlier.length < HELD_ERRORS_MAX) earlier.push(error);
     load();
   };
+  const keepError = (event: Event) => {
+    if (event instanceof ErrorEvent) keep(event.error ?? event.message);
+  };
   const keepRejection = (event: Event) => {
-    if (event instanceof PromiseRejectionEvent) earlier.push(event.reason);
-    load();
+    if (event instanceof PromiseRejectionEvent) keep(event.reason);
   };
   const stopListening = () => {
     target.removeEventListener('error', keepError);
@@ -39,8 +44,12 @@ export function errorReportingOnDemand(
         stopListening();
         startSentry(on, earlier.splice(0));
       },
-      // The SDK's chunk did not load (offline, a new build): the page goes on without it.
-      () => undefined,
+      // The SDK's chunk did not load (offline, a new build): the page goes on without it, and
+      // keeps no more of its errors.
+      () => {
+        stopListening();
+        earlier.length = 0;
+      },
     );
   }
 
