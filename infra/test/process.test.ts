@@ -138,8 +138,11 @@ describe('startProcess as another user', () => {
   // its parent's groups would show them.
   let ownGroups: number[];
   beforeAll(() => {
-    ownGroups = process.getgroups?.() ?? [];
-    process.setgroups?.([4, 27]);
+    if (!process.getgroups || !process.setgroups) throw new Error('needs POSIX group calls');
+    ownGroups = process.getgroups();
+    process.setgroups([4, 27]);
+    // Without them set, the services' empty Groups below would prove nothing.
+    expect(process.getgroups()).toEqual(expect.arrayContaining([4, 27]));
   });
   afterAll(() => process.setgroups?.(ownGroups));
 
