@@ -17,6 +17,7 @@ import {
 import { nextMessage } from '../ipc.ts';
 import { rssBytes } from '../proc.ts';
 import { ms, type Row, type Section } from '../report.ts';
+import { percentile } from '../stats.ts';
 import type { BenchStack } from '../stack.ts';
 import { OPEN_COMPANY_ID } from '../web/page-weight.ts';
 import { passCompanyChecks } from '../../../e2e/support/company-checks.ts';
@@ -114,15 +115,10 @@ async function forkHelper<M>(file: string, args: string[] = []): Promise<[ChildP
   return [child, message];
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
+const median = (values: readonly number[]) => percentile(values, 50);
 const reqs = (rps: number) => `${Math.round(rps)} req/s`;
-const spread = (values: readonly number[]) =>
+/** The rounds' lowest and highest rate. */
+const range = (values: readonly number[]) =>
   `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))}`;
 
 /**
@@ -260,7 +256,7 @@ export async function measureApiThroughput(stack: BenchStack, seconds: number): 
       rps: median(runs.map((run) => run.rps)),
       p50: median(runs.map((run) => run.p50)),
       p99: median(runs.map((run) => run.p99)),
-      spread: spread(runs.map((run) => run.rps)),
+      spread: range(runs.map((run) => run.rps)),
       failed: runs.reduce((sum, run) => sum + run.failed, 0),
     };
   };
