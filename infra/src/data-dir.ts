@@ -109,6 +109,19 @@ export function prepareDataDir(root: string): DataDir {
 const secret = (bytes: number) => randomBytes(bytes).toString('base64url');
 
 /**
+ * Reads secrets made elsewhere and copied here (a machine of a cluster), never adding to them: a
+ * secret made on this machine would be one no other machine has. Names what the file lacks.
+ */
+export function readCopiedSecrets(file: string): Secrets {
+  const parsed = secretsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (parsed.success) return parsed.data;
+  const wrong = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))];
+  throw new Error(
+    `${file} lacks or has unusable secrets this version uses (${wrong.join(', ')}): make them once where the cluster's secrets were made (scripts/cluster.mjs --make-secrets) and copy the file to every machine`,
+  );
+}
+
+/**
  * Reads the installation's secrets, generating them on first run, and any a newer version added
  * since (the others kept as they are). SECURITY: the file is readable by its owner only and
  * lives in the git-ignored data folder, never in the repository.

@@ -6,6 +6,7 @@ import {
   loadOrCreateSecrets,
   MACHINE_DATA_ROOT,
   prepareDataDir,
+  readCopiedSecrets,
   type Secrets,
 } from '../src/data-dir.ts';
 import { tempDir } from './helpers.ts';
@@ -47,6 +48,22 @@ describe('loadOrCreateSecrets', () => {
     expect(await othersMay(file)).toBe(0);
     // Read again, nothing changes.
     expect(loadOrCreateSecrets(data)).toEqual(secrets);
+  });
+});
+
+describe('readCopiedSecrets', () => {
+  it('refuses a copied file lacking a secret by name, and never adds it (a cluster machine)', async () => {
+    const data = prepareDataDir(join(dir.path, 'copied'));
+    const copied: Partial<Secrets> = { ...loadOrCreateSecrets(data) };
+    delete copied.guestFingerprintKey;
+    const file = join(data.root, 'secrets.json');
+    const text = JSON.stringify(copied);
+    await writeFile(file, text, { mode: 0o600 });
+
+    expect(() => readCopiedSecrets(file)).toThrow(/guestFingerprintKey.*--make-secrets/);
+    expect(await readFile(file, 'utf8')).toBe(text);
+    await writeFile(file, JSON.stringify({ ...copied, guestFingerprintKey: 'k'.repeat(43) }));
+    expect(readCopiedSecrets(file)).toEqual({ ...copied, guestFingerprintKey: 'k'.repeat(43) });
   });
 });
 
