@@ -96,11 +96,15 @@ export async function openFloors(browser: Browser, stack: BenchStack): Promise<F
         api(routes.callRoom, { token: guest.login.access_token, params }),
         api(routes.callRoom, { token: agent.token, params }),
       ]);
-      const [guestMs, agentMs] = await janus.run(janusGate(guestRoom.data.server), [
-        { ...guestRoom.data, janusToken: call.services.janusToken },
-        { ...agentRoom.data, janusToken: agent.janusToken },
-      ]);
-      await api(routes.endCall, { token: agent.token, params, body: { reason: 'completed' } });
+      // Ended whatever happens: a call left live would stay in the agent's hands for the runs after.
+      const [guestMs, agentMs] = await janus
+        .run(janusGate(guestRoom.data.server), [
+          { ...guestRoom.data, janusToken: call.services.janusToken },
+          { ...agentRoom.data, janusToken: agent.janusToken },
+        ])
+        .finally(() =>
+          api(routes.endCall, { token: agent.token, params, body: { reason: 'completed' } }),
+        );
       return { queue, media: { guestMs, agentMs } };
     } finally {
       chat.close();

@@ -76,7 +76,7 @@ export async function measurePageWeight(browser: Browser, baseUrl: string): Prom
       {
         figure: 'Guest page weight (JS+CSS, gz)',
         measured: kb(totalGz),
-        goal: '≤ 150 KB',
+        goal: '≤ 100 KB',
         note: `${assets.length} files until stage "${stage}"`,
       },
       {
