@@ -158,7 +158,9 @@ async function restart(node: RunningEjabberd): Promise<RunningEjabberd> {
   return restarted;
 }
 
-describe('faults in an ejabberd cluster', () => {
+// Each fault waits for Erlang to take a node for down (net_ticktime 8 s) and a split to heal by a
+// restart: far beyond the suite's 30 s a test.
+describe('faults in an ejabberd cluster', { timeout: 240_000 }, () => {
   let agent: ChatSession;
   let colleague: ChatSession;
 
