@@ -57,6 +57,14 @@ export function createChatClient(options: {
   // docs/operations.md: StanzaJS prefers X-OAUTH2, which ejabberd checks against its own OAuth
   // table, not our JWT. The server refuses it too; this keeps the client from asking.
   client.sasl.disable('X-OAUTH2');
+  // SECURITY: no Jingle. ejabberd routes an IQ between any two users of the domain, whatever
+  // their rosters, and StanzaJS's Jingle plugin answers a session-initiate from anyone by keeping
+  // a session for it (in a browser, with a new RTCPeerConnection): a guest could pile them up in
+  // an agent's console. Calls are signalled through the media server, never over the chat.
+  client.removeAllListeners('iq:set:jingle');
+  client.on('iq:set:jingle', (iq) =>
+    client.sendIQError(iq, { error: { type: 'cancel', condition: 'service-unavailable' } }),
+  );
   return client;
 }
 
