@@ -16,7 +16,7 @@ import { pageVisibilityChanged } from './features/call/callSlice.ts';
 import { Connections } from './features/call/connections.ts';
 import { browserNotifier } from './features/call/notifications.ts';
 import { captureConsole } from './features/diagnostics/logBuffer.ts';
-import { errorReportingOnDemand } from './features/diagnostics/errorReporting.ts';
+import { errorReportingOnDemand, reportingConsent } from './features/diagnostics/errorReporting.ts';
 import { routes } from '@frontdesk/protocol';
 import { sendBeacon } from '@frontdesk/protocol/browser';
 import { languageOf, loadLanguage } from './i18n/messages.ts';
@@ -61,6 +61,8 @@ const services: GuestServices = {
   notifier: browserNotifier(),
 };
 const store = createStore(readPageParams(window.location.search), services);
+// docs/privacy.md: where the company asks for consent, no error report leaves before it.
+store.subscribe(() => errorReporting.consent(reportingConsent(store.getState())));
 
 // The page the API serves names the company's language: its sentences load beside the company.
 void loadLanguage(
