@@ -3,11 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestAppWithChat, type TestAppWithChat } from './chat-server.ts';
 import { COMPANY, seedGuestEverywhere, unzip, type SeededGuest } from './guest-data-fixture.ts';
 import { bearer, loginStaff } from './helper.ts';
+import { holdRowLock } from './row-lock.ts';
 
 /**
  * decision 0032: a file the export's rows name may be deleted (by the nightly retention run)
@@ -27,39 +27,24 @@ describe('a guest’s export when its files go while it is made', () => {
   afterAll(() => t.close());
 
   it('skips a file deleted after the rows were read, and lists it in data.json', async () => {
-    const { db } = t.app;
     // The export reads the rows, then logs itself: its audit entry waits for this lock on the
     // company, so the files go after the rows are read and before anything is streamed.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let lockHolder!: (pid: number) => void;
-    const locked = new Promise<number>((resolve) => (lockHolder = resolve));
-    const lock = db.transaction().execute(async (trx) => {
-      await sql`select id from companies where id = ${COMPANY} for update`.execute(trx);
-      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
-      lockHolder(rows[0]?.pid ?? 0);
-      await released;
-    });
-    const holder = await locked;
+    const lock = await holdRowLock(t.app.db, (trx) =>
+      trx.selectFrom('companies').select('id').where('id', '=', COMPANY).forUpdate().execute(),
+    );
     const exported = (async () =>
       t.app.inject({
         method: 'GET',
         url: `/api/company/${COMPANY}/guests/${seeded.guest.id}/export`,
         headers: bearer(admin),
       }))();
-    const waiting = async () => {
-      const { rows } = await sql<{ n: number }>`
-        select count(*)::int as n from pg_stat_activity
-        where ${holder} = any(pg_blocking_pids(pid))`.execute(db);
-      return (rows[0]?.n ?? 0) > 0;
-    };
-    while (!(await waiting())) await new Promise((resolve) => setTimeout(resolve, 20));
+    await lock.waitedOn();
     // As the retention run deletes them: the guest's own file (the archive's first) and its
     // call's film (the last).
-    await t.app.fileStorage.remove(seeded.uploadId);
-    await rm(join(t.config.dataDir, 'recordings', seeded.film));
-    release();
-    await lock;
+    await lock.release(async () => {
+      await t.app.fileStorage.remove(seeded.uploadId);
+      await rm(join(t.config.dataDir, 'recordings', seeded.film));
+    });
 
     const response = await exported;
     expect(response.statusCode).toBe(200);
