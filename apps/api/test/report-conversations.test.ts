@@ -83,6 +83,40 @@ describe('report_conversations: the facts follow every write', () => {
     });
   });
 
+  it('recomputes nothing for a write of no fact (a stamp, a look at the queue, a room)', async () => {
+    const { db } = t.app;
+    const guest = await addGuest(db, company);
+    const [leg] = await addConversation(db, company, guest, [{ at: new Date(START) }]);
+    if (!leg) throw new Error('no leg written');
+    // The row's version: a recomputation writes it anew, whatever it writes.
+    const version = async () =>
+      (
+        await sql<{ version: string; call_type: string | null }>`
+          select xmin::text as version, call_type from report_conversations
+          where origin_id = ${leg.id}`.execute(db)
+      ).rows[0];
+    const before = await version();
+    await db
+      .updateTable('call_reports')
+      .set({
+        call_initiated_at: after(START, 5),
+        guest_seen_at: after(START, 6),
+        room_pin: 'pin',
+        room_secret: 'secret',
+      })
+      .where('id', '=', leg.id)
+      .execute();
+    expect(await version()).toEqual(before);
+    await db
+      .updateTable('call_reports')
+      .set({ call_type: 'voice', guest_exit_at: after(START, 9) })
+      .where('id', '=', leg.id)
+      .execute();
+    const recomputed = await version();
+    expect(recomputed?.version).not.toBe(before?.version);
+    expect(recomputed?.call_type).toBe('voice');
+  });
+
   it('keeps no facts of a deleted guest’s calls', async () => {
     const { db } = t.app;
     const guest = await addGuest(db, company);

@@ -32,6 +32,7 @@ import * as absenceAndAccuracy from './migrations/0032-absence-and-accuracy.ts';
 import * as staffUploadCalls from './migrations/0033-staff-upload-calls.ts';
 import * as apiReplicas from './migrations/0034-api-replicas.ts';
 import * as mediaServers from './migrations/0035-media-servers.ts';
+import * as reportRefreshCost from './migrations/0036-report-refresh-cost.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0033-staff-upload-calls': staffUploadCalls,
   '0034-api-replicas': apiReplicas,
   '0035-media-servers': mediaServers,
+  '0036-report-refresh-cost': reportRefreshCost,
 };
 
 /** What migrations need from the API's configuration: 0030 hashes with the fingerprint key. */
