@@ -26,11 +26,15 @@ const npmPackagesExternal: Plugin = {
  * Bundles `src/server.ts` into `outfile` (default {@link API_BUNDLE}) with a source map, so
  * stack traces under `node --enable-source-maps` name the TypeScript lines. The files are
  * written beside the target and renamed over it, so a server starting meanwhile (or a second
- * build, as parallel test files may run) never reads half a file.
+ * build, as parallel test files may run) never reads half a file. `entry` is another server
+ * built the same way: the benchmark's bare Fastify, whose memory is the API's floor.
  */
-export async function bundleApi(outfile: string = API_BUNDLE): Promise<void> {
+export async function bundleApi(
+  outfile: string = API_BUNDLE,
+  entry: string = join(root, 'src/server.ts'),
+): Promise<void> {
   const result = await build({
-    entryPoints: [join(root, 'src/server.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',

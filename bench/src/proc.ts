@@ -15,6 +15,25 @@ export function rssBytes(pid: number): number {
   }
 }
 
+/**
+ * Resident memory of a process in bytes, split as /proc/<pid>/smaps_rollup counts it: `anon`
+ * is the process's own (JS heap, malloc), `file` the pages of files it maps (the node binary,
+ * shared libraries), which any Node process of the machine has too.
+ */
+export function residentMemory(pid: number): { rss: number; anon: number; file: number } {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kib = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? 0) * 1024;
+  const rss = kib('Rss');
+  const anon = kib('Anonymous');
+  return { rss, anon, file: rss - anon };
+}
+
+/** A process's command line: the program, then its arguments (/proc/<pid>/cmdline). */
+export function commandLine(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+}
+
 /** CPU seconds a process has used so far, user plus system, all its threads. */
 export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { measureIdleMemory } from './api/idle-memory.ts';
 import { measureApiThroughput } from './api/throughput.ts';
 import { measureCallSetup, measureRecovery } from './call/call-flow.ts';
 import { measureCluster, type ClusterPlan } from './cluster/index.ts';
@@ -132,10 +133,14 @@ const browserBenchmarks = [
   'networkRecovery',
 ];
 let apiIdleRss = 0;
-if ([...browserBenchmarks, 'apiThroughput', 'reports'].some(wanted)) {
+if ([...browserBenchmarks, 'apiMemory', 'apiThroughput', 'reports'].some(wanted)) {
   const stack = await startBenchStack(log);
   apiIdleRss = rssBytes(stack.apiPid);
   try {
+    // First, while the API has served nothing but the stack's own start.
+    await run('apiMemory', () => measureIdleMemory(stack.apiPid));
+    const idle = sections.apiMemory;
+    if (idle && 'data' in idle) apiIdleRss = Number(idle.data.apiRss);
     if (browserBenchmarks.some(wanted)) {
       const browser = await launchChromium();
       try {
