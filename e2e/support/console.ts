@@ -5,6 +5,7 @@ import { ChatSession, type RoomSnapshot } from '@frontdesk/chat';
 import { passCompanyChecks } from './company-checks.ts';
 import { expectMovingVideo, walkToWaiting } from './guest.ts';
 import {
+  adminRoutes,
   callRoomJid,
   createApiClient,
   formatCallId,
@@ -12,6 +13,7 @@ import {
   ROUND_ROBIN_PEER,
   routes,
   type ApiClient,
+  type CompanyUpdateBody,
 } from '@frontdesk/protocol';
 
 /** The seeded staff (apps/api/src/db/seed.ts DEMO_LOGINS): Ada and Bo serve company 5, Cy 12. */
@@ -55,6 +57,25 @@ export async function markAway(email: string) {
   const { access_token } = login.data;
   await api(routes.availability, { body: { status: 'away' }, token: access_token });
   await api(routes.logout, { token: access_token });
+}
+
+/** Changes a company's settings as its admin `email` would, through the admin API. */
+export async function changeCompanySettings(
+  email: string,
+  companyId: number,
+  body: CompanyUpdateBody,
+) {
+  const login = await api(routes.staffLogin, { body: { email, password: DEMO_PASSWORD } });
+  if (!('access_token' in login.data)) throw new Error(`${email} must choose a password first`);
+  const { access_token: token } = login.data;
+  const { data: details } = await api(routes.company, { params: { id: String(companyId) } });
+  await api(adminRoutes.updateCompany, {
+    params: { id: String(companyId) },
+    body,
+    token,
+    ifMatch: details.version,
+  });
+  await api(routes.logout, { token });
 }
 
 const token = () => randomBytes(8).toString('hex');

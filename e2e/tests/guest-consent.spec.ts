@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { adminRoutes, routes, type CompanyUpdateBody } from '@frontdesk/protocol';
+import type { CompanyUpdateBody } from '@frontdesk/protocol';
 import { expect, test } from '../support/fixtures.ts';
-import { agentPage, api } from '../support/console.ts';
+import { agentPage, changeCompanySettings } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { COMPANY, inspectScreen, openGuest, acceptFirstGuest } from '../support/guest.ts';
 
@@ -23,22 +23,9 @@ const WITHOUT_CONSENT: CompanyUpdateBody = {
   websiteTitle: null,
 };
 
-/** Changes the voice line's settings as its admin Val would, through the admin API. */
-async function changeSettings(body: CompanyUpdateBody) {
-  const login = await api(routes.staffLogin, {
-    body: { email: 'val@frontdesk.demo', password: 'frontdesk-demo' },
-  });
-  if (!('access_token' in login.data)) throw new Error('Val must choose a password first');
-  const { access_token: token } = login.data;
-  const { data: details } = await api(routes.company, { params: { id: String(company) } });
-  await api(adminRoutes.updateCompany, {
-    params: { id: String(company) },
-    body,
-    token,
-    ifMatch: details.version,
-  });
-  await api(routes.logout, { token });
-}
+/** Changes the voice line's settings as its admin Val would. */
+const changeSettings = (body: CompanyUpdateBody) =>
+  changeCompanySettings('val@frontdesk.demo', company, body);
 
 const guestCount = async () =>
   Number(
