@@ -5,7 +5,12 @@ export {
   type DisposableStack,
 } from './disposable-stack.ts';
 export { startCoturn, type RunningCoturn } from './coturn.ts';
-export { clusterNodeCtl, startEjabberd, type RunningEjabberd } from './ejabberd.ts';
+export {
+  clusterNodeCtl,
+  joinEjabberdCluster,
+  startEjabberd,
+  type RunningEjabberd,
+} from './ejabberd.ts';
 export { startJanus, type JanusOptions, type RunningJanus } from './janus.ts';
 export { mintJanusToken } from './janus-token.ts';
 export { freePort } from './process.ts';
