@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import type { UploadType } from '@frontdesk/protocol';
 
 /** What each upload type may contain, by the type its bytes show (never its name or header). */
@@ -51,6 +50,9 @@ export async function sniffContentType(
   head: Uint8Array,
   whole = true,
 ): Promise<string | undefined> {
+  // Loaded at the first upload rather than at start: an API process that is sent no file
+  // never holds it (docs/performance.md, "Memory").
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(head);
   if (detected) return ALLOWED[type].includes(detected.mime) ? detected.mime : undefined;
   return type === 'document' && head.length > 0 && isPlainText(head, whole)
