@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { ChatSession, type ChatEvents, type RoomSnapshot } from '@frontdesk/chat';
 import { callRoomJid, routes } from '@frontdesk/protocol';
-import { AGENT, api, guestWithLiveCall } from '../support/console.ts';
+import { AGENT, api, guestWithLiveCall, signIn } from '../support/console.ts';
 import { COMPANY, walkToWaiting } from '../support/guest.ts';
 
 /** Company 12's Sales (always open); company 13's one category (apps/api/src/db/seed.ts). */
@@ -266,5 +267,172 @@ test('the guest believes "I took your call" only from the agent the API names', 
     await roomWhere(taker.chat, room, () => guestBelieves(taker.chat) === taker.chat.username);
   } finally {
     await Promise.all([rogue.chat, taker.chat].map((chat) => chat.close()));
+  }
+});
+
+/** Counts the page's RTCPeerConnection constructions; an init script, so before its own code. */
+function countPeerConnections() {
+  let made = 0;
+  window.RTCPeerConnection = new Proxy(window.RTCPeerConnection, {
+    construct(target, args, newTarget) {
+      made += 1;
+      return Reflect.construct(target, args, newTarget) as RTCPeerConnection;
+    },
+  });
+  Object.defineProperty(window, 'peerConnectionsMade', { get: () => made });
+}
+
+const peerConnectionsMade = (page: Page) =>
+  page.evaluate(() => (window as Window & { peerConnectionsMade?: number }).peerConnectionsMade);
+
+/** The full JID the page's chat session is bound to, read off its XMPP stream. */
+function boundJid(page: Page): Promise<string> {
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        const jid = /<jid>([^<]+)<\/jid>/.exec(String(payload))?.[1];
+        if (jid) resolve(jid);
+      }),
+    );
+  });
+}
+
+/**
+ * The stranger's own client, in a page at the site (whose policy lets it reach the chat server):
+ * a bare XMPP-over-WebSocket session (RFC 7395) that signs in as `jid`, sends each IQ and answers
+ * the stanza of the same id for each. Not StanzaJS: an attacker writes what it likes.
+ */
+function strangerAsks(
+  page: Page,
+  session: { url: string; jid: string; password: string },
+  iqs: { id: string; stanza: string }[],
+): Promise<string[]> {
+  return page.evaluate(
+    async ({ url, jid, password, iqs }) => {
+      const [local = '', domain = ''] = jid.split('@');
+      const socket = new WebSocket(url, 'xmpp');
+      const inbox: string[] = [];
+      const waiting: { match: (s: string) => boolean; take: (s: string) => void }[] = [];
+      socket.onmessage = ({ data }) => {
+        const stanza = String(data);
+        const waiter = waiting.findIndex(({ match }) => match(stanza));
+        if (waiter >= 0) waiting.splice(waiter, 1)[0]?.take(stanza);
+        else inbox.push(stanza);
+      };
+      const next = (match: (s: string) => boolean) =>
+        new Promise<string>((take) => {
+          const kept = inbox.findIndex(match);
+          if (kept >= 0) take(inbox.splice(kept, 1)[0] ?? '');
+          else waiting.push({ match, take });
+        });
+      const answerTo = (id: string) => (s: string) =>
+        s.startsWith('<iq') && new RegExp(`\\sid=(['"])${id}\\1`).test(s);
+      await new Promise((opened, failed) => {
+        socket.onopen = opened;
+        socket.onerror = failed;
+      });
+      const open = `<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' to='${domain}' version='1.0'/>`;
+      const features = () => next((s) => s.startsWith('<stream:features'));
+      socket.send(open);
+      await features();
+      socket.send(
+        `<auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>${btoa(`\0${local}\0${password}`)}</auth>`,
+      );
+      if (!(await next((s) => /^<(success|failure)/.test(s))).startsWith('<success'))
+        throw new Error('the stranger could not sign in');
+      socket.send(open);
+      await features();
+      const bound = next(answerTo('bind'));
+      socket.send(`<iq type='set' id='bind'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></iq>`);
+      await bound;
+      const answers: string[] = [];
+      for (const { id, stanza } of iqs) {
+        const answer = next(answerTo(id));
+        socket.send(stanza);
+        answers.push(await answer);
+      }
+      socket.close();
+      return answers;
+    },
+    { ...session, iqs },
+  );
+}
+
+/** The `type` of an IQ answer. */
+const typeOf = (stanza: string) => /^<iq\b[^>]*\stype=(['"])(\w+)\1/.exec(stanza)?.[2];
+
+/**
+ * Attack: a stranger starts Jingle sessions with an agent's console and a guest's page
+ * (packages/chat/src/connection.ts). ejabberd routes IQs between any two users whatever their
+ * rosters, and StanzaJS's Jingle plugin would keep a session, with a new RTCPeerConnection, for
+ * every session-initiate offering audio. The attacker, a guest of its own call knowing each
+ * session's full JID, gets service-unavailable, and neither page makes a peer connection.
+ */
+test('a stranger’s Jingle session-initiate is refused by the console and the guest page', async ({
+  page: guest,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const [agentContext, strangerContext] = await Promise.all([
+    browser.newContext(),
+    browser.newContext(),
+  ]);
+  const stranger = await guestWithLiveCall(COMPANY.aroundTheClock, SALES, 'jingle');
+  try {
+    await agentContext.addInitScript(countPeerConnections);
+    await guest.addInitScript(countPeerConnections);
+    const agent = await agentContext.newPage();
+    const agentJid = boundJid(agent);
+    await signIn(agent, AGENT.cy);
+    const guestJid = boundJid(guest);
+    await walkToWaiting(guest, {
+      categoryTestId: 'category-10',
+      callType: 'Voice call',
+      name: `Jingle target ${randomBytes(4).toString('hex')}`,
+    });
+
+    const config = await api(routes.config);
+    const strangerPage = await strangerContext.newPage();
+    await strangerPage.goto(`/?company=${COMPANY.aroundTheClock}`);
+    const session = { url: config.data.xmppWebsocketUrl, ...stranger.services.xmpp };
+    const sids = ['uninvited-1', 'uninvited-2', 'uninvited-3'];
+    for (const [page, to] of [
+      [agent, await agentJid],
+      [guest, await guestJid],
+    ] as const) {
+      const before = await peerConnectionsMade(page);
+      expect(before).toBeDefined();
+      const [pong, ...refusals] = await strangerAsks(strangerPage, session, [
+        // The page's session itself answers the stranger, so the refusals after are its own.
+        {
+          id: 'ping',
+          stanza: `<iq type='get' id='ping' to='${to}'><ping xmlns='urn:xmpp:ping'/></iq>`,
+        },
+        ...sids.map((sid) => ({
+          id: sid,
+          stanza: `<iq type='set' id='${sid}' to='${to}'><jingle xmlns='urn:xmpp:jingle:1' action='session-initiate' sid='${sid}'><content creator='initiator' name='audio' senders='both'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'><payload-type id='111' name='opus' clockrate='48000' channels='2'/></description><transport xmlns='urn:xmpp:jingle:transports:ice-udp:1' ufrag='uninvited' pwd='uninvitedpasswordpassword'/></content></jingle></iq>`,
+        })),
+      ]);
+      expect(typeOf(pong ?? '')).toBe('result');
+      // StanzaJS makes a session's peer connection before answering its IQ: the count is final.
+      expect(await peerConnectionsMade(page)).toBe(before);
+      expect(refusals).toHaveLength(sids.length);
+      for (const refused of refusals) {
+        expect(typeOf(refused)).toBe('error');
+        expect(refused).toContain('<service-unavailable');
+      }
+    }
+  } finally {
+    await Promise.all(
+      browser
+        .contexts()
+        .filter((c) => c !== guest.context())
+        .map((c) => c.close()),
+    );
+    await api(routes.endCall, {
+      params: { callId: stranger.callId },
+      body: { reason: 'abandoned' },
+      token: stranger.login.access_token,
+    });
   }
 });
