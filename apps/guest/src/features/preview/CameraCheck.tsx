@@ -3,6 +3,7 @@ import type { DeviceList } from '@frontdesk/media/devices';
 import { useT } from '../../i18n/useT.ts';
 import { StageActions } from '../../app/StageActions.tsx';
 import { DeviceSelect } from '../call/DeviceSelect.tsx';
+import './preview.css';
 
 /** What the camera check shows, whoever feeds it (the guest's own devices, or a sample). */
 export type CameraCheckProps = {

@@ -2,6 +2,7 @@ import { nextOpening, type OpeningInterval } from '@frontdesk/protocol';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useLanguage, useT } from '../../i18n/useT.ts';
 import { hoursByWeekday, upcomingExceptions } from './timetable.ts';
+import './schedule.css';
 
 /** `YYYY-MM-DD` as a calendar date: the day itself, whatever the guest's zone. */
 const calendarDay = (date: string) => new Date(`${date}T00:00:00Z`);

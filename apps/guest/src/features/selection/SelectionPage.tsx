@@ -6,6 +6,7 @@ import { StageActions } from '../../app/StageActions.tsx';
 import { SubmitButton } from '../forms/SubmitButton.tsx';
 import { startCall } from '../call/startCall.ts';
 import { stageReached } from '../flow/flowSlice.ts';
+import './selection.css';
 
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 
