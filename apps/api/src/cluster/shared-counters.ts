@@ -15,6 +15,16 @@ export type Count = { key: string; hits: number; ttlMs: number };
 /** A key to count, and the length of the window a first hit opens. */
 export type Counted = { key: string; windowMs: number };
 
+/** A key to count, and the most hits its window allows. */
+export type Limited = Counted & { max: number };
+
+/** The upsert of one more hit (a new window when the key's last one ended), and its count. */
+const oneMoreHit = sql`
+  on conflict (key) do update set
+    hits = case when c.resets_at <= now() then 1 else c.hits + 1 end,
+    resets_at = case when c.resets_at <= now() then excluded.resets_at else c.resets_at end
+  returning key, hits, ceil(extract(epoch from c.resets_at - now()) * 1000)::int as "ttlMs"`;
+
 /**
  * Fixed-window counters every API process shares (decision 0038): one row of the unlogged
  * `rate_limit_counters` per key, so a limit is met at the same count however many replicas the
@@ -33,12 +43,38 @@ export class SharedCounters {
         as t(key, window_ms)
       -- Rows taken in key order, as forgive takes them: two statements never wait on each other.
       order by key
-      on conflict (key) do update set
-        hits = case when c.resets_at <= now() then 1 else c.hits + 1 end,
-        resets_at = case when c.resets_at <= now() then excluded.resets_at else c.resets_at end
-      returning key, hits, ceil(extract(epoch from c.resets_at - now()) * 1000)::int as "ttlMs"
+      ${oneMoreHit}
     `.execute(this.db);
     return rows;
+  }
+
+  /**
+   * One more hit of each limit in turn, each only while every limit before it is within its
+   * `max`, in one statement: a request counts against the limits up to and including the first
+   * one that refuses it, never past it (decision 0043). Answers the counts of the keys it hit, in
+   * `limits`' order; the last is over its `max` when the request is refused.
+   */
+  async hitInOrder(limits: readonly Limited[]): Promise<Count[]> {
+    // One data-modifying CTE a limit, each fed by the row of the one before (so it runs after it
+    // and hits nothing when that one is over): rows are taken in the limits' order.
+    const stages = limits.map((limit, i) => {
+      const before = limits[i - 1];
+      const gate = before
+        ? sql`from ${sql.id(`hit${i - 1}`)} as b where b.hits <= ${before.max}::int`
+        : sql``;
+      return sql`${sql.id(`hit${i}`)} as (
+        insert into rate_limit_counters as c (key, hits, resets_at)
+        select ${limit.key}::text, 1, now() + ${limit.windowMs}::int * interval '1 millisecond'
+        ${gate}
+        ${oneMoreHit}
+      )`;
+    });
+    const counted = limits.map((_, i) => sql`select * from ${sql.id(`hit${i}`)}`);
+    const { rows } = await sql<Count>`
+      with ${sql.join(stages)} ${sql.join(counted, sql` union all `)}
+    `.execute(this.db);
+    const byKey = new Map(rows.map((row) => [row.key, row]));
+    return limits.flatMap(({ key }) => byKey.get(key) ?? []);
   }
 
   /**

@@ -10,7 +10,7 @@ import {
 import { issueServiceCredentials } from '../auth/credentials.ts';
 import { asCompanyKeepsAddresses } from '../privacy/ip-addresses.ts';
 import { authenticate, authenticateGuest, bearerSecurity } from '../plugins/auth.ts';
-import { accountKey, companyKey, limitBy, RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { accountKey, companyKey, limitInOrder, RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { guestJabberUsername, userJid } from '../xmpp/addresses.ts';
 import { fromTable } from './from-table.ts';
 
@@ -26,12 +26,12 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
     app.getDefaultJsonParser('error', 'error'),
   );
 
+  // Per address, per guest (or member of staff), per company: one statement (decision 0043).
   const callLimits = {
-    config: { rateLimit: RATE_LIMITS.guestActions },
-    preHandler: [
-      limitBy(app, 'callsPerGuest', accountKey),
-      limitBy(app, 'callsPerCompany', companyKey),
-    ],
+    preHandler: limitInOrder(app, RATE_LIMITS.guestActions, [
+      ['callsPerGuest', accountKey],
+      ['callsPerCompany', companyKey],
+    ]),
   };
 
   app.route({
@@ -53,17 +53,10 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
         now,
         request.headers['user-agent'] ?? null,
       );
-      // The replaced calls' chats are closed before the new call's opens: closing takes the
-      // guest off its agent's roster, a per-pair entry the new call's claim may add back for the
-      // same agent (a reload during a call), so the other order could leave the guest unable to
-      // write to them. Their rooms and recordings, and the new call's credentials, go side by side.
-      const chatsClosed = Promise.all(replaced.map((ended) => app.callChats.close(ended)));
-      const replacedRest = replaced.map(async (ended) => {
-        await app.callRooms.close(ended);
-        await app.recordingJobs.mergeAfterCall(ended);
-      });
       // SECURITY: the chat and media servers are reached only by a guest whose call was let
-      // through (and relay credentials come only with the call's room, decision 0015).
+      // through (and relay credentials come only with the call's room, decision 0015). The
+      // replaced calls' chats, rooms and recordings and the new call's chat and credentials go
+      // side by side (CallChats.replace orders what must be ordered).
       const [services] = await Promise.all([
         report.status === 'ok'
           ? issueServiceCredentials(
@@ -75,12 +68,14 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
               now,
             )
           : undefined,
-        chatsClosed.then(() =>
-          report.status === 'ok' && report.ended_at === null
-            ? app.callChats.open(report)
-            : undefined,
+        app.callChats.replace(
+          replaced,
+          report.status === 'ok' && report.ended_at === null ? report : undefined,
         ),
-        ...replacedRest,
+        ...replaced.map(async (ended) => {
+          await app.callRooms.close(ended);
+          await app.recordingJobs.mergeAfterCall(ended);
+        }),
       ]);
       return reply
         .code(created ? 201 : 200)

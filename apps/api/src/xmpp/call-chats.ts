@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   allowMessagesFrom,
-  ensureCallRoom,
+  createCallRoom,
   forbidMessagesFrom,
   addMembers,
   notifyUsers,
@@ -62,19 +62,9 @@ export class CallChats {
     return staff.map(({ id }) => userJid(staffJabberUsername(id), this.admin.domain));
   }
 
-  /** A call was let through (call-report/add, hold-call): its room, then the agents told. */
+  /** A call was let through (hold-call): its room, then the agents told. */
   async open(call: CallReportRow): Promise<void> {
-    try {
-      const staff = await this.staffOf(call.company_id);
-      await ensureCallRoom(this.admin, {
-        name: this.roomName(call),
-        title: `Call ${call.call_id}`,
-        members: [userJid(this.guestOf(call), this.admin.domain), ...staff],
-      });
-      this.tell(staff);
-    } catch (error) {
-      this.log.error({ err: error, callId: call.call_id }, 'the call’s chat room was not made');
-    }
+    await this.replace([], call);
   }
 
   /**
@@ -96,6 +86,48 @@ export class CallChats {
 
   /** The call ended: the room goes (whoever is in it is told), the guest's way to the agent too. */
   async close(call: CallReportRow): Promise<void> {
+    await this.replace([call], undefined);
+  }
+
+  /**
+   * The guest's calls `ended` ended and its call `next` was let through (call-report/add): the
+   * old rooms go and the new one is made side by side, with the company's staff asked meanwhile
+   * (each a round trip of its own). The new room's members are set only once the old calls'
+   * guest is off their agents' rosters: an agent's claim of the new call (a reload during a
+   * call) puts the guest back on it, and a removal landing after that would leave the guest
+   * unable to write to them. The agents are then told once of both.
+   */
+  async replace(ended: readonly CallReportRow[], next: CallReportRow | undefined): Promise<void> {
+    const companyId = next?.company_id ?? ended[0]?.company_id;
+    if (companyId === undefined) return;
+    const staff = this.staffOf(companyId);
+    const made =
+      next &&
+      createCallRoom(this.admin, { name: this.roomName(next), title: `Call ${next.call_id}` });
+    // Settled before awaiting: a rejection must not go unhandled while the rooms are removed.
+    void staff.catch(() => undefined);
+    void made?.catch(() => undefined);
+    await Promise.all(ended.map((call) => this.removeChat(call)));
+    if (next) {
+      try {
+        await made;
+        await addMembers(this.admin, this.roomName(next), [
+          userJid(this.guestOf(next), this.admin.domain),
+          ...(await staff),
+        ]);
+      } catch (error) {
+        this.log.error({ err: error, callId: next.call_id }, 'the call’s chat room was not made');
+      }
+    }
+    try {
+      this.tell(await staff);
+    } catch (error) {
+      this.log.warn({ err: error, companyId }, 'the agents were not told that the calls changed');
+    }
+  }
+
+  /** Removes an ended call's room and its guest's way to its agent; failures are logged. */
+  private async removeChat(call: CallReportRow): Promise<void> {
     try {
       await Promise.all([
         removeRoom(this.admin, this.roomName(call)),
@@ -103,7 +135,6 @@ export class CallChats {
           ? undefined
           : forbidMessagesFrom(this.admin, staffJabberUsername(call.agent_id), this.guestOf(call)),
       ]);
-      this.tell(await this.staffOf(call.company_id));
     } catch (error) {
       this.log.warn({ err: error, callId: call.call_id }, 'the call’s chat room was not removed');
     }

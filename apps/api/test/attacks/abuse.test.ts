@@ -103,16 +103,56 @@ describe('attack: abusing the service', () => {
     ]);
   });
 
-  it('one guest cannot flood calls, whatever address it uses', async () => {
-    const guest = await loginGuest(t.app, SEEDED_COMPANY.aroundTheClock);
+  /** The hits counted under `key` in the window under way (none: 0). */
+  const hits = async (key: string) =>
+    (
+      await t.app.db
+        .selectFrom('rate_limit_counters')
+        .select('hits')
+        .where('key', '=', key)
+        .executeTakeFirst()
+    )?.hits ?? 0;
+
+  it("one guest cannot flood calls, whatever address it uses, nor spend its company's budget", async () => {
+    const company = SEEDED_COMPANY.aroundTheClock;
+    const guest = await loginGuest(t.app, company);
+    const companyHitsBefore = await hits(`callsPerCompany:company:${company}`);
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i += 1) {
-      statuses.push(
-        (await add(guest, SEEDED_COMPANY.aroundTheClock, undefined, `10.2.0.${i}`)).statusCode,
-      );
+    for (let i = 0; i < 40; i += 1) {
+      statuses.push((await add(guest, company, undefined, `10.2.0.${i}`)).statusCode);
     }
     expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
-    expect(statuses[30]).toBe(429);
+    expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
+    // Decision 0043: the calls its own limit refused are not counted against its company.
+    expect((await hits(`callsPerCompany:company:${company}`)) - companyHitsBefore).toBe(30);
+  });
+
+  it('a call refused for its address is counted against neither the guest nor its company', async () => {
+    const company = SEEDED_COMPANY.aroundTheClock;
+    const office = '10.5.0.1';
+    const [first, second, third] = await Promise.all(
+      [0, 1, 2].map(() => loginGuest(t.app, company)),
+    );
+    if (!first || !second || !third) throw new Error('three guests expected');
+    // Two guests spend the address's limit (60 a minute), each within its own (30).
+    for (const guest of [first, second]) {
+      for (let i = 0; i < 30; i += 1)
+        expect((await add(guest, company, undefined, office)).statusCode).toBe(201);
+    }
+    const companyHitsBefore = await hits(`callsPerCompany:company:${company}`);
+    const refused = await add(third, company, undefined, office);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const { id } = await t.app.db
+      .selectFrom('guests')
+      .select('id')
+      .where('username', '=', third.username)
+      .where('company_id', '=', company)
+      .executeTakeFirstOrThrow();
+    expect(await hits(`callsPerGuest:guest:${id}`)).toBe(0);
+    expect(await hits(`callsPerCompany:company:${company}`)).toBe(companyHitsBefore);
+    // From elsewhere the same guest calls.
+    expect((await add(third, company, undefined, '10.5.0.2')).statusCode).toBe(201);
   });
 
   it('many guests from many addresses meet the company limit', async () => {

@@ -167,6 +167,19 @@ export async function ensureRoom(admin: RoomAdmin, room: RoomSettings): Promise<
  * already (a repeated call-report/add, a restart). Idempotent.
  */
 export async function ensureCallRoom(admin: RoomAdmin, room: CallRoomSettings): Promise<void> {
+  await createCallRoom(admin, room);
+  await addMembers(admin, room.name, room.members);
+}
+
+/**
+ * Creates a call's room without members, unless it exists already: members-only, so nobody can
+ * enter it until {@link addMembers} lets its guest and agents in. Apart from them, so a caller
+ * can make the room while it still works out who they are.
+ */
+export async function createCallRoom(
+  admin: RoomAdmin,
+  room: Omit<CallRoomSettings, 'members'>,
+): Promise<void> {
   if (!CALL_ROOM_NAME.test(room.name)) throw new Error(`Invalid room name: ${room.name}`);
   const created = await call(admin, 'create_room_with_opts', {
     name: room.name,
@@ -180,7 +193,6 @@ export async function ensureCallRoom(admin: RoomAdmin, room: CallRoomSettings): 
       throw new RoomAdminError('create_room_with_opts', created.status, refusal.slice(0, 200));
     }
   }
-  await addMembers(admin, room.name, room.members);
 }
 
 /** Makes each bare JID a member of the room (already members stay so). */
