@@ -46,8 +46,18 @@ const RECORD_START_CLICK = `document.addEventListener('click', (event) => {
     window.benchStartClickAt = performance.timeOrigin + event.timeStamp;
 }, { capture: true });`;
 
+/** A call's instants (epoch ms, the pages' clock) from which its figures are taken. */
+export type CallInstants = {
+  clicked: number;
+  ready: number;
+  accepted: number;
+  guestFrame: number;
+  agentFrame: number;
+};
+
 type Call = {
   guest: Page;
+  instants: CallInstants;
   /** "Start the call" clicked → the guest acceptable in the console's queue. */
   queueMs: number;
   /** Accept clicked → first decoded remote frame, on each side. */
@@ -55,11 +65,21 @@ type Call = {
   agentFrameMs: number;
 };
 
-/** One guest from the welcome form to both sides' first remote frame, each step timed in-page. */
-async function startCall(browser: Browser, url: string, agent: Page, name: string) {
+/**
+ * One guest from the welcome form to both sides' first remote frame, each step timed in-page.
+ * `watch` is handed the guest's page before it opens (call/trace-setup.ts records its network).
+ */
+export async function startCall(
+  browser: Browser,
+  url: string,
+  agent: Page,
+  name: string,
+  watch?: (guest: Page) => Promise<void>,
+): Promise<Call> {
   const context = await newGuestContext(browser, url);
   await context.addInitScript(RECORD_START_CLICK);
   const guest = await context.newPage();
+  await watch?.(guest);
   const queued = await armQueueRow(agent, name, STEP_TIMEOUT_MS);
   await walkToWaiting(guest, { categoryTestId: 'category-12', callType: 'Video call', name });
   const startedAt = await guest.evaluate(() => Number(Reflect.get(window, 'benchStartClickAt')));
@@ -74,17 +94,24 @@ async function startCall(browser: Browser, url: string, agent: Page, name: strin
     .getByRole('button', { name: /^Accept/ })
     .click();
   const acceptedAt = await accepted.at();
-  const call: Call = {
-    guest,
-    queueMs: queuedAt - startedAt,
-    guestFrameMs: (await guestFrame.at()) - acceptedAt,
-    agentFrameMs: (await agentFrame.at()) - acceptedAt,
+  const instants: CallInstants = {
+    clicked: startedAt,
+    ready: queuedAt,
+    accepted: acceptedAt,
+    guestFrame: await guestFrame.at(),
+    agentFrame: await agentFrame.at(),
   };
-  return call;
+  return {
+    guest,
+    instants,
+    queueMs: queuedAt - startedAt,
+    guestFrameMs: instants.guestFrame - acceptedAt,
+    agentFrameMs: instants.agentFrame - acceptedAt,
+  };
 }
 
 /** The agent ends the call and goes back to the queue; the guest page goes at its rating. */
-async function endCall(agent: Page, guest: Page): Promise<void> {
+export async function endCall(agent: Page, guest: Page): Promise<void> {
   await agent.getByRole('button', { name: 'End call' }).click();
   await guest
     .locator('[data-testid=guest-page][data-stage=rating]')
@@ -146,7 +173,7 @@ async function networkChange(): Promise<number> {
 const failed = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Cy signed in at the console in a context of its own, for `use`; the context goes after. */
-async function withAgent<T>(
+export async function withAgent<T>(
   browser: Browser,
   url: string,
   use: (agent: Page) => Promise<T>,
