@@ -17,7 +17,7 @@ import { Connections } from './features/call/connections.ts';
 import { browserNotifier } from './features/call/notifications.ts';
 import { captureConsole } from './features/diagnostics/logBuffer.ts';
 import { errorReportingOnDemand, reportingConsent } from './features/diagnostics/errorReporting.ts';
-import { routes } from '@frontdesk/protocol';
+import { routes, type ClientConfig } from '@frontdesk/protocol';
 import { sendBeacon } from '@frontdesk/protocol/browser';
 import { languageOf, loadLanguage } from './i18n/messages.ts';
 import './app/global.css';
@@ -34,6 +34,26 @@ function storageOrUndefined(kind: 'localStorage' | 'sessionStorage'): Storage | 
 captureConsole();
 const errorReporting = errorReportingOnDemand();
 
+/**
+ * The deployment's addresses (`GET /api/config`), asked once as the page starts: error reporting
+ * reads them at once, the call when it starts. A failed request is asked again at the next use.
+ */
+let clientConfig: Promise<ClientConfig> | null = null;
+function readClientConfig(): Promise<ClientConfig> {
+  clientConfig ??= api(routes.config).then(
+    ({ data }) => data,
+    (error: unknown) => {
+      clientConfig = null;
+      throw error;
+    },
+  );
+  return clientConfig;
+}
+
+/** The chat and media adapters' code: fetched ahead before a call, loaded when it starts. */
+const callAdapterModules = () =>
+  Promise.all([import('@frontdesk/chat'), import('@frontdesk/media')]);
+
 const services: GuestServices = {
   api,
   computeFingerprint,
@@ -44,19 +64,18 @@ const services: GuestServices = {
   applyBranding,
   storage: storageOrUndefined('localStorage'),
   tabStorage: storageOrUndefined('sessionStorage'),
+  clientConfig: readClientConfig,
   // Loaded when the guest joins a queue, not before: the pre-call pages stay light. Error
   // reporting's SDK comes then too, to trace and replay the call.
   loadCallAdapters: async () => {
     errorReporting.callStarts();
-    const [chat, media] = await Promise.all([
-      import('@frontdesk/chat'),
-      import('@frontdesk/media'),
-    ]);
+    const [chat, media] = await callAdapterModules();
     return {
       createChat: (options) => new chat.ChatSession(options),
       createMedia: (options) => media.createMediaSession(options),
     };
   },
+  prefetchCallAdapters: () => void callAdapterModules().catch(() => undefined),
   connections: new Connections(),
   notifier: browserNotifier(),
 };
@@ -73,8 +92,8 @@ void loadLanguage(
 
 // Started here rather than in an effect: once per page, before the first render.
 void store.dispatch(startVisit());
-void api(routes.config).then(
-  ({ data }) => errorReporting.configure(data.errorReporting),
+void readClientConfig().then(
+  (config) => errorReporting.configure(config.errorReporting),
   () => errorReporting.configure(null),
 );
 

@@ -1,4 +1,4 @@
-import type { CompanyDetails } from '@frontdesk/protocol';
+import type { ClientConfig, CompanyDetails } from '@frontdesk/protocol';
 import type { ApiClient } from './api.ts';
 import type { CallAdapters, Connections } from '../features/call/connections.ts';
 import type { GuestNotifier } from '../features/call/notifications.ts';
@@ -23,8 +23,15 @@ export type GuestServices = {
    * (decision 0025). Absent in tests that do not reload.
    */
   tabStorage?: Storage;
+  /** The deployment's addresses (`GET /api/config`), asked once per page. */
+  clientConfig: () => Promise<ClientConfig>;
   /** The chat and media adapters load when the guest joins a queue (dynamic import). */
   loadCallAdapters: () => Promise<CallAdapters>;
+  /**
+   * Fetches the adapters' code ahead of the call (the stages just before it), starting nothing;
+   * absent where there is no code to fetch (tests).
+   */
+  prefetchCallAdapters?: () => void;
   /** The live call and its streams: created once per page, reached by thunks and listeners. */
   connections: Connections;
   /** The browser's notifications (spec §3 `notificationAllowed`); absent where it has none. */

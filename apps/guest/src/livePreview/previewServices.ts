@@ -39,6 +39,7 @@ export function previewServices(): { services: GuestServices; reached: string[] 
       readLocation: refuseAsync('readLocation'),
       applyBranding,
       storage: undefined,
+      clientConfig: refuseAsync('clientConfig'),
       loadCallAdapters: refuseAsync('loadCallAdapters'),
       connections,
     },

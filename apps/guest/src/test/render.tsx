@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
-import { companyDetailsSchema, type CompanyDetails } from '@frontdesk/protocol';
+import { companyDetailsSchema, routes, type CompanyDetails } from '@frontdesk/protocol';
 import type { GuestServices } from '../app/services.ts';
 import { ServicesContext } from '../app/servicesContext.ts';
 import { createStore, type RootState } from '../app/store.ts';
@@ -75,8 +75,11 @@ const unreachable = (): never => {
   throw new Error('a component test reached a service');
 };
 export function offlineServices(overrides: Partial<GuestServices> = {}): GuestServices {
+  const api = overrides.api ?? unreachable;
   return {
     api: unreachable,
+    // The page's one request for its configuration, through the test's API when it has one.
+    clientConfig: async () => (await api(routes.config)).data,
     computeFingerprint: unreachable,
     detectBot: unreachable,
     browserSupportsCalls: unreachable,

@@ -104,6 +104,19 @@ async function reportQuality(
   }
 }
 
+/**
+ * What the media layer asks for at each set-up: what `given` holds the first time (when it holds
+ * anything), the API's answer from `ask` every time after.
+ */
+function givenFirst<T>(given: () => T | undefined, ask: () => Promise<T>): () => Promise<T> {
+  let first = true;
+  return async () => {
+    const value = first ? given() : undefined;
+    first = false;
+    return value ?? ask();
+  };
+}
+
 /** Done with a call: its room is left (the API removes it when the call ends). */
 async function leaveCallRoom(connections: Connections, dispatch: AppDispatch, roomJid: string) {
   dispatch(callRoomRemoved(roomJid));
@@ -218,17 +231,26 @@ export function callListeners(startListening: AppStartListening): void {
         connections.play = playStream;
         const media = createMediaSession({
           server,
-          token: async () =>
-            (await extra.api(routes.janusToken, { token: currentToken() })).data.janusToken,
-          // Asked again after a lost Janus session: a restarted Janus has no rooms, and the API
-          // re-creates the call's room idempotently (the claim's answer is only the first).
-          room: async () =>
-            (
-              await extra.api(routes.callRoom, {
-                params: { callId: call.callId },
-                token: currentToken(),
-              })
-            ).data,
+          // The first Janus session takes the sign-in's token (renewed with the access token);
+          // a session re-created after a loss asks for a fresh one.
+          token: givenFirst(
+            () => getState().auth.login?.janusToken,
+            async () =>
+              (await extra.api(routes.janusToken, { token: currentToken() })).data.janusToken,
+          ),
+          // The first set-up takes the room access the claim (or rejoin) answered with: no
+          // second round trip before the join. Asked again after a lost Janus session: a
+          // restarted Janus has no rooms, and the API re-creates the call's room idempotently.
+          room: givenFirst(
+            () => call.room,
+            async () =>
+              (
+                await extra.api(routes.callRoom, {
+                  params: { callId: call.callId },
+                  token: currentToken(),
+                })
+              ).data,
+          ),
           display: chat.username,
           callType: call.callType ?? 'video',
         });

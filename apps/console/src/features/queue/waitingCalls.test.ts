@@ -1,10 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatSession } from '@frontdesk/chat';
 import { callRoomJid, type CallSummary } from '@frontdesk/protocol';
 import { Connections } from '../../app/connections.ts';
 import { createStore } from '../../app/store.ts';
-import { signedIn, unreachable } from '../../test/render.tsx';
-import { waitingCallsLoaded } from './queueSlice.ts';
+import { answer, fakeApi, signedIn, unreachable } from '../../test/render.tsx';
+import { roomChanged, waitingCallsLoaded } from './queueSlice.ts';
+import { callsChangedNotice, SETTLE_MS } from './waitingCalls.ts';
 
 const call = (n: number): CallSummary => ({
   callId: `g${'a'.repeat(24)}${n}--call${n}`,
@@ -73,5 +74,91 @@ describe('the rooms of the waiting calls (decision 0010)', () => {
     await vi.waitFor(() => expect(joined).toEqual([roomOf(1), roomOf(2), roomOf(3)]));
     expect(left).toEqual([roomOf(1)]);
     expect(Object.keys(store.getState().queue.rooms).sort()).toEqual([roomOf(2), roomOf(3)].sort());
+  });
+});
+
+describe('asking for the waiting calls as they change', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const LIST = 'GET /calls?status=waiting';
+
+  /** A store without chat whose API lists `listed`, changeable between requests. */
+  function listing(listed: CallSummary[]) {
+    const answers = { [LIST]: answer(listed) };
+    const { api, requests } = fakeApi(answers);
+    const store = createStore(
+      {
+        api,
+        downloadFile: unreachable,
+        loadChat: unreachable,
+        loadMedia: unreachable,
+        connections: new Connections(),
+        // A guest who shows rings (issue 7): not what these tests look at.
+        ringer: { ring: () => undefined },
+      },
+      signedIn(),
+    );
+    const asked = () => requests.filter((request) => request.route === LIST).length;
+    return { store, answers, asked };
+  }
+
+  /** The call's guest present in its room, as the room's presences tell it. */
+  const guestSeen = (n: number) =>
+    roomChanged({
+      snapshot: {
+        jid: roomOf(n),
+        nick: 'staff-1',
+        joined: true,
+        auth: { status: true, tries: 0 },
+        occupants: [],
+      },
+      waiting: [
+        {
+          nick: call(n).guestJabberUsername,
+          peer: undefined,
+          waitingSince: undefined,
+          position: 1,
+        },
+      ],
+    });
+
+  it('asks at once after a quiet spell, and once more after a burst of changes', async () => {
+    const { store, asked } = listing([]);
+    store.dispatch(callsChangedNotice());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(asked()).toBe(1);
+
+    store.dispatch(callsChangedNotice());
+    await vi.advanceTimersByTimeAsync(SETTLE_MS / 2);
+    store.dispatch(callsChangedNotice());
+    expect(asked()).toBe(1);
+    await vi.advanceTimersByTimeAsync(SETTLE_MS / 2);
+    expect(asked()).toBe(2);
+    await vi.advanceTimersByTimeAsync(SETTLE_MS * 2);
+    expect(asked()).toBe(2);
+  });
+
+  it('asks again when a guest shows whose call was listed before its type was recorded', async () => {
+    const { store, answers, asked } = listing([{ ...call(2), callType: null }]);
+    store.dispatch(callsChangedNotice());
+    await vi.waitFor(() =>
+      expect(store.getState().queue.calls[call(2).guestJabberUsername]?.callType).toBeNull(),
+    );
+
+    answers[LIST] = answer([call(2)]);
+    store.dispatch(guestSeen(2));
+    await vi.advanceTimersByTimeAsync(SETTLE_MS);
+    expect(asked()).toBe(2);
+    expect(store.getState().queue.calls[call(2).guestJabberUsername]?.callType).toBe('video');
+
+    // Known with its type: the guest's presences ask nothing more.
+    store.dispatch(guestSeen(2));
+    await vi.advanceTimersByTimeAsync(SETTLE_MS * 2);
+    expect(asked()).toBe(2);
   });
 });

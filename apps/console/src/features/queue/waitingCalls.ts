@@ -15,8 +15,11 @@ import {
 /** The XMPP server said, for the API, that the company's waiting calls changed. */
 export const callsChangedNotice = createAction('queue/callsChangedNotice');
 
-/** Guests often arrive together: one request for a burst of changes. */
-const SETTLE_MS = 300;
+/**
+ * Guests often arrive together: after a request, the changes of the next this many ms wait and
+ * go in one request. A change after a quiet spell is asked for at once.
+ */
+export const SETTLE_MS = 300;
 /** Asked a little after an offer ends, so the API's clock has surely moved to the next turn. */
 const TURN_MARGIN_MS = 250;
 /** Asked again this often besides the notices, so a notice that got lost costs little. */
@@ -30,14 +33,21 @@ const REFRESH_MS = 20_000;
  * and the guest's username that a claim needs.
  */
 export function waitingCallsListeners(startListening: AppStartListening): void {
+  /** When this store last asked for the list because of a change (`Date.now()`). */
+  let askedAt = -Infinity;
   startListening({
+    // A guest in a call's room that the list does not know, or knows without its call type: the
+    // API tells the agents of a call as the call is added, and its guest records the type (the
+    // agent answers with the same kind of call) before it enters its room.
     predicate: (action, state) =>
       callsChangedNotice.match(action) ||
       (roomChanged.match(action) &&
-        action.payload.waiting.some((guest) => !state.queue.calls[guest.nick])),
+        action.payload.waiting.some((guest) => !state.queue.calls[guest.nick]?.callType)),
     effect: async (_action, api) => {
       api.cancelActiveListeners();
-      await api.delay(SETTLE_MS);
+      const wait = askedAt + SETTLE_MS - Date.now();
+      if (wait > 0) await api.delay(wait);
+      askedAt = Date.now();
       await loadWaitingCalls(api);
     },
   });

@@ -36,6 +36,7 @@ export const joinQueue = createAppThunk(
   ) => {
     const ctx = { dispatch, getState, extra };
     const token = getState().guestAuth.access_token ?? undefined;
+    let typeRecorded: Promise<unknown> = Promise.resolve();
     if (!request.resumed) {
       dispatch(callRequested({ callType: request.callType, categoryId: request.categoryId }));
       // spec §7: sent with keepalive, so a guest who closes the page at once still has it stamped.
@@ -46,9 +47,10 @@ export const joinQueue = createAppThunk(
           body: { call_id: request.callId, call_initiated_timestamp: true },
         })
         .catch(reportFailed('could not stamp the start of the call'));
-      // The agent answers with the same kind of call: recorded before the guest shows in a queue.
+      // The agent answers with the same kind of call: recorded before the guest shows in a queue
+      // (openCall waits for it as the call's chat connects, before entering the call's room).
       // spec §8: a report that fails is logged, and the call goes on.
-      await extra
+      typeRecorded = extra
         .api(routes.updateCallReport, {
           token,
           body: { call_id: request.callId, call_type: request.callType },
@@ -71,7 +73,10 @@ export const joinQueue = createAppThunk(
       dispatch(stageReached(getState().call.agent === null ? 'waiting' : 'ongoing'));
       let call;
       try {
-        call = await openCall({ callId, callType: request.callType, roomJid }, ctx);
+        call = await openCall(
+          { callId, callType: request.callType, roomJid, recorded: typeRecorded },
+          ctx,
+        );
       } catch (error) {
         // The guest left the queue while the call was being set up: that is no failure.
         if (!['waiting', 'ongoing'].includes(getState().flow.stage)) return;

@@ -19,12 +19,15 @@ import { resumeListeners } from './resumeCall.ts';
 export function callListeners(startListening: AppStartListening): void {
   resumeListeners(startListening);
 
-  // The stages just before a call (the camera check, the choice of category): the call's code is
-  // fetched ahead of the guest's click, after the page's first screen (decision 0012).
+  // The stages just before a call (the camera check, the choice of category): the call's code,
+  // its chat and media adapters' too, is fetched ahead of the guest's click, after the page's
+  // first screen (decision 0012).
   startListening({
     actionCreator: stageReached,
-    effect: ({ payload: stage }) => {
-      if (stage === 'preview' || stage === 'selection') prefetchCallFlow();
+    effect: ({ payload: stage }, api) => {
+      if (stage !== 'preview' && stage !== 'selection') return;
+      prefetchCallFlow();
+      api.extra.prefetchCallAdapters?.();
     },
   });
 

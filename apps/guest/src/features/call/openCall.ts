@@ -192,15 +192,18 @@ function watchAgentPresence(call: LiveCall, ctx: CallContext): void {
  * pages stay light.
  */
 export async function openCall(
-  params: { callId: string; callType: CallType; roomJid: string },
+  params: {
+    callId: string;
+    callType: CallType;
+    roomJid: string;
+    /** What must be on record before the guest enters the call's room and shows in a queue. */
+    recorded: Promise<unknown>;
+  },
   ctx: CallContext,
 ): Promise<LiveCall> {
   const { dispatch, getState, extra } = ctx;
   const { api } = extra;
-  const [adapters, { data: config }] = await Promise.all([
-    extra.loadCallAdapters(),
-    api(routes.config),
-  ]);
+  const [adapters, config] = await Promise.all([extra.loadCallAdapters(), extra.clientConfig()]);
   const auth = getState().guestAuth;
   if (!auth.services || !auth.username || !auth.jabberusername || !auth.access_token) {
     throw new Error('not signed in');
@@ -323,7 +326,7 @@ export async function openCall(
     }),
   );
 
-  await chat.connect();
+  await Promise.all([chat.connect(), params.recorded]);
   call.presence = guestPresence(getState(), params.callId);
   const snapshot = await chat
     .joinRoom(params.roomJid, { nick: call.nick, status: call.presence })

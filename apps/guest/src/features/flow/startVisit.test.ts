@@ -56,6 +56,7 @@ async function visit(
     readLocation: async () => ({ latitude: '51.5', longitude: '-0.12', accuracy: '20' }),
     applyBranding: () => undefined,
     storage: memoryStorage(),
+    clientConfig: () => Promise.reject(new Error('no call in these tests')),
     loadCallAdapters: () => Promise.reject(new Error('no call in these tests')),
     connections: new Connections(),
     ...browser,
