@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { companyDetailsSchema, envelope, guestLoginSchema } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
@@ -35,21 +35,26 @@ describe('consent', () => {
     envelope(companyDetailsSchema).parse(
       (await t.app.inject({ method: 'GET', url: `/api/company/${company}` })).json(),
     ).data;
-  /** Registers a browser (with `consent` when given) and logs it in: the login's answer. */
-  const registerAndLogin = async (consent?: true) => {
+  /** Registers a browser (with `consent` when given): its credential. */
+  const register = async (consent?: true) => {
     const registered = await callApi(t.app, 'POST', 'guest-auth/register', {
       username: newBrowserUsername(),
       companyId: company,
       ...(consent ? { consent } : {}),
     });
     expect(registered.statusCode).toBe(201);
-    const { credential } = registered.json().data as { credential: string };
-    const login = await callApi(t.app, 'POST', 'guest-auth/login', {
+    return (registered.json().data as { credential: string }).credential;
+  };
+  /** Logs a browser in with its credential: the login's answer. */
+  const login = async (credential: string) => {
+    const answer = await callApi(t.app, 'POST', 'guest-auth/login', {
       credential,
       companyId: company,
     });
-    return envelope(guestLoginSchema).parse(login.json()).data;
+    expect(answer.statusCode).toBe(200);
+    return envelope(guestLoginSchema).parse(answer.json()).data;
   };
+  const registerAndLogin = async (consent?: true) => login(await register(consent));
 
   it('an admin asks for consent with a privacy notice on https only, and guest pages see it', async () => {
     const plain = await patch({
@@ -94,6 +99,39 @@ describe('consent', () => {
     await patch({ consentRequired: false });
     const unasked = await registerAndLogin();
     expect(unasked.consentGivenAt).toBeNull();
+  });
+
+  it('logs in a guest registered before the company asked without writing about it until it consents', async () => {
+    await patch({ consentRequired: false });
+    onTestFinished(async () => {
+      await patch({ consentRequired: false });
+    });
+    const credential = await register();
+    const storedRow = (username: string) =>
+      t.app.db
+        .selectFrom('guests')
+        .selectAll()
+        .where('username', '=', username)
+        .executeTakeFirstOrThrow();
+    // Its browser logged in before: the row has a last login the next one must leave alone.
+    const { username } = await login(credential);
+    const before = await storedRow(username);
+    expect(before.last_login_at).not.toBeNull();
+
+    await patch({
+      consentRequired: true,
+      consentText: 'We keep your answers and the call for 30 days.',
+      privacyNoticeUrl: 'https://shop.example/privacy',
+    });
+    // The page logs the kept registration in to learn that it has no consent, and asks.
+    const unconsented = await login(credential);
+    expect(unconsented).toMatchObject({ username, consentGivenAt: null });
+    expect(await storedRow(username)).toEqual(before);
+
+    // Its acceptance registers a new guest with consent (decision 0030), whose login is stamped.
+    const consented = await registerAndLogin(true);
+    expect(consented.consentGivenAt).not.toBeNull();
+    expect((await storedRow(consented.username)).last_login_at).not.toBeNull();
   });
 
   it("keeps the guest's choice to call unrecorded with the call, through a hold", async () => {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { companySettingsSchema, routes } from '@frontdesk/protocol';
 import { issueAccessToken } from '../auth/credentials.ts';
 import { requireCompany } from '../companies/company-repository.ts';
+import { mayKeepGuestData } from '../guests/guest-consent.ts';
 import {
   findGuestByCredential,
   isBlocked,
@@ -78,14 +79,21 @@ export const guestAuthRoutes: FastifyPluginAsyncZod = async (app) => {
           "This credential is not one of the company's guests: register first.",
         );
       }
+      const company = await requireCompany(db, companyId);
       const now = new Date();
+      // SECURITY (decisions 0030, 0031): a guest registered before the company asked for consent
+      // logs in so that the page learns it has none and asks (an acceptance registers a new
+      // guest); nothing is written about it, not even this login's time, which would restart its
+      // retention clock.
       const [accessToken] = await Promise.all([
         issueAccessToken(
           config,
           { role: 'guest', guestId: guest.id, companyId, username: guest.username },
           now,
         ),
-        recordGuestLogin(db, guest.id, now),
+        mayKeepGuestData(db, company.settings, guest.id).then(async (mayKeep) => {
+          if (mayKeep) await recordGuestLogin(db, guest.id, now);
+        }),
       ]);
       return {
         data: {
