@@ -28,20 +28,43 @@ export class Connection {
     private readonly ice: IceWatch,
   ) {}
 
-  /** Session → publisher handle → join → publish: everything that a lost session takes away. */
-  async start(mode: StepMode): Promise<Generation> {
+  /**
+   * Session → publisher handle → join → publish: everything that a lost session takes away.
+   * spec §9's join delay counts from the start of set-up (`joinAt`; a recovery's attempts share
+   * its first one's): the room, the gateway and the handle are made ready while it runs, so only
+   * the join itself waits for it.
+   */
+  async start(mode: StepMode, joinAt = this.joinAt()): Promise<Generation> {
     const { ctx } = this;
-    // spec §9's join delay counts from here: the room, the gateway and the handle are made
-    // ready while it runs, so only the join itself waits for it.
-    const joinAt = performance.now() + (ctx.options.joinDelayMs ?? JOIN_DELAY_MS);
+    // The gateway needs the room's server and a Janus token: the token is asked for beside the
+    // room, and afresh only if the first gateway fails.
+    let early: Promise<string> | null = this.fromApp(ctx.options.token);
+    early.catch(() => undefined);
+    const token = () => {
+      const next = early ?? this.fromApp(ctx.options.token);
+      early = null;
+      return next;
+    };
     const access = await step(ctx, 'createRoom', () => this.fromApp(ctx.options.room), mode);
-    let gateway = await step(ctx, null, () => this.openGateway(access), mode);
+    let gateway = await step(ctx, null, () => this.openGateway(access, token()), mode);
     try {
-      return await this.enterRoom(gateway, access, mode, joinAt, (next) => (gateway = next));
+      return await this.enterRoom(
+        gateway,
+        access,
+        mode,
+        joinAt,
+        () => token(),
+        (next) => (gateway = next),
+      );
     } catch (error) {
       await gateway.destroy();
       throw error;
     }
+  }
+
+  /** When a set-up starting now may join the room (spec §9 join delay). */
+  private joinAt(): number {
+    return performance.now() + (this.ctx.options.joinDelayMs ?? JOIN_DELAY_MS);
   }
 
   private async enterRoom(
@@ -49,6 +72,7 @@ export class Connection {
     access: RoomAccess,
     mode: StepMode,
     joinAt: number,
+    token: () => Promise<string>,
     replaced: (gateway: Gateway) => void,
   ): Promise<Generation> {
     const { ctx } = this;
@@ -59,7 +83,7 @@ export class Connection {
       signal: ctx.signal,
       beforeRetry: async () => {
         await gateway.destroy();
-        gateway = await this.openGateway(access);
+        gateway = await this.openGateway(access, token());
         replaced(gateway);
       },
     });
@@ -99,10 +123,12 @@ export class Connection {
       feedTimer: undefined,
       iceTimers: {},
       iceDown: {},
+      videoLost: false,
     };
     gateway.events.on('lost', (error) => void this.recover(generation, error));
     publisher.events.on('message', ({ data }) => this.feeds.onPublisherEvent(generation, data));
     publisher.events.on('ice', (state) => this.ice.onIceState(generation, 'publish', state));
+    publisher.events.on('media', (media) => this.publisher.onMediaState(generation, media));
     // Janus hung up our publisher (its ICE or DTLS gave up): only a fresh start brings it back.
     publisher.events.on('webrtc', (up) => {
       if (!up)
@@ -127,13 +153,13 @@ export class Connection {
    * access carries. The access is the one just asked for: after a recovery it may name another
    * server than the lost session's (decision 0039).
    */
-  private async openGateway(access: RoomAccess): Promise<Gateway> {
+  private async openGateway(access: RoomAccess, token: Promise<string>): Promise<Gateway> {
     const { options } = this.ctx;
     return Gateway.open({
       server: Array.isArray(options.server)
         ? options.server.map((url) => onServer(url, access.server))
         : onServer(options.server, access.server),
-      token: await this.fromApp(options.token),
+      token: await token,
       iceServers: [...access.iceServers],
       debug: options.debug === true,
     });
@@ -161,9 +187,11 @@ export class Connection {
     ctx.generation = null;
     this.teardown(generation);
     ctx.update({ status: 'reconnecting', error: { code: error.code, message: error.message } });
+    // One set-up, however many attempts it takes: the join delay counts from its start.
+    const joinAt = this.joinAt();
     try {
       this.adopt(
-        await withRetry(() => this.start('recover'), {
+        await withRetry(() => this.start('recover', joinAt), {
           policy: ctx.options.reconnect ?? DEFAULT_RETRY_POLICY,
           signal: ctx.signal,
         }),

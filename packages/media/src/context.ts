@@ -57,6 +57,8 @@ export interface Generation {
   readonly iceTimers: Partial<Record<MediaDirection, ReturnType<typeof setTimeout>>>;
   /** PeerConnections whose ICE is `disconnected` or `failed` right now. */
   readonly iceDown: Partial<Record<MediaDirection, boolean>>;
+  /** Janus said it stopped receiving our video, and has not said it receives it again. */
+  videoLost: boolean;
 }
 
 /** Set-up records stages and retries each step; recovery retries the whole generation. */

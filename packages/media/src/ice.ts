@@ -1,5 +1,6 @@
 import { isVideoroom, type Generation, type SessionContext } from './context.ts';
 import type { LocalPublisher } from './publisher.ts';
+import { requestKeyframes } from './subscribers.ts';
 import type { MediaDirection } from './types.ts';
 
 /** How long a PeerConnection may stay `disconnected` (a network change) before an ICE restart. */
@@ -23,7 +24,12 @@ export class IceWatch {
     state: RTCIceConnectionState,
   ): void {
     clearTimeout(generation.iceTimers[direction]);
+    const wasDown = generation.iceDown[direction] === true;
     generation.iceDown[direction] = state === 'disconnected' || state === 'failed';
+    // Our publisher's video is handled when Janus says it receives it again (publisher.ts).
+    if (wasDown && direction === 'subscribe' && (state === 'connected' || state === 'completed')) {
+      requestKeyframes(generation);
+    }
     this.showIceHealth(generation);
     if (state === 'failed') void this.iceFailed(generation, direction);
     if (state === 'disconnected') {

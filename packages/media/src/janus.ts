@@ -105,6 +105,7 @@ export class Gateway {
         onremotetrack: (track, mid, on, meta) =>
           events.emit('remoteTrack', { track, mid, on, reason: meta?.reason ?? 'created' }),
         iceState: (state) => events.emit('ice', state),
+        mediaState: (kind, receiving) => events.emit('media', { kind, receiving }),
         webrtcState: (up) => events.emit('webrtc', up),
         oncleanup: () => events.emit('cleanup', undefined),
       });
@@ -140,6 +141,8 @@ export interface HandleEvents extends Record<string, unknown> {
   remoteTrack: { track: MediaStreamTrack; mid: string; on: boolean; reason: string };
   /** The PeerConnection's iceConnectionState (janus.d.ts lists only four of its values). */
   ice: RTCIceConnectionState;
+  /** Janus started or stopped receiving our audio or video (its `media` event, publishers). */
+  media: { kind: 'audio' | 'video'; receiving: boolean };
   webrtc: boolean;
   cleanup: undefined;
 }

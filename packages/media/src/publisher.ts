@@ -87,6 +87,27 @@ export class LocalPublisher {
     }
   }
 
+  /**
+   * Janus stopped receiving our video (the path was lost: a network change) and receives it
+   * again: the peer's decoder lost its reference frames and, left to itself, asks for a keyframe
+   * only at its next periodic request (Chrome: every 3 s while its picture stands still). Janus
+   * asks us for one at once instead (`configure` with `keyframe`), so the peer's picture moves
+   * with the first frames through.
+   */
+  onMediaState(generation: Generation, media: { kind: 'audio' | 'video'; receiving: boolean }) {
+    if (media.kind !== 'video') return;
+    if (!media.receiving) {
+      generation.videoLost = true;
+      return;
+    }
+    if (!generation.videoLost) return;
+    generation.videoLost = false;
+    // Best effort: the peer's own periodic request still comes if this one is lost.
+    void generation.publisher
+      .requestAsync({ request: 'configure', keyframe: true }, (data) => data.configured === 'ok')
+      .catch(() => undefined);
+  }
+
   async setMuted(kind: 'audio' | 'video', muted: boolean): Promise<void> {
     const key = kind === 'audio' ? 'audioMuted' : 'videoMuted';
     this.ctx.update({ local: { ...this.ctx.state().local, [key]: muted } });

@@ -5,12 +5,21 @@ import { qualityBody, readTotals, type MediaTotals } from './quality-report.ts';
 import type { RemoteFeeds } from './subscribers.ts';
 
 /**
+ * While a remote stream stands still, how often its packet count is read again: its picture
+ * comes back with its packets (after a network change), not up to a whole sample later.
+ */
+const RESUME_CHECK_MS = 200;
+
+/**
  * Samples both PeerConnections' statistics at an interval: link quality for the state, the
  * packet counts that tell a peer's muted stream (no packets) from a live one, and the totals
  * of the whole call for its quality report.
  */
 export class QualitySampler {
   private timer: ReturnType<typeof setInterval> | undefined;
+  private resumeTimer: ReturnType<typeof setInterval> | undefined;
+  /** The mids the last sample found standing still and no check since found moving. */
+  private stalled = new Set<string>();
   private lastCounters: { send: LinkCounters | null; receive: LinkCounters | null } = {
     send: null,
     receive: null,
@@ -94,6 +103,7 @@ export class QualitySampler {
 
   stop(): void {
     clearInterval(this.timer);
+    clearInterval(this.resumeTimer);
   }
 
   private async sample(): Promise<void> {
@@ -130,6 +140,34 @@ export class QualitySampler {
         .map(([mid]) => mid),
     );
     this.packetsByMid = packets;
+    this.setStalled(stalled);
+  }
+
+  private setStalled(stalled: Set<string>): void {
+    this.stalled = stalled;
     this.feeds.setStalled(stalled);
+    if (stalled.size === 0) {
+      clearInterval(this.resumeTimer);
+      this.resumeTimer = undefined;
+    } else {
+      this.resumeTimer ??= setInterval(() => {
+        void this.checkResumed().catch(() => undefined);
+      }, RESUME_CHECK_MS);
+    }
+  }
+
+  /** Between samples: a stalled stream whose packets count up again is live at once. */
+  private async checkResumed(): Promise<void> {
+    const subscriber = await this.ctx.generation?.subscriber?.catch(() => null);
+    const report = await subscriber?.pc?.getStats().catch(() => null);
+    if (!report) return;
+    const moving = new Set<string>();
+    report.forEach((stat: Record<string, unknown>) => {
+      if (stat.type !== 'inbound-rtp' || typeof stat.mid !== 'string') return;
+      const before = this.packetsByMid.get(stat.mid);
+      if (before !== undefined && Number(stat.packetsReceived ?? 0) > before) moving.add(stat.mid);
+    });
+    const still = [...this.stalled].filter((mid) => !moving.has(mid));
+    if (still.length < this.stalled.size) this.setStalled(new Set(still));
   }
 }

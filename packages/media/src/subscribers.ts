@@ -9,6 +9,29 @@ import type { IceWatch } from './ice.ts';
 import { browserSupport, type Jsep, type PluginData, type VideoroomHandle } from './janus.ts';
 
 /**
+ * Asks Janus for a keyframe of every video we receive, once our path to it is back after a loss
+ * (a network change): the decoder lost its reference frames and, left to itself, Chrome asks
+ * again only every 3 s while the picture stands still. A subscriber's `configure` that sends a
+ * stream makes Janus request a keyframe from its publisher (Janus 1.1 "Restoring video for
+ * subscriber"); the streams were being sent already, so nothing else changes. Best effort: the
+ * browser's own periodic request still comes if this one is lost.
+ */
+export function requestKeyframes(generation: Generation): void {
+  void generation.subscriber
+    ?.then((handle) => {
+      const streams = (handle.pc?.getTransceivers() ?? [])
+        .filter((t) => t.mid !== null && t.receiver.track.kind === 'video')
+        .map((t) => ({ mid: String(t.mid), send: true }));
+      if (streams.length === 0) return;
+      return handle.requestAsync(
+        { request: 'configure', streams },
+        (data) => isVideoroom(data, 'event') || isVideoroom(data, 'updated'),
+      );
+    })
+    .catch(() => undefined);
+}
+
+/**
  * The other participants: follows the room's publishers, subscribes to the feeds we want on
  * one subscriber handle, and turns their tracks into remote streams and the plain feed list.
  */
@@ -18,6 +41,8 @@ export class RemoteFeeds {
   private readonly trackMids = new WeakMap<MediaStreamTrack, string>();
   /** Subscriber mids whose packet count stood still over the last quality sample. */
   private stalledMids = new Set<string>();
+  /** Remote video tracks the browser muted (no packets came) since they last had media. */
+  private readonly silentVideo = new WeakSet<MediaStreamTrack>();
 
   constructor(
     private readonly ctx: SessionContext,
@@ -187,9 +212,16 @@ export class RemoteFeeds {
         // Mute state for the UI as soon as the browser sees it, before janus.js removes the
         // track (its own `onmute` handler, which we leave alone).
         this.trackMids.set(event.track, event.mid);
-        event.track.addEventListener('mute', () => this.publishFeedList(generation));
-        event.track.addEventListener('unmute', () => {
-          this.noteFirstMedia(event.track);
+        const { track, mid } = event;
+        track.addEventListener('mute', () => {
+          if (track.kind === 'video') this.silentVideo.add(track);
+          this.publishFeedList(generation);
+        });
+        track.addEventListener('unmute', () => {
+          this.noteFirstMedia(track);
+          // Packets again: the stream is live now, not only from the next quality sample on.
+          this.stalledMids.delete(mid);
+          if (this.silentVideo.delete(track)) requestKeyframes(generation);
           this.publishFeedList(generation);
         });
       }
