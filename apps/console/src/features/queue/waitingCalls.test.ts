@@ -161,4 +161,24 @@ describe('asking for the waiting calls as they change', () => {
     await vi.advanceTimersByTimeAsync(SETTLE_MS * 2);
     expect(asked()).toBe(2);
   });
+
+  it('asks once about a guest whose call stays without its type, however often its presence changes', async () => {
+    const { store, asked } = listing([{ ...call(3), callType: null }]);
+    store.dispatch(callsChangedNotice());
+    await vi.waitFor(() =>
+      expect(store.getState().queue.calls[call(3).guestJabberUsername]?.callType).toBeNull(),
+    );
+    expect(asked()).toBe(1);
+
+    for (let change = 0; change < 10; change += 1) {
+      store.dispatch(guestSeen(3));
+      await vi.advanceTimersByTimeAsync(SETTLE_MS * 2);
+    }
+    expect(asked()).toBe(2);
+
+    // A notice still brings the list.
+    store.dispatch(callsChangedNotice());
+    await vi.advanceTimersByTimeAsync(SETTLE_MS);
+    expect(asked()).toBe(3);
+  });
 });

@@ -1,6 +1,7 @@
-import { createAction } from '@reduxjs/toolkit';
+import { createAction, type UnknownAction } from '@reduxjs/toolkit';
 import { callRoomJid, routes } from '@frontdesk/protocol';
 import type { AppListenerApi, AppStartListening } from '../../app/hooks.ts';
+import type { RootState } from '../../app/store.ts';
 import { describeError } from '../../app/errors.ts';
 import { selectXmppDomain } from '../auth/authSlice.ts';
 import { chatStatusChanged, roomJoinFailed } from '../chat/chatSlice.ts';
@@ -35,20 +36,41 @@ const REFRESH_MS = 20_000;
 export function waitingCallsListeners(startListening: AppStartListening): void {
   /** When this store last asked for the list because of a change (`Date.now()`). */
   let askedAt = -Infinity;
+  /**
+   * Guests whose presence already made this store ask once. A guest that never records its call
+   * type and keeps changing its presence must not make every console of its company ask again
+   * and again; the notices and the periodic refresh still bring its call in.
+   */
+  const askedAbout = new Set<string>();
+  // A guest in a call's room that the list does not know, or knows without its call type: the
+  // API tells the agents of a call as the call is added, and its guest records the type (the
+  // agent answers with the same kind of call) before it enters its room.
+  const unknownGuests = (action: UnknownAction, state: RootState): string[] =>
+    roomChanged.match(action)
+      ? action.payload.waiting
+          .map((guest) => guest.nick)
+          .filter((nick) => !state.queue.calls[nick]?.callType && !askedAbout.has(nick))
+      : [];
   startListening({
-    // A guest in a call's room that the list does not know, or knows without its call type: the
-    // API tells the agents of a call as the call is added, and its guest records the type (the
-    // agent answers with the same kind of call) before it enters its room.
     predicate: (action, state) =>
-      callsChangedNotice.match(action) ||
-      (roomChanged.match(action) &&
-        action.payload.waiting.some((guest) => !state.queue.calls[guest.nick]?.callType)),
-    effect: async (_action, api) => {
+      callsChangedNotice.match(action) || unknownGuests(action, state).length > 0,
+    effect: async (action, api) => {
+      for (const nick of unknownGuests(action, api.getState())) askedAbout.add(nick);
       api.cancelActiveListeners();
       const wait = askedAt + SETTLE_MS - Date.now();
       if (wait > 0) await api.delay(wait);
       askedAt = Date.now();
       await loadWaitingCalls(api);
+    },
+  });
+
+  // A guest whose call is listed with its type may be asked about again on a later call.
+  startListening({
+    actionCreator: waitingCallsLoaded,
+    effect: (action) => {
+      for (const call of action.payload) {
+        if (call.callType) askedAbout.delete(call.guestJabberUsername);
+      }
     },
   });
 
