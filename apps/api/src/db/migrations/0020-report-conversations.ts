@@ -155,6 +155,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
  * The facts of the conversations whose origin report ids are `origin_ids`, from the tables a call
  * writes, upserted in one statement; each fact as docs/reports.md defines it. The body of
  * `report_conversations_refresh` (0036 runs it from PL/pgSQL, whose plan a session keeps).
+ * Landed migrations run it: never edit it; a later change of the refresh is a new migration with
+ * a statement of its own.
  */
 export const REFRESH_CONVERSATIONS = sql`
     with origins as (

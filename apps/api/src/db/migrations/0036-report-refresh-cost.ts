@@ -6,7 +6,7 @@ import { REFRESH_CONVERSATIONS } from './0020-report-conversations.ts';
  * own machinery writes while it runs: the guest's stamps (update-timestamp), its last look at its
  * place in the queue, the absence sweep's mark, its Janus room's keys and server. A change of any
  * other column still recomputes the conversation, so a column added later counts as a fact until
- * it is listed here.
+ * a later migration's trigger leaves it out.
  */
 const NOT_FACTS = [
   'call_initiated_at',
