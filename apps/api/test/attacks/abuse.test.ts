@@ -116,7 +116,9 @@ describe('attack: abusing the service', () => {
   it("one guest cannot flood calls, whatever address it uses, nor spend its company's budget", async () => {
     const company = SEEDED_COMPANY.aroundTheClock;
     const guest = await loginGuest(t.app, company);
-    const companyHitsBefore = await hits(`callsPerCompany:company:${company}`);
+    // The company's window then opens with this test's first call, so it cannot end mid-count.
+    const companyKey = `callsPerCompany:company:${company}`;
+    await t.app.db.deleteFrom('rate_limit_counters').where('key', '=', companyKey).execute();
     const statuses: number[] = [];
     for (let i = 0; i < 40; i += 1) {
       statuses.push((await add(guest, company, undefined, `10.2.0.${i}`)).statusCode);
@@ -124,7 +126,7 @@ describe('attack: abusing the service', () => {
     expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
     expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
     // Decision 0043: the calls its own limit refused are not counted against its company.
-    expect((await hits(`callsPerCompany:company:${company}`)) - companyHitsBefore).toBe(30);
+    expect(await hits(companyKey)).toBe(30);
   });
 
   it('a call refused for its address is counted against neither the guest nor its company', async () => {
