@@ -19,16 +19,26 @@ type Step = { at: number; side: 'guest' | 'agent' | 'both'; what: string };
 
 type Frame = { requestId: string; timestamp: number; response: { payloadData: string } };
 
+/** Values a printed frame must not show: SASL payloads, room pins, secrets and tokens. */
+const SECRETS =
+  /(<auth\b[^>]*>)[^<]*|("(?:pin|secret|token|room_token|password|credential)"\s*:\s*)"[^"]*"/g;
+
 /** A WebSocket frame in a few words: an XMPP stanza's start, or a Janus message's gist. */
 function describeFrame(payload: string): string | null {
   const text = payload.replace(/\s+/g, ' ');
-  if (!text.startsWith('{')) return text.slice(0, 120);
+  if (!text.startsWith('{')) return mask(text).slice(0, 120);
   const message = JSON.parse(text) as Record<string, unknown>;
   if (message.janus === 'ack' || message.janus === 'keepalive') return null;
   const plugin = message.plugindata as { data?: unknown } | undefined;
   const body = message.body ?? plugin?.data;
   const jsep = message.jsep ? ' +jsep' : '';
-  return `janus ${String(message.janus)} ${body ? JSON.stringify(body).slice(0, 100) : ''}${jsep}`;
+  return `janus ${String(message.janus)} ${body ? mask(JSON.stringify(body)).slice(0, 100) : ''}${jsep}`;
+}
+
+function mask(text: string): string {
+  return text.replace(SECRETS, (_match, auth?: string, key?: string) =>
+    auth ? `${auth}…` : `${key ?? ''}"…"`,
+  );
 }
 
 /** Records `page`'s network steps into `steps`, on the browser's wall clock. */
