@@ -55,110 +55,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index report_conversations_company_started
     on report_conversations (company_id, started_at, origin_id)`.execute(db);
 
+  // The facts of the conversations whose origin report ids are given, from the tables a call
+  // writes; each fact as docs/reports.md defines it.
   await sql`
     create function report_conversations_refresh(origin_ids integer[]) returns void
-    language sql as $$ ${REFRESH_CONVERSATIONS} $$`.execute(db);
-
-  // The triggers: each recomputes the conversations of the rows its statement wrote or removed.
-  await sql`
-    create function report_conversations_of_reports() returns trigger
-    language plpgsql as $$
-    begin
-      perform report_conversations_refresh(array(
-        select o.id from call_reports o
-        where o.call_id in (select origin_call_id from changed_rows)));
-      return null;
-    end $$`.execute(db);
-  await sql`
-    create function report_conversations_of_legs() returns trigger
-    language plpgsql as $$
-    begin
-      perform report_conversations_refresh(array(
-        select o.id from call_reports o
-        where o.call_id in (
-          select l.origin_call_id from call_reports l
-          where l.id in (select call_report_id from changed_rows))));
-      return null;
-    end $$`.execute(db);
-  // A transfer request changes no fact: only offers and holds wake the refresh.
-  await sql`
-    create function report_conversations_of_events() returns trigger
-    language plpgsql as $$
-    begin
-      perform report_conversations_refresh(array(
-        select o.id from call_reports o
-        where o.call_id in (
-          select l.origin_call_id from call_reports l
-          where l.id in (
-            select call_report_id from changed_rows
-            where kind in ('offered', 'held', 'resumed')))));
-      return null;
-    end $$`.execute(db);
-
-  const watched: [table: string, refresh: string][] = [
-    ['call_reports', 'report_conversations_of_reports'],
-    ['call_events', 'report_conversations_of_events'],
-    ['call_quality', 'report_conversations_of_legs'],
-    ['call_recordings', 'report_conversations_of_legs'],
-    ['rating_submissions', 'report_conversations_of_legs'],
-  ];
-  for (const [table, refresh] of watched) {
-    // A trigger with a transition table answers one kind of statement.
-    for (const [event, transition] of [
-      ['insert', 'new'],
-      ['update', 'new'],
-      ['delete', 'old'],
-    ] as const) {
-      await sql`
-        create trigger ${sql.raw(`${table}_report_conversations_${event}`)}
-        after ${sql.raw(event)} on ${sql.table(table)}
-        referencing ${sql.raw(transition)} table as changed_rows
-        for each statement execute function ${sql.raw(refresh)}()`.execute(db);
-      // Always, even in a session that turns triggers off to load rows in bulk
-      // (session_replication_role = replica, as pg_restore --disable-triggers does): a fact
-      // left stale would be a wrong figure, not a skipped check.
-      await sql`
-        alter table ${sql.table(table)}
-        enable always trigger ${sql.raw(`${table}_report_conversations_${event}`)}`.execute(db);
-    }
-  }
-
-  await sql`select report_conversations_refresh(array(
-    select id from call_reports where previous_call_id is null))`.execute(db);
-}
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of [
-    'call_reports',
-    'call_events',
-    'call_quality',
-    'call_recordings',
-    'rating_submissions',
-  ]) {
-    for (const event of ['insert', 'update', 'delete']) {
-      await sql`drop trigger ${sql.raw(`${table}_report_conversations_${event}`)}
-        on ${sql.table(table)}`.execute(db);
-    }
-  }
-  for (const name of [
-    'report_conversations_of_events',
-    'report_conversations_of_legs',
-    'report_conversations_of_reports',
-  ]) {
-    await sql`drop function ${sql.raw(name)}()`.execute(db);
-  }
-  await sql`drop function report_conversations_refresh(integer[])`.execute(db);
-  await sql`drop table report_conversations`.execute(db);
-}
-
-/**
- * The facts of the conversations whose origin report ids are `origin_ids`, from the tables a call
- * writes, upserted in one statement; each fact as docs/reports.md defines it. The body of
- * `report_conversations_refresh` (0036 runs it from PL/pgSQL, whose plan a session keeps).
- * Landed migrations run it: never edit it; a later change of the refresh is a new migration with
- * a statement of its own.
- */
-export const REFRESH_CONVERSATIONS = sql`
+    language sql as $$
     with origins as (
       select o.* from call_reports o
       where o.id = any (origin_ids) and o.previous_call_id is null
@@ -314,4 +215,97 @@ export const REFRESH_CONVERSATIONS = sql`
       recordings_failed = excluded.recordings_failed, measured = excluded.measured,
       relayed = excluded.relayed, setup_ms = excluded.setup_ms,
       round_trip_ms = excluded.round_trip_ms, loss_ratio = excluded.loss_ratio,
-      poor_quality = excluded.poor_quality`;
+      poor_quality = excluded.poor_quality
+    $$`.execute(db);
+
+  // The triggers: each recomputes the conversations of the rows its statement wrote or removed.
+  await sql`
+    create function report_conversations_of_reports() returns trigger
+    language plpgsql as $$
+    begin
+      perform report_conversations_refresh(array(
+        select o.id from call_reports o
+        where o.call_id in (select origin_call_id from changed_rows)));
+      return null;
+    end $$`.execute(db);
+  await sql`
+    create function report_conversations_of_legs() returns trigger
+    language plpgsql as $$
+    begin
+      perform report_conversations_refresh(array(
+        select o.id from call_reports o
+        where o.call_id in (
+          select l.origin_call_id from call_reports l
+          where l.id in (select call_report_id from changed_rows))));
+      return null;
+    end $$`.execute(db);
+  // A transfer request changes no fact: only offers and holds wake the refresh.
+  await sql`
+    create function report_conversations_of_events() returns trigger
+    language plpgsql as $$
+    begin
+      perform report_conversations_refresh(array(
+        select o.id from call_reports o
+        where o.call_id in (
+          select l.origin_call_id from call_reports l
+          where l.id in (
+            select call_report_id from changed_rows
+            where kind in ('offered', 'held', 'resumed')))));
+      return null;
+    end $$`.execute(db);
+
+  const watched: [table: string, refresh: string][] = [
+    ['call_reports', 'report_conversations_of_reports'],
+    ['call_events', 'report_conversations_of_events'],
+    ['call_quality', 'report_conversations_of_legs'],
+    ['call_recordings', 'report_conversations_of_legs'],
+    ['rating_submissions', 'report_conversations_of_legs'],
+  ];
+  for (const [table, refresh] of watched) {
+    // A trigger with a transition table answers one kind of statement.
+    for (const [event, transition] of [
+      ['insert', 'new'],
+      ['update', 'new'],
+      ['delete', 'old'],
+    ] as const) {
+      await sql`
+        create trigger ${sql.raw(`${table}_report_conversations_${event}`)}
+        after ${sql.raw(event)} on ${sql.table(table)}
+        referencing ${sql.raw(transition)} table as changed_rows
+        for each statement execute function ${sql.raw(refresh)}()`.execute(db);
+      // Always, even in a session that turns triggers off to load rows in bulk
+      // (session_replication_role = replica, as pg_restore --disable-triggers does): a fact
+      // left stale would be a wrong figure, not a skipped check.
+      await sql`
+        alter table ${sql.table(table)}
+        enable always trigger ${sql.raw(`${table}_report_conversations_${event}`)}`.execute(db);
+    }
+  }
+
+  await sql`select report_conversations_refresh(array(
+    select id from call_reports where previous_call_id is null))`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const table of [
+    'call_reports',
+    'call_events',
+    'call_quality',
+    'call_recordings',
+    'rating_submissions',
+  ]) {
+    for (const event of ['insert', 'update', 'delete']) {
+      await sql`drop trigger ${sql.raw(`${table}_report_conversations_${event}`)}
+        on ${sql.table(table)}`.execute(db);
+    }
+  }
+  for (const name of [
+    'report_conversations_of_events',
+    'report_conversations_of_legs',
+    'report_conversations_of_reports',
+  ]) {
+    await sql`drop function ${sql.raw(name)}()`.execute(db);
+  }
+  await sql`drop function report_conversations_refresh(integer[])`.execute(db);
+  await sql`drop table report_conversations`.execute(db);
+}

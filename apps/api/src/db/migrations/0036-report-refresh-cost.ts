@@ -1,5 +1,4 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { REFRESH_CONVERSATIONS } from './0020-report-conversations.ts';
 
 /**
  * Columns of `call_reports` that no report fact (migration 0020) is made from, and that a call's
@@ -22,19 +21,14 @@ const UPDATE_TRIGGER = 'call_reports_report_conversations_update';
 
 /**
  * Issue 22 (docs/performance.md, "API throughput"): what a write of a call costs for the reports'
- * facts. `report_conversations_refresh`, a SQL function, planned its statement anew at each call:
- * 8–20 ms on this box for one conversation, more than the write itself. As PL/pgSQL with a generic
- * plan a session plans it once (1–3 ms a call after; a refresh of 20,000 conversations at once
- * took as long as before). And an update of `call_reports` recomputes its conversations only when
- * it changed a fact's column: the stamps, the queue's looks and the sweep's marks, the most
- * frequent writes of all, recompute nothing.
+ * facts. An update of `call_reports` recomputes its conversations only when it changed a fact's
+ * column: the stamps, the queue's looks and the sweep's marks, the most frequent writes of all,
+ * recompute nothing (update-timestamp's trigger took 45.9 ms of its 46.2). The refresh itself
+ * stays 0020's SQL function, planned at each call: as PL/pgSQL with a generic plan it cost 1–3 ms
+ * a call instead of 8–20, but a statement refreshing 100,000 conversations at once (the reports
+ * benchmark's seed) ran for minutes instead of seconds.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await createRefresh(
-    db,
-    sql`language plpgsql set plan_cache_mode = force_generic_plan
-      as $$ begin ${REFRESH_CONVERSATIONS}; end $$`,
-  );
   const notFacts = sql.raw(`array[${NOT_FACTS.map((column) => `'${column}'`).join(', ')}]`);
   await sql`
     create function report_conversations_of_report_updates() returns trigger
@@ -65,15 +59,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       for each statement execute function report_conversations_of_reports()`,
   );
   await sql`drop function report_conversations_of_report_updates()`.execute(db);
-  await createRefresh(db, sql`language sql as $$ ${REFRESH_CONVERSATIONS} $$`);
-}
-
-/** `report_conversations_refresh` again, with `definition` after its signature. */
-async function createRefresh(db: Kysely<unknown>, definition: RawBuilder<unknown>): Promise<void> {
-  // Replaced, not dropped: the triggers' functions call it by name.
-  await sql`
-    create or replace function report_conversations_refresh(origin_ids integer[]) returns void
-    ${definition}`.execute(db);
 }
 
 /** 0020's update trigger of `call_reports` again, with `definition` after `on call_reports`. */
