@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
 import { callTypeSchema } from './call-report.ts';
-import { assignmentGroupSchema } from './company.ts';
+import { assignmentGroupSchema, callMethodSchema } from './company.ts';
 import { iceServerSchema } from './config.ts';
 import { jabberUsernameSchema } from './chat.ts';
 import { answersSchema } from './forms.ts';
@@ -60,6 +60,15 @@ export const callRoomQuerySchema = z.strictObject({
   webview: z.enum(['true', 'false']).optional(),
 });
 
+/**
+ * `POST /api/calls/:callId/ice`: the STUN server and TURN relays for a p2p call's peer connection
+ * (decision 0045), with relay credentials fresh at each ask. SECURITY: only the call's guest and
+ * the agent who claimed it, while the call is answered (the guest: also while it waits, to be
+ * ready), get any.
+ */
+export const callIceSchema = z.object({ iceServers: z.array(iceServerSchema) });
+export type CallIce = z.infer<typeof callIceSchema>;
+
 /** `POST /api/auth/janus-token`: a fresh Janus token for whoever is logged in. */
 export const janusTokenSchema = z.object({ janusToken: z.string(), expiresAt: z.iso.datetime() });
 
@@ -81,10 +90,13 @@ const agentCallSchema = z.object({
   guestJabberUsername: jabberUsernameSchema,
   categoryId: recordIdSchema.nullable(),
   callType: callTypeSchema.nullable(),
+  /** How the call's media travels (decision 0045), fixed when the call was made. */
+  callMethod: callMethodSchema,
 });
 
 export const claimedCallSchema = agentCallSchema.extend({
-  room: roomAccessSchema,
+  /** The call's media-server room; `null` for a p2p call, which has none (`callIce` instead). */
+  room: roomAccessSchema.nullable(),
   /** When the agent took the call (ISO 8601, the API's clock): the call's timer counts from it. */
   answeredAt: z.iso.datetime(),
 });
@@ -157,6 +169,8 @@ export function queuePlace(queue: Queue, averageWaitMs: number, waitedMs: number
 export const callStateSchema = z.object({
   callId: callIdSchema,
   status: z.enum(['waiting', 'answered', 'ended', 'abandoned']),
+  /** How the call's media travels (decision 0045), fixed when the call was made. */
+  callMethod: callMethodSchema,
   /** Its place in the queue while it waits; `null` otherwise. */
   queue: queueSchema.nullable(),
   agentJabberUsername: jabberUsernameSchema.nullable(),

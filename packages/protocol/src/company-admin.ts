@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
-import { webOriginSchema } from './company.ts';
+import { callMethodSchema, webOriginSchema } from './company.ts';
 import { formFieldsSchema } from './forms.ts';
 import { geofenceAreaSchema, type GeofenceArea } from './geofence.ts';
 import { recordIdSchema, recordIdTextSchema } from './ids.ts';
@@ -98,7 +98,7 @@ const assignmentGroupsSchema = z
  * may be `null`, which resets it to the app's default (all but `name`).
  */
 export const companySettingsPatchShape = {
-  callMethod: z.enum(['mediaServer', 'p2p']).nullable(),
+  callMethod: callMethodSchema.nullable(),
   callType: z.enum(['userSelect', 'voice', 'video']).nullable(),
   language: z.enum(GUEST_LANGUAGES).nullable(),
   pageDirection: z.enum(['ltr', 'rtl']).nullable(),

@@ -49,12 +49,29 @@ export const assignmentGroupSchema = z.object({
 export type AssignmentGroup = z.infer<typeof assignmentGroupSchema>;
 
 /**
+ * spec §3 `callMethod`: whether a call's media goes through the media server (Janus) or straight
+ * between the guest's and the agent's browsers (`p2p`, issue 23). A call fixes its own method
+ * when it is made (`callMethodOf`); the company's setting is only what new calls start from.
+ */
+export const callMethodSchema = z.enum(['mediaServer', 'p2p']);
+export type CallMethod = z.infer<typeof callMethodSchema>;
+
+/**
+ * The method a new call uses (decision 0045): a recorded call goes through the media server
+ * whatever the company chose — only the server can record it, and a recording the company asked
+ * for is never silently lost.
+ */
+export function callMethodOf(company: { callMethod: CallMethod }, recorded: boolean): CallMethod {
+  return recorded ? 'mediaServer' : company.callMethod;
+}
+
+/**
  * The settings of spec §3 "Company details" that shape the guest's screens, each with its
  * default (spec §3 gives callMethod, callType, recordCalls, pageDirection and streamWatermark;
  * the others are ours). `null` means "the app's own default".
  */
 export const companySettingsSchema = z.object({
-  callMethod: z.enum(['mediaServer', 'p2p']).default('mediaServer'),
+  callMethod: callMethodSchema.default('mediaServer'),
   callType: z.enum(['userSelect', 'voice', 'video']).default('userSelect'),
   /** A BCP 47 language tag such as `en` or `ar`. */
   language: z

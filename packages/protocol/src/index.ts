@@ -14,6 +14,7 @@ export * from './company-admin.ts';
 export * from './company-admin-routes.ts';
 export * from './reports.ts';
 export * from './call-quality.ts';
+export * from './call-signal.ts';
 export * from './report-routes.ts';
 export * from './admin-routes.ts';
 export * from './canned-replies.ts';

@@ -22,6 +22,7 @@ import {
   holdCallBodySchema,
 } from './call-report.ts';
 import {
+  callIceSchema,
   callIdParamsSchema,
   callListQuerySchema,
   callListSchema,
@@ -249,6 +250,13 @@ export const callRoom = {
   params: callIdParamsSchema,
   query: callRoomQuerySchema,
   response: /* @__PURE__ */ envelope(roomAccessSchema),
+} as const satisfies Route;
+/** A p2p call's ICE servers for one of its two parties (decision 0045). */
+export const callIce = {
+  method: 'POST',
+  path: '/calls/:callId/ice',
+  params: callIdParamsSchema,
+  response: /* @__PURE__ */ envelope(callIceSchema),
 } as const satisfies Route;
 export const endCall = {
   method: 'POST',
