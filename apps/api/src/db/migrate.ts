@@ -33,6 +33,7 @@ import * as staffUploadCalls from './migrations/0033-staff-upload-calls.ts';
 import * as apiReplicas from './migrations/0034-api-replicas.ts';
 import * as mediaServers from './migrations/0035-media-servers.ts';
 import * as reportRefreshCost from './migrations/0036-report-refresh-cost.ts';
+import * as callMethod from './migrations/0037-call-method.ts';
 
 // Listed by hand rather than read from disk so the same list works under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '0034-api-replicas': apiReplicas,
   '0035-media-servers': mediaServers,
   '0036-report-refresh-cost': reportRefreshCost,
+  '0037-call-method': callMethod,
 };
 
 /** What migrations need from the API's configuration: 0030 hashes with the fingerprint key. */

@@ -10,6 +10,7 @@ import type {
   CallEndedBy,
   CallEndReason,
   CallEventKind,
+  CallMethod,
   CallReportStatus,
   CallSide,
   CallSource,
@@ -216,6 +217,10 @@ export interface CallReports {
   assignment_group: string | null;
   call_id: string;
   call_initiated_at: Date | null;
+  /**
+   * `mediaServer` (a Janus room) or `p2p` (straight between the two browsers), fixed when the call was made.
+   */
+  call_method: Generated<CallMethod>;
   call_type: CallType | null;
   category_id: number | null;
   company_id: number;
