@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { formatCallId, type Answers } from '@frontdesk/protocol';
+import { formatCallId, type Answers, type CallMethod } from '@frontdesk/protocol';
 import type { Database } from '../src/db/schema.ts';
 
 /**
@@ -55,6 +55,7 @@ export type LegSpec = {
   transferToStaffId?: number;
   rating?: number;
   callType?: 'voice' | 'video';
+  callMethod?: CallMethod;
   notes?: string;
 };
 
@@ -85,6 +86,7 @@ export async function addConversation(
         source: 'site',
         status: leg.status ?? 'ok',
         call_type: leg.callType ?? 'video',
+        call_method: leg.callMethod ?? 'mediaServer',
         call_initiated_at: leg.initiatedAt ?? null,
         agent_id: leg.agentId ?? null,
         answered_at: leg.answeredAt ?? null,

@@ -95,7 +95,7 @@ describe('reports', () => {
 
     await conversation('c13', [answered('2026-05-31T23:30:00Z', 12, ada, 60)]);
     const c1Guest = await conversation('c1', [
-      answered(at('09:00:00'), 10, ada, 300, { rating: 5 }),
+      answered(at('09:00:00'), 10, ada, 300, { rating: 5, callMethod: 'p2p' }),
     ]);
     await conversation('c2', [answered(at('09:10:00'), 40, bo, 600, { rating: 2 })]);
     await conversation('c3', [
@@ -519,11 +519,29 @@ describe('reports', () => {
           transfers: 1,
           recorded: false,
           relayed: true,
+          callMethod: 'mediaServer',
+          path: 'relayed',
           setupMs: 1200,
           roundTripMs: 500,
           lossRatio: expect.closeTo(1 / 30, 10),
           poorQuality: true,
         },
+      ]);
+    });
+
+    it("shows each conversation's method and its media's path (decision 0045)", async () => {
+      const { calls: listed } = await page(`from=${DAY}&to=${DAY}&outcome=answered`);
+      // Newest first, as the list goes.
+      expect(listed.map((call) => [call.callId, call.callMethod, call.path])).toEqual([
+        [callIdOf('c10'), 'mediaServer', null],
+        [callIdOf('c9'), 'mediaServer', null],
+        // Its second leg's agent reported a relay candidate: the conversation was relayed.
+        [callIdOf('c6'), 'mediaServer', 'relayed'],
+        [callIdOf('c5'), 'mediaServer', null],
+        [callIdOf('c2'), 'mediaServer', null],
+        // The guest reported a host candidate, and no side a relay.
+        [callIdOf('c1'), 'p2p', 'direct'],
+        [callIdOf('c13'), 'mediaServer', null],
       ]);
     });
 
@@ -631,7 +649,11 @@ describe('reports', () => {
         '',
         '',
         '',
+        'mediaServer',
+        // Neither side reported its media.
+        '',
       ]);
+      expect(byId.get(callIdOf('c1'))?.slice(-2)).toEqual(['p2p', 'direct']);
       expect(byId.get(callIdOf('c3'))?.slice(4, 7)).toEqual(['3', '', 'shortAbandoned']);
     });
 

@@ -2,7 +2,13 @@ import { Readable } from 'node:stream';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { REPORT_CSV_COLUMNS } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
-import { batchEnd, factConditions, type CallFilters } from './call-list.ts';
+import {
+  batchEnd,
+  factConditions,
+  MEDIA_COLUMNS,
+  ORIGIN_ROW,
+  type CallFilters,
+} from './call-list.ts';
 import { conversationsWith, type ConversationKey } from './conversations.ts';
 import type { ReportScope } from './report-range.ts';
 
@@ -54,6 +60,7 @@ const CSV_FIELDS: Record<(typeof REPORT_CSV_COLUMNS)[number], RawBuilder<unknown
   // Rounded half up, as the list's JSON rounds it.
   round_trip_ms: sql`floor(c.round_trip_ms + 0.5)::int::text`,
   loss_ratio: sql`c.loss_ratio::text`,
+  ...MEDIA_COLUMNS,
 };
 
 /** A conversation's line; a field with no value is empty. */
@@ -74,6 +81,7 @@ async function batchLines(
   with ${conversationsWith({ scope, before, through }, filters.shortAbandonSeconds)}
   select string_agg(${csvLine} || e'\\r\\n', '' order by c.started_at desc, c.id desc) as lines
   from classified c
+  ${ORIGIN_ROW}
   left join staff s on s.id = c.first_agent_id
   left join categories k on k.id = c.category_id
   where ${sql.join([sql`c.with_agent`, ...factConditions(filters)], sql` and `)}`.execute(db);
