@@ -4,8 +4,8 @@ import { hasMessage, t } from '../../i18n/messages.ts';
 import type { SettingsValues } from './settingsDraft.ts';
 import type { SettingsField } from './settingsGroups.ts';
 
-/** The ids that tie a control to its help and its error (aria-describedby). */
-export type FieldIds = { control: string; help: string; error: string };
+/** The ids that tie a control to its help, its error and its caveat (aria-describedby). */
+export type FieldIds = { control: string; help: string; error: string; caveat: string };
 
 /** The error react-hook-form holds for a field, as words. */
 export function useFieldError(name: SettingsField): string | undefined {
@@ -16,8 +16,17 @@ export function useFieldError(name: SettingsField): string | undefined {
 }
 
 /** What a control says about itself to assistive technology: invalid, and where it is explained. */
-export function describedBy(ids: FieldIds, name: SettingsField, error: string | undefined) {
-  const parts = [hasMessage(`help_${name}`) ? ids.help : null, error ? ids.error : null];
+export function describedBy(
+  ids: FieldIds,
+  name: SettingsField,
+  error: string | undefined,
+  caveated = false,
+) {
+  const parts = [
+    hasMessage(`help_${name}`) ? ids.help : null,
+    error ? ids.error : null,
+    caveated ? ids.caveat : null,
+  ];
   const described = parts.filter(Boolean).join(' ');
   return {
     'aria-invalid': error ? true : undefined,
@@ -61,5 +70,10 @@ export function FieldShell(props: {
 /** Fresh ids for one field's control, help and error. */
 export function useFieldIds(): FieldIds {
   const id = useId();
-  return { control: `${id}-control`, help: `${id}-help`, error: `${id}-error` };
+  return {
+    control: `${id}-control`,
+    help: `${id}-help`,
+    error: `${id}-error`,
+    caveat: `${id}-caveat`,
+  };
 }

@@ -145,6 +145,30 @@ describe('the admin area', () => {
     expect(screen.getByLabelText<HTMLSelectElement>('Rating style').value).toBe('stars');
   });
 
+  it('warns beside the call method, as the admin edits, when recording keeps calls off peer to peer', async () => {
+    await openSettings('/console/admin/call', {});
+    const method = screen.getByLabelText<HTMLSelectElement>('Call method');
+    const caveatId = method.getAttribute('aria-describedby')?.split(' ').at(-1) ?? '';
+    const caveat = document.getElementById(caveatId);
+    expect(caveat?.getAttribute('role')).toBe('status');
+    // The company's calls go through the media server and are recorded: nothing to warn of.
+    expect(caveat?.textContent).toBe('');
+
+    fireEvent.change(method, { target: { value: 'p2p' } });
+    expect(caveat?.textContent).toBe(
+      'Every call is recorded, so every call goes through the media server and none goes peer to peer. For peer-to-peer calls, turn off “Record calls” or turn on “Let guests call without recording”.',
+    );
+    fireEvent.click(screen.getByLabelText('Let guests call without recording'));
+    expect(caveat?.textContent).toBe(
+      'Calls are recorded, so they go through the media server. Only the calls a guest chooses not to record go peer to peer.',
+    );
+    fireEvent.click(screen.getByLabelText('Record calls'));
+    expect(caveat?.textContent).toBe('');
+    fireEvent.click(screen.getByLabelText('Record calls'));
+    fireEvent.change(method, { target: { value: 'mediaServer' } });
+    expect(caveat?.textContent).toBe('');
+  });
+
   it('keeps the draft when someone else saved first (412), and reloads theirs under it', async () => {
     const { calls, answers } = await openSettings('/console/admin/pages', {
       'PATCH /company/12': refusal(412, 'stale_version'),

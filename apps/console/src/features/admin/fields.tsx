@@ -6,7 +6,7 @@ import { hasMessage, t } from '../../i18n/messages.ts';
 import { describedBy, FieldShell, useFieldError, useFieldIds } from './FieldShell.tsx';
 import { ImageField } from './ImageField.tsx';
 import type { SettingsValues } from './settingsDraft.ts';
-import type { SettingsField, SettingsFieldSpec } from './settingsGroups.ts';
+import type { Caveat, SettingsField, SettingsFieldSpec } from './settingsGroups.ts';
 
 /** The values a `choice` field offers: its enum in the API's schema. */
 function choiceOptions(name: SettingsField): readonly string[] {
@@ -67,13 +67,36 @@ function SwitchField({ name }: { name: SettingsField }) {
   );
 }
 
-function ChoiceField({ name }: { name: SettingsField }) {
+/**
+ * A field's caveat as the draft changes. The region stays in the page, empty when there is
+ * nothing to say, so that a screen reader reads the warning out as it appears.
+ */
+function FieldCaveat({ id, caveat }: { id: string; caveat: Caveat }) {
+  const { control } = useFormContext<SettingsValues>();
+  const message = caveat(useWatch({ control }) as SettingsValues);
+  return (
+    <div id={id} role="status">
+      {message && <p className="caveat">{t(message)}</p>}
+    </div>
+  );
+}
+
+function ChoiceField({ name, caveat }: { name: SettingsField; caveat: Caveat | undefined }) {
   const { register } = useFormContext<SettingsValues>();
   const ids = useFieldIds();
   const error = useFieldError(name);
   return (
-    <FieldShell name={name} ids={ids} error={error}>
-      <select id={ids.control} {...describedBy(ids, name, error)} {...register(name)}>
+    <FieldShell
+      name={name}
+      ids={ids}
+      error={error}
+      footer={caveat && <FieldCaveat id={ids.caveat} caveat={caveat} />}
+    >
+      <select
+        id={ids.control}
+        {...describedBy(ids, name, error, caveat !== undefined)}
+        {...register(name)}
+      >
         {choiceOptions(name).map((option) => {
           const label = `option_${name}_${option}`;
           return (
@@ -205,7 +228,7 @@ export function SettingsFieldControl({ spec }: { spec: SettingsFieldSpec }) {
     case 'switch':
       return <SwitchField name={spec.name} />;
     case 'choice':
-      return <ChoiceField name={spec.name} />;
+      return <ChoiceField name={spec.name} caveat={spec.caveat} />;
     case 'colour':
       return <ColourField name={spec.name} />;
     case 'image':

@@ -1,4 +1,10 @@
-import type { CompanySettingsPatchField } from '@frontdesk/protocol';
+import {
+  callMethodOf,
+  callMethodSchema,
+  type CompanySettingsPatchField,
+} from '@frontdesk/protocol';
+import type { MessageKey } from '../../i18n/messages.ts';
+import type { SettingsValues } from './settingsDraft.ts';
 
 /** The company fields an admin edits in the settings form: the patchable settings and the name. */
 export type SettingsField = CompanySettingsPatchField | 'name';
@@ -15,8 +21,26 @@ export type FieldKind =
   | { kind: 'image'; fit: ImageFit }
   | { kind: 'colour' }
   | { kind: 'switch' }
-  | { kind: 'choice' }
+  | { kind: 'choice'; caveat?: Caveat }
   | { kind: 'assignmentGroups' };
+
+/**
+ * What a field's value comes to with the rest of the draft when that is not what it says: the
+ * warning shown beside it as the admin edits, or null.
+ */
+export type Caveat = (draft: SettingsValues) => MessageKey | null;
+
+/**
+ * Peer to peer chosen while calls are recorded: a recorded call goes through the media server
+ * whatever the company chose (decision 0045, `callMethodOf`), so some calls, or with recording
+ * not optional every call, will not be peer to peer.
+ */
+export const callMethodCaveat: Caveat = (draft) => {
+  const chosen = callMethodSchema.safeParse(draft.callMethod);
+  if (!chosen.success || !draft.recordCalls) return null;
+  if (callMethodOf({ callMethod: chosen.data }, true) === chosen.data) return null;
+  return draft.recordingOptional ? 'callMethodRecordedMostly' : 'callMethodRecordedAll';
+};
 
 /** Where an image shows on the guest's pages, which decides its fit preview. */
 export type ImageFit = 'logo' | 'icon' | 'cover' | 'picture';
@@ -93,7 +117,7 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
     stage: 'selection',
     fields: [
       choice('callType'),
-      choice('callMethod'),
+      { name: 'callMethod', kind: 'choice', caveat: callMethodCaveat },
       toggle('previewScreen'),
       toggle('flipCamera'),
       toggle('recordCalls'),
