@@ -60,7 +60,7 @@ export function createChatClient(options: {
   // SECURITY: no Jingle. ejabberd routes an IQ between any two users of the domain, whatever
   // their rosters, and StanzaJS's Jingle plugin answers a session-initiate from anyone by keeping
   // a session for it (in a browser, with a new RTCPeerConnection): a guest could pile them up in
-  // an agent's console. Calls are signalled through the media server, never over the chat.
+  // an agent's console. A p2p call is signalled with our own element instead (signals.ts).
   client.removeAllListeners('iq:set:jingle');
   client.on('iq:set:jingle', (iq) =>
     client.sendIQError(iq, { error: { type: 'cancel', condition: 'service-unavailable' } }),

@@ -169,6 +169,8 @@ export class Messages {
 
   #onMessage(message: Message, direction: 'in' | 'out'): void {
     const ctx = this.#ctx;
+    // A call's signal is never a chat message, whatever else its sender put in it (signals.ts).
+    if (message.callSignal) return;
     if (message.type !== 'chat' || message.json === undefined || !message.id) return;
     if (ctx.seen.has(message.id)) return;
     const parsed = chatMessageSchema.safeParse(message.json);

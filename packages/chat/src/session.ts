@@ -2,17 +2,20 @@ import {
   Emitter,
   JOIN_ROOM_THROTTLE_MS,
   type AdapterSession,
+  type CallSignal,
   type ChatFile,
   type ConnectionStatus,
   type ChatSender,
   type IceServer,
   type PresenceStatus,
+  type SignalChannel,
 } from '@frontdesk/protocol';
 import { JID, type Agent } from 'stanza';
 import { Connection, createChatClient } from './connection.ts';
 import { RecentIds, SessionLost, type ChatEvents, type SessionContext } from './context.ts';
 import { Messages } from './messages.ts';
 import { Rooms, type JoinRoomOptions } from './rooms.ts';
+import { Signals } from './signals.ts';
 import { StateNodes } from './state-nodes.ts';
 import type { ChatMessageRecord, PresenceShow, RoomSnapshot, TypingState } from './types.ts';
 
@@ -49,10 +52,10 @@ export interface ChatSessionOptions {
  * it reconnects by itself (spec §9) and restores its rooms and presence. `close()` ends it.
  *
  * A facade: the connection's life (connection.ts), the rooms (rooms.ts), the presence state
- * nodes (state-nodes.ts) and the messages (messages.ts) do the work; this class owns the status
- * and is the one emitter of events.
+ * nodes (state-nodes.ts), the messages (messages.ts) and a p2p call's signals (signals.ts) do the
+ * work; this class owns the status and is the one emitter of events.
  */
-export class ChatSession implements AdapterSession<ChatEvents> {
+export class ChatSession implements AdapterSession<ChatEvents>, SignalChannel {
   /** The bare JID. */
   readonly jid: string;
   /** The JID's localpart: the nick in rooms and the `from` of messages. */
@@ -63,6 +66,7 @@ export class ChatSession implements AdapterSession<ChatEvents> {
   readonly #connection: Connection;
   readonly #rooms: Rooms;
   readonly #messages: Messages;
+  readonly #signals: Signals;
   #status: ConnectionStatus = 'idle';
 
   constructor(options: ChatSessionOptions) {
@@ -96,6 +100,7 @@ export class ChatSession implements AdapterSession<ChatEvents> {
       now: options.now ?? Date.now,
     });
     this.#messages = new Messages(ctx, options.sender);
+    this.#signals = new Signals(ctx);
     this.#connection = new Connection(ctx, this.#rooms, stateNodes);
   }
 
@@ -187,6 +192,24 @@ export class ChatSession implements AdapterSession<ChatEvents> {
   /** Tells a received message's sender it is on screen (XEP-0333); each message once. */
   markDisplayed(record: ChatMessageRecord): void {
     this.#messages.markDisplayed(record);
+  }
+
+  /**
+   * Sends a p2p call's signal to the user whose jabber username is `to`, to each of its online
+   * sessions and never stored for later. Rejects with a {@link ChatError}: `invalid-signal` when
+   * callSignalSchema refuses it, `not-connected` while offline; nothing is sent then.
+   */
+  sendSignal(to: string, signal: CallSignal): Promise<void> {
+    return this.#signals.sendSignal(to, signal);
+  }
+
+  /**
+   * Every well-formed p2p call signal that arrives, with its sender's jabber username as the
+   * chat server stamped it; malformed ones are logged and dropped. Whether the sender is the
+   * call's party is the listener's to check. Returns the unsubscribe.
+   */
+  onSignal(listener: (from: string, signal: CallSignal) => void): () => void {
+    return this.#signals.onSignal(listener);
   }
 
   /**

@@ -148,6 +148,8 @@ export const CHAT_ERROR_MESSAGES = {
   'signed-out': 'You have been signed out. Please sign in again.',
   /** The connection closed or never opened; nothing was sent. */
   'not-connected': 'The chat is offline. It reconnects by itself.',
+  /** A p2p call's signal that callSignalSchema refuses: a bug of the sender, nothing was sent. */
+  'invalid-signal': 'The call could not be set up. Please try again.',
 } as const;
 
 export const chatErrorCodeSchema = z.enum(
