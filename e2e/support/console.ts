@@ -26,11 +26,14 @@ export const AGENT = {
 } as const;
 const DEMO_PASSWORD = 'frontdesk-demo';
 
-/** Signs an agent in at /console/ and waits until its chat is up and its rooms joined. */
-export async function signIn(page: Page, email: string) {
+/**
+ * Signs an agent in at /console/ (a demo login unless `password` says otherwise) and waits until
+ * its chat is up and its rooms joined.
+ */
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
   await page.goto('/console/');
   await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('workspace')).toHaveAttribute('data-chat', 'connected');
   await expect(page.getByText('Joining your team…')).toBeHidden();
@@ -201,6 +204,13 @@ export async function videoCallAnsweredBy(agent: Page, guest: Page, name: string
     .click();
   await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
   await expectMovingVideo(guest, 'remote-video');
+}
+
+/** The agent in the call hands it on to `target`, an option of the transfer's list. */
+export async function transferCall(agent: Page, target: string) {
+  await agent.getByRole('button', { name: 'Transfer' }).click();
+  await agent.getByRole('combobox', { name: 'Transfer the call' }).selectOption(target);
+  await agent.getByRole('button', { name: 'Transfer', exact: true }).last().click();
 }
 
 /**

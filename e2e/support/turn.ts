@@ -3,6 +3,7 @@ import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import type {
   Browser,
+  BrowserContext,
   BrowserContextOptions,
   BrowserType,
   LaunchOptions,
@@ -49,7 +50,7 @@ export function blockGuestUdp(): { dropped: () => number; remove: () => void } {
 /**
  * The guest's page in a browser of its own, run as `nobody` (chromium-as-guest.sh), with the
  * suite's launch and context options (a browser launched by hand gets none of the config's
- * `use`). It records the page's peer connections for {@link selectedPairs}.
+ * `use`). It records the page's peer connections ({@link recordPeerConnections}).
  */
 export async function guestBrowserPage(
   browserType: BrowserType,
@@ -59,7 +60,15 @@ export async function guestBrowserPage(
   const browser = await browserType.launch({ ...launchOptions, executablePath: wrapper });
   const context = await browser.newContext(contextOptions);
   await likeAPerson(context);
-  // The media adapter keeps its peer connections to itself; the test reads their stats here.
+  await recordPeerConnections(context);
+  return { browser, page: await context.newPage() };
+}
+
+/**
+ * Keeps every peer connection the context's pages make, for {@link selectedPairs}: the media
+ * adapter keeps them to itself. Before the page opens.
+ */
+export async function recordPeerConnections(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     const Native = window.RTCPeerConnection;
     const made: RTCPeerConnection[] = [];
@@ -71,7 +80,6 @@ export async function guestBrowserPage(
       }
     };
   });
-  return { browser, page: await context.newPage() };
 }
 
 /** One end of an ICE candidate pair, as `getStats()` reports it. */
@@ -92,7 +100,10 @@ export type SelectedPair = {
   bytesReceived: number;
 };
 
-/** The selected candidate pair of each open peer connection of a {@link guestBrowserPage}. */
+/**
+ * The selected candidate pair of each open peer connection of a page whose context
+ * {@link recordPeerConnections} (a {@link guestBrowserPage} does).
+ */
 export function selectedPairs(page: Page): Promise<SelectedPair[]> {
   return page.evaluate(async () => {
     const made = (window as unknown as { __peerConnections: RTCPeerConnection[] })

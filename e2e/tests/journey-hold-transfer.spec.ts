@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
-import { AGENT, agentPage } from '../support/console.ts';
+import { AGENT, agentPage, transferCall } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { expectMovingVideo, walkToWaiting } from '../support/guest.ts';
 
@@ -10,12 +10,6 @@ async function accept(agent: Page, guestName: string) {
     .filter({ hasText: guestName })
     .getByRole('button', { name: /^Accept/ })
     .click();
-}
-
-async function transfer(agent: Page, target: string) {
-  await agent.getByRole('button', { name: 'Transfer' }).click();
-  await agent.getByRole('combobox', { name: 'Transfer the call' }).selectOption(target);
-  await agent.getByRole('button', { name: 'Transfer', exact: true }).last().click();
 }
 
 test('journey 3: hold, resume, transfer to a named agent, then to a category: one conversation', async ({
@@ -45,7 +39,7 @@ test('journey 3: hold, resume, transfer to a named agent, then to a category: on
     await expect(guest.getByTestId('hold-page')).toBeHidden();
 
     // Cy hands the guest to Di by name: the guest waits for Di, Di takes it.
-    await transfer(cy, `agent:staff-${di?.id}`);
+    await transferCall(cy, `agent:staff-${di?.id}`);
     await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
     await accept(diPage, 'Theo Transfer');
     await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');
@@ -53,7 +47,7 @@ test('journey 3: hold, resume, transfer to a named agent, then to a category: on
 
     // Di sends the guest to the Sales category, where Cy, back at the queue, takes it again.
     await cy.getByRole('button', { name: 'Back to the queue' }).click();
-    await transfer(diPage, 'category:10');
+    await transferCall(diPage, 'category:10');
     await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'waiting');
     await accept(cy, 'Theo Transfer');
     await expect(guest.getByTestId('guest-page')).toHaveAttribute('data-stage', 'ongoing');

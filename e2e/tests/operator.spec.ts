@@ -1,25 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { adminRoutes, envelope, operatorLoginSchema, routes } from '@frontdesk/protocol';
-import { createOperator, openDatabase } from '@frontdesk/api/operations';
 import { expect, likeAPerson, test } from '../support/fixtures.ts';
 import { api } from '../support/console.ts';
 import { queryRows } from '../support/db.ts';
 import { inspectScreen } from '../support/guest.ts';
+import { makeOperator } from '../support/operator.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-/** A platform operator made as `npm run create-operator` makes one, in the run's database. */
-async function makeOperator(email: string) {
-  const url = process.env.FRONTDESK_DATABASE_URL;
-  if (!url) throw new Error('FRONTDESK_DATABASE_URL is unset: run through the e2e config');
-  const db = await openDatabase(url, process.env.FRONTDESK_DATABASE_SCHEMA);
-  try {
-    return await createOperator(db, { email, name: 'Olga Operator' });
-  } finally {
-    await db.destroy();
-  }
-}
 
 test('an operator creates a company in the console; its admin signs in with the one-time password and chooses one, and its guest page opens', async ({
   page,
