@@ -432,6 +432,8 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       expect(await state(callId, who.token)).toEqual({
         callId,
         status: 'waiting',
+        // The seeded company's calls go through the media server.
+        callMethod: 'mediaServer',
         queue: { position: expect.any(Number), waiting: expect.any(Number) },
         agentJabberUsername: null,
         agentName: null,
@@ -587,6 +589,8 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
       expect(await state(next, who.token)).toEqual({
         callId: next,
         status: 'waiting',
+        // The seeded company's calls go through the media server.
+        callMethod: 'mediaServer',
         queue: { position: expect.any(Number), waiting: expect.any(Number) },
         agentJabberUsername: null,
         agentName: null,

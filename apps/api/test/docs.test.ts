@@ -32,6 +32,7 @@ describe('OpenAPI document', () => {
       '/api/calls/{callId}/end',
       '/api/calls/{callId}/guest-context',
       '/api/calls/{callId}/hold',
+      '/api/calls/{callId}/ice',
       '/api/calls/{callId}/notes',
       '/api/calls/{callId}/quality',
       '/api/calls/{callId}/rejoin',

@@ -55,6 +55,7 @@ export function toCallState(
   return {
     callId: call.call_id,
     status: statusOf(call),
+    callMethod: call.call_method,
     queue,
     agentJabberUsername: call.agent_id === null ? null : staffJabberUsername(call.agent_id),
     agentName,
@@ -71,8 +72,11 @@ export function toCallState(
   };
 }
 
-/** A claimed call as the agent's console takes it: its guest and the room it enters. */
-export function toClaimedCall(call: ReportWithGuest, room: RoomAccess): ClaimedCall {
+/**
+ * A claimed call as the agent's console takes it: its guest and the room it enters (`null` for a
+ * p2p call, which has none).
+ */
+export function toClaimedCall(call: ReportWithGuest, room: RoomAccess | null): ClaimedCall {
   return {
     callId: call.call_id,
     reportId: call.id,
@@ -80,6 +84,7 @@ export function toClaimedCall(call: ReportWithGuest, room: RoomAccess): ClaimedC
     guestJabberUsername: call.guest_jabberusername,
     categoryId: call.category_id,
     callType: call.call_type,
+    callMethod: call.call_method,
     room,
     // Set by the claim that made `call` this agent's; the claim's own answer reads it back.
     answeredAt: (call.answered_at ?? new Date()).toISOString(),
@@ -153,6 +158,27 @@ export function assertParticipant(principal: Principal, call: CallReportRow): vo
     throw new ForbiddenError(
       'not_your_call',
       `Only the agent who took call ${call.call_id} may do this.`,
+    );
+  }
+}
+
+/**
+ * SECURITY (decision 0045): who may have a p2p call's ICE servers, whose TURN credentials spend
+ * the installation's relay: the call's own guest while it waits (to be ready) or is answered,
+ * and the agent who claimed it while it is answered (403 for anyone else, as
+ * {@link assertParticipant}); never for a call that has ended or was refused (409 `call_over`),
+ * nor for a media-server call, whose room access carries its own (409 `media_server_call`).
+ */
+export function assertIceParty(principal: Principal, call: CallReportRow): void {
+  assertParticipant(principal, call);
+  const status = statusOf(call);
+  if (!isLiveCall(call) || (status !== 'answered' && status !== 'waiting')) {
+    throw new ConflictError('call_over', `Call ${call.call_id} is over.`);
+  }
+  if (call.call_method !== 'p2p') {
+    throw new ConflictError(
+      'media_server_call',
+      `Call ${call.call_id} goes through the media server: its room access gives its ICE servers.`,
     );
   }
 }
@@ -384,6 +410,7 @@ export async function listCalls(
         'r.id',
         'r.category_id',
         'r.call_type',
+        'r.call_method',
         'r.agent_id',
         'r.assignment_group',
         'r.created_at',
@@ -459,6 +486,7 @@ export async function listCalls(
       guestJabberUsername: row.jabberusername,
       categoryId: row.category_id,
       callType: row.call_type,
+      callMethod: row.call_method,
       agentJabberUsername: row.agent_id === null ? null : staffJabberUsername(row.agent_id),
       createdAt: row.created_at.toISOString(),
       answeredAt: row.answered_at?.toISOString() ?? null,

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import {
+  callMethodOf,
   parseCallId,
   type CallEndedBy,
   type CallEndReason,
@@ -8,6 +9,7 @@ import {
   type CallReportChanges,
   type CallReportStatus,
   type CompanyDetails,
+  type CompanySettings,
   type HoldCallBody,
 } from '@frontdesk/protocol';
 import type { GuestPrincipal, Principal } from '../auth/access-token.ts';
@@ -181,6 +183,17 @@ export function assertRecordingChoiceOf(
   );
 }
 
+/**
+ * Whether the company's media server records a call (decision 0030): the company records calls
+ * and the guest did not decline. What the call's method (decision 0045) and its room follow.
+ */
+export function isRecorded(
+  company: Pick<CompanySettings, 'recordCalls'>,
+  call: { recording_declined: boolean },
+): boolean {
+  return company.recordCalls && !call.recording_declined;
+}
+
 /** The company's block-list entry that holds the guest's browser (spec §6), as a subquery. */
 const blockOf = (db: Kysely<Database>, guestId: number) =>
   db
@@ -231,9 +244,11 @@ async function insertNewReport(
   db: Kysely<Database>,
   principal: GuestPrincipal,
   body: CallReportAddBody,
+  company: CompanyDetails,
   status: CallReportStatus,
   userAgent: string | null,
 ): Promise<CallReportRow | undefined> {
+  const recordingDeclined = body.recording === 'declined';
   return db
     .insertInto('call_reports')
     .values((eb) => ({
@@ -245,7 +260,12 @@ async function insertNewReport(
       assignment_group: body.assignmentGroup ?? null,
       source: body.source,
       webview: body.webview ?? false,
-      recording_declined: body.recording === 'declined',
+      recording_declined: recordingDeclined,
+      // Fixed now: a company changing its method later leaves this call as it began.
+      call_method: callMethodOf(
+        company,
+        isRecorded(company, { recording_declined: recordingDeclined }),
+      ),
       guest_user_agent: userAgent?.slice(0, USER_AGENT_MAX) || null,
       status: eb
         .case()
@@ -294,7 +314,7 @@ export async function addCallReport(
   // Only a quota needs counting; without one, a company's calls need not queue for its row.
   const added =
     company.monthly_call_quota === null
-      ? await insertNewReport(db, principal, body, 'ok', userAgent)
+      ? await insertNewReport(db, principal, body, details, 'ok', userAgent)
       : await db.transaction().execute(async (trx) => {
           // Serialises the count per company, so two calls cannot both take the last one.
           const { monthly_call_quota: quota } = await trx
@@ -304,7 +324,14 @@ export async function addCallReport(
             .forUpdate()
             .executeTakeFirstOrThrow();
           const spent = quota !== null && (await callsThisMonth(trx, company.id)).used >= quota;
-          return insertNewReport(trx, principal, body, spent ? 'outOfQuota' : 'ok', userAgent);
+          return insertNewReport(
+            trx,
+            principal,
+            body,
+            details,
+            spent ? 'outOfQuota' : 'ok',
+            userAgent,
+          );
         });
   if (added) {
     const replaced = added.status === 'ok' ? await endOtherLiveCalls(db, added) : [];
@@ -389,6 +416,7 @@ export async function holdCall(
   db: Kysely<Database>,
   principal: Principal,
   body: HoldCallBody,
+  loadCompany: (id: number) => Promise<CompanyDetails>,
 ): Promise<CallReportRow> {
   return db.transaction().execute(async (trx) => {
     const origin = await requireReport(trx, principal, body.origin_call_id);
@@ -447,6 +475,7 @@ export async function holdCall(
     }
     // The conversation goes on in the new call: the server, not a side, ended this leg.
     await endReport(trx, current.id, 'server');
+    const company = await loadCompany(origin.company_id);
     return trx
       .insertInto('call_reports')
       .values({
@@ -462,6 +491,8 @@ export async function holdCall(
         webview: current.webview,
         // The guest's choice holds for the whole conversation (decision 0030).
         recording_declined: current.recording_declined,
+        // A new leg is a new call: its method follows the company's setting now and that choice.
+        call_method: callMethodOf(company, isRecorded(company, current)),
         status: 'ok',
       })
       .returningAll()

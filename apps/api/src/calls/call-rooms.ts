@@ -13,6 +13,7 @@ import {
 } from '@frontdesk/protocol';
 import { mintJanusToken } from '../auth/service-tokens.ts';
 import type { Config } from '../config.ts';
+import { isRecorded } from './call-reports.ts';
 import { callIceServers, type IceConfig } from './ice-servers.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { ConflictError, UpstreamError } from '../domain-errors.ts';
@@ -92,7 +93,8 @@ export class CallRooms {
    * a restarted Janus has lost its rooms) on the call's server — placed at the first open, moved
    * when that server is lost (decision 0039) — and answers how this participant enters it: the
    * server, the pin and its own token. Janus records the room when the company records calls and the guest did not decline. 409 for a call that was
-   * refused or has ended; 502 when Janus cannot be reached.
+   * refused or has ended, and for a p2p call, which has no room (decision 0045); 502 when Janus
+   * cannot be reached.
    */
   async open(
     call: CallReportRow,
@@ -101,6 +103,12 @@ export class CallRooms {
   ): Promise<RoomAccess> {
     if (call.status !== 'ok') {
       throw new ConflictError('call_refused', `Call ${call.call_id} was not let through.`);
+    }
+    if (call.call_method === 'p2p') {
+      throw new ConflictError(
+        'p2p_call',
+        `Call ${call.call_id} is a p2p call: it has no media-server room (ask for its ICE servers).`,
+      );
     }
     // The first to ask makes the keys; coalesce keeps them when two ask at once.
     const keys = await this.db
@@ -121,8 +129,7 @@ export class CallRooms {
       .where('id', '=', call.company_id)
       .executeTakeFirstOrThrow();
     // The guest may have chosen to call unrecorded where the company allows it (decision 0030).
-    const recorded =
-      companySettingsSchema.parse(company.settings).recordCalls && !call.recording_declined;
+    const recorded = isRecorded(companySettingsSchema.parse(company.settings), call);
     const room: CallRoomOptions = {
       room: call.call_id,
       pin: keys.room_pin,
@@ -173,10 +180,24 @@ export class CallRooms {
   }
 
   /**
+   * How a participant who takes the call up (a claim, a rejoin) enters its media: the room, as
+   * {@link open} makes it, or `null` for a p2p call, which has none.
+   */
+  async accessOf(
+    call: CallReportRow,
+    participant: RoomParticipant,
+    options: { webview: boolean },
+  ): Promise<RoomAccess | null> {
+    return call.call_method === 'p2p' ? null : this.open(call, participant, options);
+  }
+
+  /**
    * Destroys the call's room on its server, which tells whoever is still in it (spec §4 `destroyed`). Best
    * effort: the call has ended either way, and Janus forgets its rooms when it restarts.
    */
   async close(call: CallReportRow): Promise<void> {
+    // A p2p call never had a room: nothing of Janus to ask.
+    if (call.call_method === 'p2p') return;
     const server = await this.servers.ofCall(call);
     if (!call.room_secret || !server) return;
     await this.destroy(call.call_id, { room_secret: call.room_secret }, server);

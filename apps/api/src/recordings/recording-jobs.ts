@@ -160,7 +160,12 @@ export class RecordingJobs {
    * (both sides end, a retried request) queues nothing more.
    */
   async mergeAfterCall(call: CallReportRow): Promise<void> {
-    if (call.end_reason !== 'completed' || call.room_secret === null || call.recording_declined)
+    if (
+      call.end_reason !== 'completed' ||
+      call.call_method === 'p2p' ||
+      call.room_secret === null ||
+      call.recording_declined
+    )
       return;
     const company = await this.db
       .selectFrom('companies')

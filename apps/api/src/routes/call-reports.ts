@@ -114,7 +114,9 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
     ...callLimits,
     handler: async (request, reply) => {
       const principal = await authenticate(request);
-      const report = await holdCall(db, principal, request.body);
+      const report = await holdCall(db, principal, request.body, (id) =>
+        app.companyDetails.get(id, new Date()),
+      );
       await app.callChats.open(report);
       return reply.code(201).send({ data: { id: report.id } });
     },

@@ -65,7 +65,7 @@ export const callResumeRoutes: FastifyPluginAsyncZod = async (app) => {
       // As the claim: a fresh entry in the room's allowed list; the chat room's membership and
       // the guest's permission to message this agent are given again (both idempotent).
       const [room, onHold] = await Promise.all([
-        callRooms.open(call, roomParticipant(principal), { webview: call.webview }),
+        callRooms.accessOf(call, roomParticipant(principal), { webview: call.webview }),
         isOnHold(db, call.id),
         callChats.admitAgent(call, principal.staffId),
       ]);

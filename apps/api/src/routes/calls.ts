@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { routes } from '@frontdesk/protocol';
 import { issueJanusToken } from '../auth/credentials.ts';
 import {
+  assertIceParty,
   assertParticipant,
   claimCall,
   guestSeen,
@@ -17,6 +18,7 @@ import {
 } from '../calls/call-coordination.ts';
 import { endReport, requireCall, requireReport } from '../calls/call-reports.ts';
 import { releaseCall } from '../calls/call-presence.ts';
+import { callIceServers } from '../calls/ice-servers.ts';
 import { recordHold } from '../calls/call-events.ts';
 import { saveCallQuality } from '../calls/call-quality.ts';
 import { authenticate, authenticateStaff, bearerSecurity } from '../plugins/auth.ts';
@@ -61,7 +63,7 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       app.companyDetails.forget(call.company_id);
       const [room] = await Promise.all([
         // The guest's page said whether it is a webview when it reported the call.
-        callRooms.open(call, roomParticipant(principal), { webview: call.webview }),
+        callRooms.accessOf(call, roomParticipant(principal), { webview: call.webview }),
         callChats.admitAgent(call, principal.staffId),
       ]);
       return { data: toClaimedCall(call, room) };
@@ -114,6 +116,25 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
         webview: call.webview || request.query.webview === 'true',
       });
       return { data: room };
+    },
+  });
+
+  app.route({
+    ...fromTable(routes.callIce, [400, 401, 403, 404, 409], {
+      tags: ['calls'],
+      summary:
+        "A p2p call's STUN and TURN servers, with fresh relay credentials, for its guest or the agent who took it",
+      security: bearerSecurity,
+    }),
+    handler: async (request) => {
+      const principal = await authenticate(request);
+      const call = await requireCall(db, request.params.callId);
+      assertIceParty(principal, call);
+      return {
+        data: {
+          iceServers: callIceServers(app.config.ice, call.call_id, roomParticipant(principal).role),
+        },
+      };
     },
   });
 
