@@ -141,6 +141,7 @@ describe('attack: rejoining someone else’s call', () => {
       callId: victim.callId,
       guestUsername: victim.username,
       categoryId: 1,
+      callMethod: 'mediaServer',
       room: { room: victim.callId },
       onHold: false,
     });
@@ -150,6 +151,7 @@ describe('attack: rejoining someone else’s call', () => {
       [
         'answeredAt',
         'callId',
+        'callMethod',
         'callType',
         'categoryId',
         'guestJabberUsername',
