@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { measureIdleMemory } from './api/idle-memory.ts';
 import { measureApiThroughput } from './api/throughput.ts';
 import { measureCallSetup, measureRecovery } from './call/call-flow.ts';
+import { measureP2pCallSetup } from './call/p2p-call.ts';
 import { measureCluster, type ClusterPlan } from './cluster/index.ts';
 import { measureJanusCapacity } from './janus/capacity.ts';
 import { resultsDir } from './paths.ts';
@@ -25,7 +26,10 @@ import { measureXmppCapacity } from './xmpp/capacity.ts';
 type Plan = {
   /** Cold visits of the branded page, each beside one of its floor (web/branded-paint.ts). */
   paintRuns: number;
-  /** Calls for the queue and first-frame figures, each beside its floors; recoveries of each kind. */
+  /**
+   * Calls for the queue and first-frame figures, each beside its floors, and as many for the p2p
+   * first-frame figure; recoveries of each kind.
+   */
   calls: number;
   recoveries: number;
   /**
@@ -129,6 +133,7 @@ const browserBenchmarks = [
   'pageWeight',
   'brandedPaint',
   'callSetup',
+  'p2pCallSetup',
   'janusRecovery',
   'networkRecovery',
 ];
@@ -150,6 +155,9 @@ if ([...browserBenchmarks, 'apiMemory', 'apiThroughput', 'reports'].some(wanted)
         );
         await run('callSetup', () =>
           measureCallSetup(browser, stack, plan.calls, plan.batches, log),
+        );
+        await run('p2pCallSetup', () =>
+          measureP2pCallSetup(browser, stack, plan.calls, plan.batches, log),
         );
         await run('janusRecovery', () =>
           measureRecovery(browser, stack, 'janus', plan.recoveries, plan.batches),

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { startDisposableStack } from '@frontdesk/infra';
 
 /** The whole stack on a fresh schema and a temporary data folder, as the e2e suite runs it. */
@@ -11,6 +12,16 @@ export type BenchStack = {
   restart: (server: 'xmpp' | 'janus') => Promise<void>;
   stop: () => Promise<void>;
 };
+
+/** A `pg` client connected to `schema` of `databaseUrl`, for benchmarks that write rows there. */
+export async function connectToSchema(databaseUrl: string, schema: string): Promise<pg.Client> {
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    options: `-c search_path=${schema}`,
+  });
+  await client.connect();
+  return client;
+}
 
 export async function startBenchStack(log: (line: string) => void): Promise<BenchStack> {
   // Per-request logging would be part of what the throughput figures measure.

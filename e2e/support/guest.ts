@@ -56,12 +56,20 @@ export async function expectMovingVideo(page: Page, testId: string) {
   return before;
 }
 
-/** The guest's way from the welcome form of company 12 to the waiting stage (the demo twin). */
+/**
+ * The guest's way from the welcome form of company 12 (the demo twin), or of a copy of it with
+ * the same forms (`company`), to the waiting stage.
+ */
 export async function walkToWaiting(
   page: Page,
-  options: { categoryTestId: string; callType: 'Video call' | 'Voice call'; name: string },
+  options: {
+    categoryTestId: string;
+    callType: 'Video call' | 'Voice call';
+    name: string;
+    company?: number;
+  },
 ) {
-  await openGuest(page, COMPANY.aroundTheClock, 'welcome');
+  await openGuest(page, options.company ?? COMPANY.aroundTheClock, 'welcome');
   await page.getByLabel(/Your name/).fill(options.name);
   await page.getByLabel(/E-mail/).fill('guest@example.org');
   await page.getByLabel(/What is it about/).selectOption('existing-order');

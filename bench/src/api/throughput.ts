@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { setTimeout } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { POOL_SIZE } from '@frontdesk/api/database';
 import {
   createApiClient,
@@ -18,7 +17,7 @@ import { nextMessage } from '../ipc.ts';
 import { rssBytes } from '../proc.ts';
 import { ms, type Row, type Section } from '../report.ts';
 import { percentile } from '../stats.ts';
-import type { BenchStack } from '../stack.ts';
+import { connectToSchema, type BenchStack } from '../stack.ts';
 import { OPEN_COMPANY_ID } from '../web/page-weight.ts';
 import { passCompanyChecks } from '../../../e2e/support/company-checks.ts';
 import type { PgFloorMessage, PgFloorRequest } from './pg-floor.ts';
@@ -91,11 +90,7 @@ async function loginGuests(baseUrl: string, count: number): Promise<Guest[]> {
  * held at one hit, so each request still runs its counter statements but is let through.
  */
 async function holdRateLimitsAtOneHit(stack: BenchStack): Promise<void> {
-  const client = new pg.Client({
-    connectionString: stack.databaseUrl,
-    options: `-c search_path=${stack.schema}`,
-  });
-  await client.connect();
+  const client = await connectToSchema(stack.databaseUrl, stack.schema);
   try {
     await client.query(`
       create function bench_one_hit() returns trigger language plpgsql as

@@ -8,6 +8,7 @@ import {
   REMOTE_FEED_BASE_DELAY_MS,
   REMOTE_FEED_DELAY_PER_PUBLISHER_MS,
 } from '@frontdesk/protocol';
+import { SEEDED_COMPANY } from '@frontdesk/api/seed';
 import { AGENT, signIn } from '../../../e2e/support/console.ts';
 import { walkToWaiting } from '../../../e2e/support/guest.ts';
 import { ms, type Section } from '../report.ts';
@@ -21,8 +22,18 @@ import {
   type Spread,
 } from '../stats.ts';
 import { newGuestContext } from '../web/browser.ts';
-import { openFloors, type Floors, type QueueFloor } from './floors.ts';
+import { openFloors, type QueueFloor } from './floors.ts';
 import { armClick, armFrames, armQueueRow, nowMs, STALL_MS } from './in-page.ts';
+
+/** Where calls are made: the guest's company and the category it picks, and the agent. */
+export type CallSite = { companyId: number; categoryId: number; agentEmail: string };
+
+/** The media-server figures' calls: company 12's Billing, answered by Cy. */
+export const COMPANY_12_SITE: CallSite = {
+  companyId: SEEDED_COMPANY.aroundTheClock,
+  categoryId: 12,
+  agentEmail: AGENT.cy,
+};
 
 /** What the guest clicks to join the queue (apps/guest, call-type stage). */
 const START_LABEL = 'Start the call';
@@ -55,8 +66,8 @@ export type CallInstants = {
   agentFrame: number;
 };
 
-type Call = {
-  guest: Page;
+/** One call's figures, in ms. */
+export type CallTimes = {
   instants: CallInstants;
   /** "Start the call" clicked → the guest acceptable in the console's queue. */
   queueMs: number;
@@ -64,6 +75,8 @@ type Call = {
   guestFrameMs: number;
   agentFrameMs: number;
 };
+
+type Call = CallTimes & { guest: Page };
 
 /**
  * One guest from the welcome form to both sides' first remote frame, each step timed in-page.
@@ -73,6 +86,7 @@ export async function startCall(
   browser: Browser,
   url: string,
   agent: Page,
+  site: CallSite,
   name: string,
   watch?: (guest: Page) => Promise<void>,
 ): Promise<Call> {
@@ -81,7 +95,12 @@ export async function startCall(
   const guest = await context.newPage();
   await watch?.(guest);
   const queued = await armQueueRow(agent, name, STEP_TIMEOUT_MS);
-  await walkToWaiting(guest, { categoryTestId: 'category-12', callType: 'Video call', name });
+  await walkToWaiting(guest, {
+    company: site.companyId,
+    categoryTestId: `category-${site.categoryId}`,
+    callType: 'Video call',
+    name,
+  });
   const startedAt = await guest.evaluate(() => Number(Reflect.get(window, 'benchStartClickAt')));
   const queuedAt = await queued.at();
 
@@ -172,16 +191,17 @@ async function networkChange(): Promise<number> {
 
 const failed = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Cy signed in at the console in a context of its own, for `use`; the context goes after. */
+/** The agent signed in at the console in a context of its own, for `use`; the context goes after. */
 export async function withAgent<T>(
   browser: Browser,
   url: string,
+  agentEmail: string,
   use: (agent: Page) => Promise<T>,
 ): Promise<T> {
   const context: BrowserContext = await browser.newContext({ baseURL: url });
   try {
     const agent = await context.newPage();
-    await signIn(agent, AGENT.cy).catch(async (error: unknown) => {
+    await signIn(agent, agentEmail).catch(async (error: unknown) => {
       // signIn's checks wait 5 s (expect's default outside the test runner); on a loaded box the
       // console's chat can take longer to connect, which is no failure of the benchmark's.
       const connected = agent.locator('[data-testid=workspace][data-chat=connected]');
@@ -202,6 +222,30 @@ let guests = 0;
 const nextGuest = () => `Bench Guest ${(guests += 1)}`;
 
 /**
+ * `calls` calls at `site`, each with a fresh guest context and followed by one sample of its
+ * floor, after one warm-up call and floor sample that are not counted.
+ */
+export async function timeCalls<F>(
+  browser: Browser,
+  url: string,
+  agent: Page,
+  site: CallSite,
+  calls: number,
+  floor: () => Promise<F>,
+): Promise<(CallTimes & F)[]> {
+  const warmUp = await startCall(browser, url, agent, site, nextGuest());
+  await endCall(agent, warmUp.guest);
+  await floor();
+  const samples: (CallTimes & F)[] = [];
+  for (let i = 0; i < calls; i += 1) {
+    const { guest, ...times } = await startCall(browser, url, agent, site, nextGuest());
+    await endCall(agent, guest);
+    samples.push({ ...times, ...(await floor()) });
+  }
+  return samples;
+}
+
+/**
  * In a 1:1 call each side subscribes knowing one other publisher, so spec §9's delays before its
  * first frame are the join delay and the remote-feed delay for one publisher.
  */
@@ -220,18 +264,12 @@ export function measureCallSetup(
   batches: number,
   log: (line: string) => void,
 ): Promise<Section> {
-  return withAgent(browser, stack.url, async (agent) => {
+  return withAgent(browser, stack.url, COMPANY_12_SITE.agentEmail, async (agent) => {
     const floors = await openFloors(browser, stack);
     try {
-      const warmUp = await startCall(browser, stack.url, agent, nextGuest());
-      await endCall(agent, warmUp.guest);
-      await floors.sample();
-      const samples: (Omit<Call, 'guest'> & Awaited<ReturnType<Floors['sample']>>)[] = [];
-      for (let i = 0; i < calls; i += 1) {
-        const { guest, ...times } = await startCall(browser, stack.url, agent, nextGuest());
-        await endCall(agent, guest);
-        samples.push({ ...times, ...(await floors.sample()) });
-      }
+      const samples = await timeCalls(browser, stack.url, agent, COMPANY_12_SITE, calls, () =>
+        floors.sample(),
+      );
       log(`  ${samples.length} calls set up, each beside its floors`);
       const of = (values: number[]) => spread(values, batches);
       const queue = of(samples.map((c) => c.queueMs));
@@ -319,8 +357,14 @@ export async function measureRecovery(
   for (let i = 0; i < runs; i += 1) {
     try {
       samples.push(
-        await withAgent(browser, stack.url, async (agent) => {
-          const { guest } = await startCall(browser, stack.url, agent, nextGuest());
+        await withAgent(browser, stack.url, COMPANY_12_SITE.agentEmail, async (agent) => {
+          const { guest } = await startCall(
+            browser,
+            stack.url,
+            agent,
+            COMPANY_12_SITE,
+            nextGuest(),
+          );
           try {
             const recovered = await recover(agent, guest, fault);
             await endCall(agent, guest);

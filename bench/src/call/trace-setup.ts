@@ -13,7 +13,7 @@
 import type { Page } from 'playwright-core';
 import { startBenchStack } from '../stack.ts';
 import { launchChromium } from '../web/browser.ts';
-import { endCall, startCall, withAgent } from './call-flow.ts';
+import { COMPANY_12_SITE, endCall, startCall, withAgent } from './call-flow.ts';
 
 type Step = { at: number; side: 'guest' | 'agent' | 'both'; what: string };
 
@@ -82,13 +82,18 @@ const stack = await startBenchStack((line) => console.error(line));
 const browser = await launchChromium();
 const ms = (value: number) => Math.round(value);
 try {
-  await withAgent(browser, stack.url, async (agent) => {
+  await withAgent(browser, stack.url, COMPANY_12_SITE.agentEmail, async (agent) => {
     const steps: Step[] = [];
     await record(agent, 'agent', steps);
     for (let i = 1; i <= calls; i += 1) {
       steps.length = 0;
-      const call = await startCall(browser, stack.url, agent, `Traced Guest ${i}`, (guest) =>
-        record(guest, 'guest', steps),
+      const call = await startCall(
+        browser,
+        stack.url,
+        agent,
+        COMPANY_12_SITE,
+        `Traced Guest ${i}`,
+        (guest) => record(guest, 'guest', steps),
       );
       const { clicked, ready, accepted, guestFrame, agentFrame } = call.instants;
       steps.push(

@@ -1,8 +1,9 @@
 // The reports benchmark's company: a contact centre's 90 days of calls, written into the bench
 // stack's own schema (dropped with it) by a handful of set-based statements, so 100,000
 // conversations and their events, quality reports, ratings and recordings take seconds.
-import pg from 'pg';
+import type pg from 'pg';
 import { DEMO_RATING_QUESTIONS, findDemoLogin } from '@frontdesk/api/seed';
+import { connectToSchema } from '../stack.ts';
 
 /** What the benchmark signs in with and asks for. */
 export type SeededCompany = {
@@ -453,11 +454,7 @@ export async function seedReportsCompany(
   options: SeedOptions,
 ): Promise<SeededCompany> {
   const startedAt = performance.now();
-  const client = new pg.Client({
-    connectionString: databaseUrl,
-    options: `-c search_path=${schema}`,
-  });
-  await client.connect();
+  const client = await connectToSchema(databaseUrl, schema);
   try {
     await client.query('begin');
     // The same draws every run, so two runs' figures describe the same calls.
