@@ -24,10 +24,22 @@ export function CallTable(props: { calls: ReportCall[]; timeZone: string; search
     t('reportRating'),
     t('reportHoldsTransfers'),
     t('reportRecording'),
+    t('reportMethod'),
     t('reportQuality'),
   ] as const;
-  const [started, outcome, wait, handle, agent, category, rating, holds, recording, quality] =
-    columns;
+  const [
+    started,
+    outcome,
+    wait,
+    handle,
+    agent,
+    category,
+    rating,
+    holds,
+    recording,
+    method,
+    quality,
+  ] = columns;
   return (
     <TableScroll label={t('reportsCalls')}>
       <table className="report-table call-table" data-testid="call-table">
@@ -70,6 +82,7 @@ export function CallTable(props: { calls: ReportCall[]; timeZone: string; search
                 })}
               </td>
               <td data-label={recording}>{call.recorded ? t('reportYes') : t('reportNo')}</td>
+              <td data-label={method}>{t(`option_callMethod_${call.callMethod}`)}</td>
               <td data-label={quality}>
                 <QualityFlags call={call} empty={NONE} />
               </td>

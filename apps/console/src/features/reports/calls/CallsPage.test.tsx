@@ -52,7 +52,14 @@ describe('the calls page', () => {
       [FIRST_PAGE]: answer({
         calls: [
           listedCall('call-3', { agent: { id: 9, name: 'Zoe Admin' } }),
-          listedCall('call-2', { poorQuality: true, relayed: true, rating: null }),
+          listedCall('call-2', {
+            poorQuality: true,
+            relayed: true,
+            path: 'relayed',
+            callMethod: 'p2p',
+            recorded: false,
+            rating: null,
+          }),
         ],
         nextCursor: 'cursor-2',
       }),
@@ -78,6 +85,8 @@ describe('the calls page', () => {
     expect(cell(newest, 'Rating')).toBe('5 of 5');
     expect(cell(newest, 'Outcome')).toBe('Answered');
     expect(cell(poor, 'Quality')).toBe('PoorRelayed');
+    expect(cell(newest, 'Method')).toBe('Media server');
+    expect(cell(poor, 'Method')).toBe('Peer to peer');
     expect(cell(poor, 'Rating')).toBe('—');
     expect(within(newest).getByRole('link').getAttribute('href')).toBe(
       '/console/reports/calls/call-3',
