@@ -8,7 +8,7 @@ import {
   type SessionContext,
   type StepMode,
 } from './context.ts';
-import { MediaError, toMediaError } from './errors.ts';
+import { fromApp, MediaError, toMediaError } from './errors.ts';
 import type { IceWatch } from './ice.ts';
 import { Gateway } from './janus.ts';
 import type { LocalPublisher } from './publisher.ts';
@@ -38,14 +38,14 @@ export class Connection {
     const { ctx } = this;
     // The gateway needs the room's server and a Janus token: the token is asked for beside the
     // room, and afresh only if the first gateway fails.
-    let early: Promise<string> | null = this.fromApp(ctx.options.token);
+    let early: Promise<string> | null = fromApp(ctx.options.token);
     early.catch(() => undefined);
     const token = () => {
-      const next = early ?? this.fromApp(ctx.options.token);
+      const next = early ?? fromApp(ctx.options.token);
       early = null;
       return next;
     };
-    const access = await step(ctx, 'createRoom', () => this.fromApp(ctx.options.room), mode);
+    const access = await step(ctx, 'createRoom', () => fromApp(ctx.options.room), mode);
     let gateway = await step(ctx, null, () => this.openGateway(access, token()), mode);
     try {
       return await this.enterRoom(
@@ -163,16 +163,6 @@ export class Connection {
       iceServers: [...access.iceServers],
       debug: options.debug === true,
     });
-  }
-
-  /** The app's API calls (room, token): their failures are `apiCallFailed` and retried. */
-  private async fromApp<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (raw) {
-      if (raw instanceof MediaError) throw raw;
-      throw new MediaError('apiCallFailed', raw instanceof Error ? raw.message : String(raw));
-    }
   }
 
   /**

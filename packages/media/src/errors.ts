@@ -109,3 +109,13 @@ export function videoroomError(code: number, message: string): MediaError {
 export function mediaListenerFailed(event: string, error: unknown): void {
   console.error(`media: a '${event}' listener threw`, error);
 }
+
+/** The app's API calls (room, token, ICE servers): their failures are `apiCallFailed`, retried. */
+export async function fromApp<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (raw) {
+    if (raw instanceof MediaError) throw raw;
+    throw new MediaError('apiCallFailed', raw instanceof Error ? raw.message : String(raw));
+  }
+}

@@ -1,10 +1,8 @@
 import { isVideoroom, type Generation, type SessionContext } from './context.ts';
 import type { LocalPublisher } from './publisher.ts';
+import { ICE_DISCONNECTED_GRACE_MS } from './retry.ts';
 import { requestKeyframes } from './subscribers.ts';
 import type { MediaDirection } from './types.ts';
-
-/** How long a PeerConnection may stay `disconnected` (a network change) before an ICE restart. */
-const ICE_DISCONNECTED_GRACE_MS = 3000;
 
 /** The ICE health of our two PeerConnections, and ICE restarts when a path is lost. */
 export class IceWatch {

@@ -9,6 +9,7 @@ import {
   Emitter,
 } from '@frontdesk/protocol';
 import { MediaError, mediaListenerFailed, toMediaError, videoroomError } from './errors.ts';
+import { webrtcSupported } from './local-media.ts';
 
 export type Jsep = JanusJS.JSEP;
 export type TrackOption = JanusJS.TrackOption;
@@ -44,7 +45,7 @@ export function browserSupport(): { webrtc: boolean; safari: boolean; vp8: boole
     safariVp9?: boolean;
   };
   return {
-    webrtc: typeof RTCPeerConnection === 'function',
+    webrtc: webrtcSupported(),
     safari: lib.webRTCAdapter?.browserDetails?.browser === 'safari',
     vp8: lib.safariVp8 === true,
     vp9: lib.safariVp9 === true,

@@ -1,45 +1,16 @@
 import { SIMULCAST_BITRATES } from '@frontdesk/protocol';
 import { step, type Generation, type SessionContext, type StepMode } from './context.ts';
-import { MediaError, toMediaError } from './errors.ts';
+import { MediaError } from './errors.ts';
 import type { PluginData, TrackOption } from './janus.ts';
-import {
-  captureConstraints,
-  videoConstraints,
-  type CameraChoice,
-  type VideoOptions,
-} from './tracks.ts';
+import { cameraConstraints, microphoneConstraints, replaceLocalTrack } from './local-media.ts';
+import type { CameraChoice, VideoOptions } from './tracks.ts';
 
 /**
- * Our own stream: captures the camera and microphone, publishes them into the room, and
- * applies mute, hold and device switches to what we send.
+ * Our own stream in the room: publishes the captured camera and microphone (local-media.ts)
+ * and applies mute, hold and device switches to what we send.
  */
 export class LocalPublisher {
   constructor(private readonly ctx: SessionContext) {}
-
-  /** spec §5: a camera call needs audio and video; any capture failure is `disabledCamera`. */
-  async capture(): Promise<void> {
-    const { ctx } = this;
-    try {
-      ctx.local = await navigator.mediaDevices.getUserMedia(captureConstraints(ctx.options));
-    } catch (raw) {
-      const error =
-        raw instanceof MediaError
-          ? raw
-          : new MediaError('disabledCamera', toMediaError(raw).message);
-      ctx.stage('localStream', false, error);
-      throw error;
-    }
-    ctx.stage('localStream', true);
-    ctx.update({ streamsReady: { ...ctx.state().streamsReady, local: true } });
-    ctx.emit('localStream', ctx.local);
-  }
-
-  /** Stops our camera and microphone once the call ended. */
-  release(): void {
-    for (const track of this.ctx.local?.getTracks() ?? []) track.stop();
-    this.ctx.local = null;
-    this.ctx.emit('localStream', null);
-  }
 
   private publishTracks(): TrackOption[] {
     const video = this.ctx.options.video;
@@ -148,50 +119,27 @@ export class LocalPublisher {
   }
 
   async switchCamera(choice: CameraChoice, preset?: VideoOptions['preset']): Promise<void> {
-    const constraints = videoConstraints({
-      ...this.ctx.options.video,
-      camera: choice,
-      ...(preset ? { preset } : {}),
-    });
-    await this.replaceLocal('video', { video: constraints });
+    await this.replaceLocal('video', cameraConstraints(this.ctx, choice, preset));
   }
 
   async switchMicrophone(deviceId: string): Promise<void> {
-    await this.replaceLocal('audio', { audio: { deviceId: { exact: deviceId } } });
+    await this.replaceLocal('audio', microphoneConstraints(deviceId));
   }
 
-  /** A new capture of one kind replaces ours with replaceTrack: no renegotiation. */
   private async replaceLocal(
     kind: 'audio' | 'video',
     constraints: MediaStreamConstraints,
   ): Promise<void> {
     const { ctx } = this;
-    const local = ctx.local;
-    if (!local) throw new MediaError('invalidArgument', 'no local media to switch');
-    let track: MediaStreamTrack | undefined;
-    try {
-      track = (await navigator.mediaDevices.getUserMedia(constraints)).getTracks()[0];
-    } catch (raw) {
-      throw new MediaError('disabledCamera', toMediaError(raw).message);
-    }
-    if (!track) throw new MediaError('disabledCamera', `no ${kind} track`);
-    const old = local.getTracks().find((t) => t.kind === kind);
-    const state = ctx.state().local;
-    const muted = kind === 'audio' ? state.audioMuted : state.videoMuted;
-    track.enabled = !muted && !state.onHold;
-    const mid = ctx.generation?.publisher.pc
-      ?.getTransceivers()
-      .find((t) => t.sender.track === old || t.receiver.track.kind === kind)?.mid;
-    if (ctx.generation && mid) {
-      await ctx.generation.publisher.replaceTracks([
-        { type: kind, mid, capture: track, replace: true, dontStop: true },
-      ]);
-    }
-    if (old) {
-      local.removeTrack(old);
-      old.stop();
-    }
-    local.addTrack(track);
-    ctx.emit('localStream', local);
+    await replaceLocalTrack(ctx, kind, constraints, async (old, track) => {
+      const mid = ctx.generation?.publisher.pc
+        ?.getTransceivers()
+        .find((t) => t.sender.track === old || t.receiver.track.kind === kind)?.mid;
+      if (ctx.generation && mid) {
+        await ctx.generation.publisher.replaceTracks([
+          { type: kind, mid, capture: track, replace: true, dontStop: true },
+        ]);
+      }
+    });
   }
 }

@@ -105,7 +105,8 @@ export function readTotals(
   let jitterSum = 0;
   let jitterStreams = 0;
   const routes: MediaRoute[] = [];
-  for (const report of [publish, subscribe]) {
+  // One PeerConnection carrying both ways (a p2p call) gives the same report as both.
+  for (const report of new Set([publish, subscribe])) {
     if (!report) continue;
     report.forEach((stat: Stat) => {
       if (stat.type === 'outbound-rtp') {

@@ -1,8 +1,9 @@
 import type { CallQualityBody } from '@frontdesk/protocol';
 import type { Generation, SessionContext } from './context.ts';
 import { countersFrom, linkQuality, type LinkCounters } from './quality.ts';
-import { qualityBody, readTotals, type MediaTotals } from './quality-report.ts';
+import { qualityBody, readTotals, type CallMarks, type MediaTotals } from './quality-report.ts';
 import type { RemoteFeeds } from './subscribers.ts';
+import type { MediaState } from './types.ts';
 
 /**
  * While a remote stream stands still, how often its packet count is read again: its picture
@@ -10,10 +11,55 @@ import type { RemoteFeeds } from './subscribers.ts';
  */
 const RESUME_CHECK_MS = 200;
 
+/** The statistics of a connection's sending and receiving PeerConnections, read at one time. */
+export interface MediaReports {
+  readonly publish: RTCStatsReport | null;
+  readonly subscribe: RTCStatsReport | null;
+}
+
 /**
- * Samples both PeerConnections' statistics at an interval: link quality for the state, the
- * packet counts that tell a peer's muted stream (no packets) from a live one, and the totals
- * of the whole call for its quality report.
+ * What a session's media is sampled from. `read` names the connection the reports came from
+ * (`key`: counted as one whole, a new key after a re-connection) and, when one PeerConnection
+ * carries both ways, gives its one report as both.
+ */
+export interface SampledMedia {
+  readonly marks: CallMarks;
+  readonly intervalMs: number;
+  read(): Promise<{ key: object | null; reports: MediaReports }>;
+  quality(quality: MediaState['quality']): void;
+  /** The receiving mids whose packet count stood still since the last sample. */
+  setStalled(stalled: Set<string>): void;
+}
+
+const statsOf = (pc: RTCPeerConnection | null | undefined) =>
+  pc?.getStats().catch(() => null) ?? Promise.resolve(null);
+
+/** A Janus session's media: the current generation's publisher and subscriber. */
+export function janusMedia(ctx: SessionContext, feeds: RemoteFeeds): SampledMedia {
+  return {
+    marks: ctx.marks,
+    intervalMs: ctx.options.qualityIntervalMs ?? 1000,
+    async read() {
+      const generation: Generation | null = ctx.generation;
+      // A PeerConnection closed by a teardown under way has no statistics left: none is read.
+      const subscriber = await generation?.subscriber?.catch(() => null);
+      return {
+        key: generation,
+        reports: {
+          publish: await statsOf(generation?.publisher.pc),
+          subscribe: await statsOf(subscriber?.pc),
+        },
+      };
+    },
+    quality: (quality) => ctx.update({ quality }),
+    setStalled: (stalled) => feeds.setStalled(stalled),
+  };
+}
+
+/**
+ * Samples a session's statistics at an interval: link quality for the state, the packet
+ * counts that tell a peer's muted stream (no packets) from a live one, and the totals of the
+ * whole call for its quality report.
  */
 export class QualitySampler {
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -24,42 +70,21 @@ export class QualitySampler {
     send: null,
     receive: null,
   };
-  /** Subscriber mid → its packet count at the last sample. */
+  /** Receiving mid → its packet count at the last sample. */
   private packetsByMid = new Map<string, number>();
   /**
-   * The totals of the generations a lost session took away, as last read; the current one's
+   * The totals of the connections a re-connection took away, as last read; the current one's
    * latest reading, kept when the call ends (its PeerConnections are closed by then).
    */
   private readonly earlier: MediaTotals[] = [];
-  private latest: { generation: Generation; totals: MediaTotals } | null = null;
-  private readonly retired = new WeakSet<Generation>();
+  private latest: { key: object; totals: MediaTotals } | null = null;
+  private readonly retired = new WeakSet<object>();
   private readonly jitter = { sumSeconds: 0, samples: 0 };
 
-  constructor(
-    private readonly ctx: SessionContext,
-    private readonly feeds: RemoteFeeds,
-  ) {}
+  constructor(private readonly media: SampledMedia) {}
 
-  async stats(): Promise<{ publish: RTCStatsReport | null; subscribe: RTCStatsReport | null }> {
-    return (await this.read()).reports;
-  }
-
-  private async read(): Promise<{
-    generation: Generation | null;
-    reports: { publish: RTCStatsReport | null; subscribe: RTCStatsReport | null };
-  }> {
-    const generation = this.ctx.generation;
-    // A PeerConnection closed by a teardown under way has no statistics left: none is read.
-    const subscriber = await generation?.subscriber?.catch(() => null);
-    const statsOf = (pc: RTCPeerConnection | null | undefined) =>
-      pc?.getStats().catch(() => null) ?? Promise.resolve(null);
-    return {
-      generation,
-      reports: {
-        publish: await statsOf(generation?.publisher.pc),
-        subscribe: await statsOf(subscriber?.pc),
-      },
-    };
+  async stats(): Promise<MediaReports> {
+    return (await this.media.read()).reports;
   }
 
   /**
@@ -67,26 +92,22 @@ export class QualitySampler {
    * on; after its end the last sample stands in for it (at most one interval old).
    */
   async report(): Promise<CallQualityBody> {
-    const { generation, reports } = await this.read();
-    if (generation) this.record(generation, reports, performance.now());
+    const { key, reports } = await this.media.read();
+    if (key) this.record(key, reports, performance.now());
     const totals = this.latest ? [...this.earlier, this.latest.totals] : this.earlier;
-    return qualityBody(totals, this.jitter, this.ctx.marks);
+    return qualityBody(totals, this.jitter, this.media.marks);
   }
 
-  private record(
-    generation: Generation,
-    reports: { publish: RTCStatsReport | null; subscribe: RTCStatsReport | null },
-    atMs: number,
-  ): void {
-    // A reading that resolves late must not count a generation twice, or go back in time.
-    if (this.retired.has(generation) || (!reports.publish && !reports.subscribe)) return;
-    if (this.latest?.generation === generation && this.latest.totals.atMs > atMs) return;
+  private record(key: object, reports: MediaReports, atMs: number): void {
+    // A reading that resolves late must not count a connection twice, or go back in time.
+    if (this.retired.has(key) || (!reports.publish && !reports.subscribe)) return;
+    if (this.latest?.key === key && this.latest.totals.atMs > atMs) return;
     const totals = readTotals(reports.publish, reports.subscribe, atMs);
-    if (this.latest && this.latest.generation !== generation) {
+    if (this.latest && this.latest.key !== key) {
       this.earlier.push(this.latest.totals);
-      this.retired.add(this.latest.generation);
+      this.retired.add(this.latest.key);
     }
-    this.latest = { generation, totals };
+    this.latest = { key, totals };
     if (totals.jitterSeconds !== null) {
       this.jitter.sumSeconds += totals.jitterSeconds;
       this.jitter.samples += 1;
@@ -94,7 +115,7 @@ export class QualitySampler {
   }
 
   start(): void {
-    const interval = this.ctx.options.qualityIntervalMs ?? 1000;
+    const interval = this.media.intervalMs;
     if (interval <= 0 || this.timer) return;
     this.timer = setInterval(() => {
       void this.sample().catch(() => undefined);
@@ -108,20 +129,18 @@ export class QualitySampler {
 
   private async sample(): Promise<void> {
     const now = performance.now();
-    const { generation, reports } = await this.read();
+    const { key, reports } = await this.media.read();
     const { publish, subscribe } = reports;
-    if (generation) this.record(generation, reports, now);
+    if (key) this.record(key, reports, now);
     const next = {
       send: publish ? countersFrom(publish, 'send', now) : null,
       receive: subscribe ? countersFrom(subscribe, 'receive', now) : null,
     };
     const before = this.lastCounters;
     this.lastCounters = next;
-    this.ctx.update({
-      quality: {
-        send: before.send && next.send ? linkQuality(before.send, next.send) : null,
-        receive: before.receive && next.receive ? linkQuality(before.receive, next.receive) : null,
-      },
+    this.media.quality({
+      send: before.send && next.send ? linkQuality(before.send, next.send) : null,
+      receive: before.receive && next.receive ? linkQuality(before.receive, next.receive) : null,
     });
     if (subscribe) this.detectStalledStreams(subscribe);
   }
@@ -145,7 +164,7 @@ export class QualitySampler {
 
   private setStalled(stalled: Set<string>): void {
     this.stalled = stalled;
-    this.feeds.setStalled(stalled);
+    this.media.setStalled(stalled);
     if (stalled.size === 0) {
       clearInterval(this.resumeTimer);
       this.resumeTimer = undefined;
@@ -158,8 +177,7 @@ export class QualitySampler {
 
   /** Between samples: a stalled stream whose packets count up again is live at once. */
   private async checkResumed(): Promise<void> {
-    const subscriber = await this.ctx.generation?.subscriber?.catch(() => null);
-    const report = await subscriber?.pc?.getStats().catch(() => null);
+    const report = (await this.media.read()).reports.subscribe;
     if (!report) return;
     const moving = new Set<string>();
     report.forEach((stat: Record<string, unknown>) => {

@@ -9,6 +9,9 @@ export interface RetryPolicy {
   readonly maxDelayMs: number;
 }
 
+/** How long a PeerConnection may stay `disconnected` (a network change) before an ICE restart. */
+export const ICE_DISCONNECTED_GRACE_MS = 3000;
+
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   retries: MEDIA_MAX_RETRIES,
   baseDelayMs: 100,

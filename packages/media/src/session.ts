@@ -1,17 +1,13 @@
-import {
-  Emitter,
-  type AdapterSession,
-  type CallQualityBody,
-  type ConnectionStatus,
-  type MediaSetupStage,
-} from '@frontdesk/protocol';
+import type { AdapterSession, CallQualityBody } from '@frontdesk/protocol';
 import { Connection } from './connection.ts';
 import { stopTimers, type SessionContext } from './context.ts';
-import { MediaError, mediaListenerFailed, toMediaError } from './errors.ts';
+import { MediaError, toMediaError } from './errors.ts';
 import { IceWatch } from './ice.ts';
 import { browserSupport } from './janus.ts';
+import { captureLocal, releaseLocal } from './local-media.ts';
 import { LocalPublisher } from './publisher.ts';
-import { QualitySampler } from './quality-sampler.ts';
+import { janusMedia, QualitySampler } from './quality-sampler.ts';
+import { MediaStateOwner } from './session-state.ts';
 import { RemoteFeeds } from './subscribers.ts';
 import { validateCapture, type CameraChoice, type VideoOptions } from './tracks.ts';
 import type {
@@ -19,22 +15,7 @@ import type {
   MediaDirection,
   MediaSessionEvents,
   MediaSessionOptions,
-  MediaState,
 } from './types.ts';
-
-const INITIAL_STATE: MediaState = {
-  status: 'idle',
-  endReason: null,
-  error: null,
-  stages: {},
-  feeds: [],
-  local: { audioMuted: false, videoMuted: false, onHold: false },
-  streamsReady: { local: false, remote: false },
-  peerCall: 'Paused',
-  peerVideo: 'Paused',
-  quality: { send: null, receive: null },
-  reconnects: 0,
-};
 
 /**
  * A participant's media in one call over the Janus videoroom: publishes the local camera and
@@ -44,11 +25,9 @@ const INITIAL_STATE: MediaState = {
  * The work is done by its parts, which share a {@link SessionContext}: `LocalPublisher` (our
  * stream), `RemoteFeeds` (the other participants), `IceWatch` (ICE health and restarts),
  * `Connection` (a generation's set-up, recovery and teardown) and `QualitySampler` (stats).
- * The session is the only emitter and owns the state.
+ * The session is the only emitter and owns the state (its MediaStateOwner part).
  */
-export class MediaSession implements AdapterSession<MediaSessionEvents> {
-  private readonly emitter = new Emitter<MediaSessionEvents>(mediaListenerFailed);
-  private current: MediaState = INITIAL_STATE;
+export class MediaSession extends MediaStateOwner implements AdapterSession<MediaSessionEvents> {
   private connecting: Promise<void> | null = null;
   private readonly lifetime = new AbortController();
   private readonly ctx: SessionContext;
@@ -59,6 +38,7 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
   private readonly sampler: QualitySampler;
 
   constructor(options: MediaSessionOptions) {
+    super();
     // spec §5: a server URL is required; bitrate and framerate must be non-negative.
     if (options.server.length === 0) throw new MediaError('invalidServerUrl', 'Invalid server url');
     validateCapture(options);
@@ -68,14 +48,8 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
       generation: null,
       local: null,
       recovering: false,
-      marks: {
-        acceptedAt: null,
-        publishedAt: null,
-        firstRemoteMediaAt: null,
-        reconnects: 0,
-        iceFailed: false,
-      },
-      state: () => this.current,
+      marks: this.marks,
+      state: () => this.state,
       update: (patch) => this.update(patch),
       stage: (stage, ok, error) => this.stage(stage, ok, error),
       emit: (event, payload) => this.emitter.emit(event, payload),
@@ -86,15 +60,7 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
     this.ice = new IceWatch(this.ctx, this.publisher);
     this.feeds = new RemoteFeeds(this.ctx, this.ice);
     this.connection = new Connection(this.ctx, this.publisher, this.feeds, this.ice);
-    this.sampler = new QualitySampler(this.ctx, this.feeds);
-  }
-
-  get state(): MediaState {
-    return this.current;
-  }
-
-  get status(): ConnectionStatus {
-    return this.current.status;
+    this.sampler = new QualitySampler(janusMedia(this.ctx, this.feeds));
   }
 
   get localStream(): MediaStream | null {
@@ -104,13 +70,6 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
   /** The live stream of a remote feed, for a `<video>`/`<audio>` element. */
   remoteStream(janusId: string): MediaStream | undefined {
     return this.feeds.stream(janusId);
-  }
-
-  on<K extends keyof MediaSessionEvents>(
-    event: K,
-    listener: (payload: MediaSessionEvents[K]) => void,
-  ): () => void {
-    return this.emitter.on(event, listener);
   }
 
   /**
@@ -133,7 +92,7 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
     if (!browserSupport().webrtc) {
       throw new MediaError('webrtcUnsupported', 'WebRTC not supported by this browser');
     }
-    await this.publisher.capture();
+    await captureLocal(this.ctx);
     this.connection.adopt(await this.connection.start('setup'));
     this.ctx.marks.publishedAt = performance.now();
     this.update({ status: 'connected' });
@@ -166,14 +125,6 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
   }
 
   /**
-   * The moment the call was accepted, for the set-up time of the quality report, when it is
-   * not when this session began to connect (a guest publishes while it waits for an agent).
-   */
-  markAccepted(atMs: number = performance.now()): void {
-    this.ctx.marks.acceptedAt = atMs;
-  }
-
-  /**
    * What this side measured of the call's media, for `PUT /api/calls/:callId/quality`: set-up
    * time, the ICE route, packets, jitter, round trip, average bitrates, reconnects and whether
    * ICE failed. Ask before `close()` for a last reading; after the end, the last sample counts.
@@ -196,43 +147,27 @@ export class MediaSession implements AdapterSession<MediaSessionEvents> {
 
   /** Leaves the room and releases everything; idempotent. */
   async close(): Promise<void> {
-    if (this.current.status === 'closed') return;
+    if (this.state.status === 'closed') return;
     const generation = this.ctx.generation;
     this.end('left');
     if (generation) await this.connection.leave(generation);
   }
 
   private end(reason: EndReason, error?: MediaError): void {
-    if (this.current.status === 'closed') return;
+    if (this.state.status === 'closed') return;
     this.lifetime.abort(new MediaError('invalidHandle', `media session ended: ${reason}`));
     this.sampler.stop();
     const generation = this.ctx.generation;
     this.ctx.generation = null;
     if (generation && reason !== 'left') this.connection.teardown(generation);
     else if (generation) stopTimers(generation);
-    this.publisher.release();
+    releaseLocal(this.ctx);
     this.update({
       status: 'closed',
       endReason: reason,
       streamsReady: { local: false, remote: false },
       ...(error ? { error: { code: error.code, message: error.message } } : {}),
     });
-  }
-
-  private stage(stage: MediaSetupStage, ok: boolean, error: MediaError | null = null): void {
-    this.update({ stages: { ...this.current.stages, [stage]: ok } });
-    this.emitter.emit('stage', { stage, ok, error });
-  }
-
-  private update(patch: Partial<MediaState>): void {
-    const previous = this.current.status;
-    this.current = { ...this.current, ...patch };
-    // A path lost and found again (an ICE restart, or a re-created Janus session).
-    if (previous === 'reconnecting' && this.current.status === 'connected') {
-      this.ctx.marks.reconnects += 1;
-    }
-    if (this.current.status !== previous) this.emitter.emit('status', this.current.status);
-    this.emitter.emit('state', this.current);
   }
 }
 

@@ -1,0 +1,500 @@
+import type { AdapterSession, CallQualityBody, CallSignal } from '@frontdesk/protocol';
+import { fromApp, MediaError, toMediaError } from '../errors.ts';
+import {
+  cameraConstraints,
+  captureLocal,
+  microphoneConstraints,
+  releaseLocal,
+  replaceLocalTrack,
+  webrtcSupported,
+  type LocalMediaHost,
+} from '../local-media.ts';
+import type { QualitySampler } from '../quality-sampler.ts';
+import { DEFAULT_RETRY_POLICY, withRetry } from '../retry.ts';
+import { MediaStateOwner } from '../session-state.ts';
+import { validateCapture, type CameraChoice, type VideoOptions } from '../tracks.ts';
+import type { EndReason, MediaSessionEvents } from '../types.ts';
+import { PeerFeed } from './feed.ts';
+import { IceRecovery } from './ice.ts';
+import { PeerLink } from './link.ts';
+import { p2pSampler } from './quality.ts';
+import { PeerSignals } from './signals.ts';
+import type { P2pSessionOptions } from './types.ts';
+
+type Description = Extract<CallSignal, { kind: 'description' }>;
+
+/**
+ * A participant's media in a p2p call: one RTCPeerConnection straight to the other party's
+ * browser, negotiated over the chat ({@link P2pSessionOptions.signalling}). The same surface as
+ * the Janus `MediaSession`, so that the apps hold either one.
+ *
+ * The agent's side offers, the guest's answers: the answerer says `hello` when it is ready,
+ * the offerer offers to a peer connection it is not connected with. A peer connection that
+ * comes back under a new id (a reloaded page) gets a fresh link on both sides. Its parts:
+ * `PeerSignals` (who may signal us), `PeerLink` (one RTCPeerConnection), `PeerFeed` (the peer's
+ * stream and feed), `IceRecovery` (ICE restarts) and the shared `QualitySampler`.
+ */
+export class P2pSession extends MediaStateOwner implements AdapterSession<MediaSessionEvents> {
+  private connecting: Promise<void> | null = null;
+  private readonly lifetime = new AbortController();
+  private readonly host: LocalMediaHost;
+  /** The current peer connection; null before set-up and once the call ended. */
+  private link: PeerLink | null = null;
+  private readonly signals: PeerSignals;
+  private readonly feed: PeerFeed;
+  private readonly ice: IceRecovery;
+  private readonly sampler: QualitySampler;
+  /** Signals and our own renegotiations, one at a time, in order. */
+  private queue: Promise<void> = Promise.resolve();
+  /** The offerer renegotiates (a hold) once its outstanding offer is answered. */
+  private reoffer = false;
+
+  constructor(private readonly options: P2pSessionOptions) {
+    super();
+    validateCapture(options);
+    this.host = {
+      options,
+      local: null,
+      state: () => this.state,
+      update: (patch) => this.update(patch),
+      stage: (stage, ok, error) => this.stage(stage, ok, error),
+      emit: (event, payload) => this.emitter.emit(event, payload),
+    };
+    this.signals = new PeerSignals(
+      options.signalling,
+      options.callId,
+      () => this.link?.id ?? '',
+      (signal) => this.enqueue(() => this.onSignal(signal)),
+      (message, detail) => this.debug(message, detail),
+    );
+    this.feed = new PeerFeed({
+      callType: options.callType,
+      marks: this.marks,
+      state: () => this.state,
+      update: (patch) => this.update(patch),
+      stage: (stage, ok) => this.stage(stage, ok),
+      emit: (event, payload) => this.emitter.emit(event, payload),
+      peer: () => this.signals.peerName,
+    });
+    this.ice = new IceRecovery({
+      policy: options.reconnect ?? DEFAULT_RETRY_POLICY,
+      signal: this.lifetime.signal,
+      link: () => this.link,
+      restart: () => this.restartIce(),
+      down: (failed) => {
+        if (failed) {
+          this.marks.iceFailed = true;
+          this.feed.clear();
+        }
+        if (this.state.status === 'connected') this.update({ status: 'reconnecting' });
+      },
+      up: () => {
+        if (this.state.status !== 'reconnecting') return;
+        this.update({ status: 'connected', reconnects: this.state.reconnects + 1 });
+      },
+      gaveUp: (link, error) => {
+        const sdp = link.sdp();
+        this.emitter.emit('iceFailed', {
+          direction: 'publish',
+          localSdp: sdp.local,
+          remoteSdp: sdp.remote,
+        });
+        this.end('failed', error);
+      },
+    });
+    this.sampler = p2pSampler(
+      options.qualityIntervalMs ?? 1000,
+      this.marks,
+      () => this.link,
+      (quality) => this.update({ quality }),
+      (stalled) => this.feed.setStalled(stalled),
+    );
+  }
+
+  get localStream(): MediaStream | null {
+    return this.host.local;
+  }
+
+  /** The peer's live stream (its feed id is `p2p`), for a `<video>`/`<audio>` element. */
+  remoteStream(janusId: string): MediaStream | undefined {
+    return janusId === this.state.feeds[0]?.janusId ? this.feed.stream() : undefined;
+  }
+
+  /**
+   * The other party, by its jabber username, as the API named it. SECURITY: until then no
+   * signal is sent or heeded. A new peer (the call went to another agent) gets a fresh link.
+   */
+  setPeer(jabberUsername: string): void {
+    const previous = this.signals.peerName;
+    if (previous === jabberUsername || this.state.status === 'closed') return;
+    this.signals.setPeer(jabberUsername);
+    this.enqueue(async () => {
+      if (previous !== null && this.link) await this.replaceLink();
+      await this.greet();
+    });
+  }
+
+  /**
+   * Captures local media and makes the peer connection. Resolves once our media is ready
+   * (status `connected`); the peer's feed follows as events. Calling it again returns the same
+   * attempt. Rejects, with status `closed`, if set-up fails.
+   */
+  connect(): Promise<void> {
+    this.marks.acceptedAt ??= performance.now();
+    this.connecting ??= this.setup().catch((raw: unknown) => {
+      const error = toMediaError(raw);
+      this.end('failed', error);
+      throw error;
+    });
+    return this.connecting;
+  }
+
+  private async setup(): Promise<void> {
+    this.update({ status: 'connecting' });
+    if (!webrtcSupported()) {
+      throw new MediaError('webrtcUnsupported', 'WebRTC not supported by this browser');
+    }
+    await captureLocal(this.host);
+    const link = await this.newLink();
+    if (this.lifetime.signal.aborted) {
+      link.close();
+      throw new MediaError('invalidHandle', 'media session ended during set-up');
+    }
+    this.link = link;
+    this.marks.publishedAt = performance.now();
+    this.update({ status: 'connected' });
+    this.sampler.start();
+    this.enqueue(() => this.greet());
+  }
+
+  /** The first word once both the peer and our media are there: an offer, or a hello. */
+  private async greet(): Promise<void> {
+    const link = this.link;
+    if (!link || this.signals.peerName === null) return;
+    if (this.options.role === 'offerer') await this.offer(link.remote);
+    else await this.signals.send(null, { kind: 'hello' });
+  }
+
+  /** A peer connection with our tracks and fresh ICE servers (asked with spec §8's retries). */
+  private async newLink(): Promise<PeerLink> {
+    const link: PeerLink = new PeerLink(await this.iceServers(), {
+      candidate: (candidate) => {
+        if (link === this.link)
+          void this.signals.send(link.remote, { kind: 'candidate', candidate });
+      },
+      track: (track) => {
+        if (link === this.link) this.feed.addTrack(link, track);
+      },
+      state: (state) => {
+        if (link === this.link) this.ice.onState(link, state);
+      },
+    });
+    if (this.options.role === 'offerer' && this.host.local) {
+      link.addTracks(this.host.local, this.direction());
+    }
+    return link;
+  }
+
+  /** The peer's connection went away or another took its place: start over on a new link. */
+  private async replaceLink(): Promise<void> {
+    const old = this.link;
+    this.link = null;
+    old?.close();
+    this.feed.clear();
+    this.reoffer = false;
+    const link = await this.newLink();
+    if (this.lifetime.signal.aborted) link.close();
+    else this.link = link;
+  }
+
+  private direction(): RTCRtpTransceiverDirection {
+    return this.state.local.onHold ? 'inactive' : 'sendrecv';
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch((raw: unknown) => this.fail(raw));
+  }
+
+  private onSignal(signal: CallSignal): Promise<void> {
+    if (this.options.role === 'offerer') return this.onSignalAsOfferer(signal);
+    return this.onSignalAsAnswerer(signal);
+  }
+
+  private async onSignalAsOfferer(signal: CallSignal): Promise<void> {
+    const link = this.link;
+    if (!link) return;
+    const fromPeer = link.remote === signal.session;
+    switch (signal.kind) {
+      case 'hello':
+        // A peer connection we are not connected with (a new page): offer to it, afresh if we
+        // were connected with another.
+        if (fromPeer) return;
+        if (link.remote !== null) await this.replaceLink();
+        await this.offer(signal.session);
+        return;
+      case 'description':
+        if (signal.description.type === 'answer') await this.onAnswer(link, signal);
+        return;
+      case 'candidate':
+        if (fromPeer) await link.addCandidate(signal.candidate);
+        return;
+      case 'restart':
+        if (fromPeer) await this.offer(link.remote, true);
+        return;
+      case 'bye':
+        if (fromPeer) await this.onBye(signal.ended);
+        return;
+    }
+  }
+
+  private async onSignalAsAnswerer(signal: CallSignal): Promise<void> {
+    const link = this.link;
+    if (!link) return;
+    const fromPeer = link.remote === signal.session;
+    switch (signal.kind) {
+      case 'description':
+        if (signal.description.type === 'offer') await this.onOffer(signal);
+        return;
+      case 'candidate':
+        if (fromPeer) await link.addCandidate(signal.candidate);
+        return;
+      case 'bye':
+        if (fromPeer) await this.onBye(signal.ended);
+        return;
+      case 'hello':
+      case 'restart':
+        this.debug(`${signal.kind} ignored: only the offerer heeds it`);
+        return;
+    }
+  }
+
+  /**
+   * The offerer's offer (first, renegotiation, ICE restart). Sent to `to`; an offer still
+   * waiting for its answer is sent again to a new peer connection rather than replaced (its
+   * description holds the candidates gathered so far), and a renegotiation waits for its answer.
+   */
+  private async offer(to: string | null, iceRestart = false): Promise<void> {
+    const link = this.link;
+    if (!link) return;
+    const pending = link.pc.signalingState === 'have-local-offer';
+    if (pending && to === link.remote && !iceRestart) {
+      this.reoffer = true;
+      return;
+    }
+    // An ICE restart replaces an offer that went unanswered (the path to the peer is down).
+    if (!pending || iceRestart) {
+      try {
+        if (iceRestart) link.pc.setConfiguration({ iceServers: await this.iceServers() });
+        await link.pc.setLocalDescription(await link.pc.createOffer({ iceRestart }));
+      } catch (raw) {
+        const error = toMediaError(raw);
+        this.stage('createOffer', false, error);
+        throw error;
+      }
+      if (this.state.stages.createOffer !== true) this.stage('createOffer', true);
+    }
+    // A sender's encodings exist once negotiated: a new link keeps the user's mutes.
+    await this.applySending();
+    const sdp = link.pc.localDescription?.sdp;
+    if (link !== this.link || !sdp) return;
+    link.remote = to;
+    await this.signals.send(to, { kind: 'description', description: { type: 'offer', sdp } });
+  }
+
+  private async onAnswer(link: PeerLink, signal: Description): Promise<void> {
+    // Only the answer to our outstanding offer: a late answer to one we made again is dropped.
+    if (signal.to !== link.id || link.pc.signalingState !== 'have-local-offer') return;
+    link.remote = signal.session;
+    await link.setRemote(signal.description);
+    if (!this.reoffer) return;
+    this.reoffer = false;
+    await this.offer(link.remote);
+  }
+
+  /** The offer of the peer's connection: a new one (the agent reloaded) gets a new link. */
+  private async onOffer(signal: Description): Promise<void> {
+    if (this.link?.remote !== null && this.link?.remote !== signal.session) {
+      await this.replaceLink();
+    }
+    const link = this.link;
+    const local = this.host.local;
+    if (!link || !local) return;
+    link.remote = signal.session;
+    try {
+      await link.setRemote(signal.description);
+      await link.attachTracks(local, this.direction());
+      await link.pc.setLocalDescription(await link.pc.createAnswer());
+    } catch (raw) {
+      const error = toMediaError(raw);
+      this.stage('createAnswer', false, error);
+      throw error;
+    }
+    if (this.state.stages.createAnswer !== true) this.stage('createAnswer', true);
+    await this.applySending();
+    const sdp = link.pc.localDescription?.sdp;
+    if (link !== this.link || !sdp) return;
+    await this.signals.send(signal.session, {
+      kind: 'description',
+      description: { type: 'answer', sdp },
+    });
+  }
+
+  /**
+   * The peer's connection is gone. The call ended (its hang-up): so does ours, as when the
+   * media server destroys a call's room. Otherwise (a reload, a transfer) we wait on a fresh
+   * link for its next connection; the answerer says it is ready again.
+   */
+  private async onBye(ended: boolean): Promise<void> {
+    if (ended) {
+      this.end('roomDestroyed');
+      return;
+    }
+    await this.replaceLink();
+    if (this.options.role === 'answerer') await this.greet();
+  }
+
+  private iceServers() {
+    return withRetry(() => fromApp(this.options.iceServers), {
+      policy: this.options.retry ?? DEFAULT_RETRY_POLICY,
+      signal: this.lifetime.signal,
+    });
+  }
+
+  /**
+   * Mutes or unmutes our microphone or camera: the track is disabled (silence or black at
+   * once) and its sender stops sending, so the peer's feed reads muted (no packets), as when
+   * Janus stops relaying a muted stream.
+   */
+  async setMuted(kind: 'audio' | 'video', muted: boolean): Promise<void> {
+    const key = kind === 'audio' ? 'audioMuted' : 'videoMuted';
+    this.update({ local: { ...this.state.local, [key]: muted } });
+    await this.applySending();
+  }
+
+  /**
+   * Hold: no media either way, the peer connection kept. Every transceiver goes `inactive` at
+   * the next negotiation: the offerer offers at once; the answerer, which may not offer, asks
+   * the offerer for an offer (`restart`) and answers it `inactive`.
+   */
+  async setOnHold(onHold: boolean): Promise<void> {
+    this.update({ local: { ...this.state.local, onHold } });
+    await this.applySending();
+    const link = this.link;
+    if (!link) return;
+    link.setDirection(this.direction());
+    if (this.options.role === 'offerer') {
+      await this.serially(() => this.offer(link.remote));
+    } else {
+      await this.signals.send(link.remote, { kind: 'restart' });
+    }
+  }
+
+  /** Mute and hold on our tracks and on what the link's senders send (no renegotiation). */
+  private async applySending(): Promise<void> {
+    const { audioMuted, videoMuted, onHold } = this.state.local;
+    for (const track of this.host.local?.getTracks() ?? []) {
+      const muted = track.kind === 'audio' ? audioMuted : videoMuted;
+      track.enabled = !onHold && !muted;
+      await this.link?.setSending(track.kind === 'audio' ? 'audio' : 'video', !muted);
+    }
+  }
+
+  /** Switches camera (or preset, or back camera) with replaceTrack: no renegotiation. */
+  async switchCamera(choice: CameraChoice, preset?: VideoOptions['preset']): Promise<void> {
+    await this.replaceLocal('video', cameraConstraints(this.host, choice, preset));
+  }
+
+  /** Switches microphone with replaceTrack: no renegotiation. */
+  async switchMicrophone(deviceId: string): Promise<void> {
+    await this.replaceLocal('audio', microphoneConstraints(deviceId));
+  }
+
+  private async replaceLocal(
+    kind: 'audio' | 'video',
+    constraints: MediaStreamConstraints,
+  ): Promise<void> {
+    await replaceLocalTrack(this.host, kind, constraints, async (_old, track) => {
+      await this.link?.sender(kind)?.replaceTrack(track);
+    });
+  }
+
+  /** Raw WebRTC statistics of the one peer connection, as both directions. */
+  stats(): Promise<{ publish: RTCStatsReport | null; subscribe: RTCStatsReport | null }> {
+    return this.sampler.stats();
+  }
+
+  /**
+   * What this side measured of the call's media, for `PUT /api/calls/:callId/quality`. Ask
+   * before `close()` for a last reading; after the end, the last sample counts.
+   */
+  qualityReport(): Promise<CallQualityBody> {
+    return this.sampler.report();
+  }
+
+  /**
+   * ICE restart (a network change): the offerer offers with fresh ICE credentials and servers,
+   * the answerer asks it to.
+   */
+  async restartIce(): Promise<void> {
+    const link = this.link;
+    if (!link) return;
+    if (this.options.role === 'offerer') await this.serially(() => this.offer(link.remote, true));
+    else await this.signals.send(link.remote, { kind: 'restart' });
+  }
+
+  /** Runs a task in the signal queue and waits for it (its failure is the caller's). */
+  private serially(task: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(task);
+    this.queue = run.catch((raw: unknown) => this.fail(raw));
+    return run;
+  }
+
+  /**
+   * Ends the call's media and releases everything; idempotent. Tells the peer (best effort),
+   * `ended` when the call is over rather than this side leaving it.
+   */
+  async close(options: { ended?: boolean } = {}): Promise<void> {
+    if (this.state.status === 'closed') return;
+    const bye = this.signals.send(this.link?.remote ?? null, {
+      kind: 'bye',
+      ended: options.ended === true,
+    });
+    this.end('left');
+    await bye;
+  }
+
+  private fail(raw: unknown): void {
+    if (this.lifetime.signal.aborted) return;
+    const error = toMediaError(raw);
+    this.debug('failed', error);
+    this.update({ error: { code: error.code, message: error.message } });
+  }
+
+  private end(reason: EndReason, error?: MediaError): void {
+    if (this.state.status === 'closed') return;
+    this.lifetime.abort(new MediaError('invalidHandle', `media session ended: ${reason}`));
+    this.sampler.stop();
+    this.signals.stop();
+    this.ice.stop();
+    const link = this.link;
+    this.link = null;
+    link?.close();
+    this.feed.clear();
+    releaseLocal(this.host);
+    this.update({
+      status: 'closed',
+      endReason: reason,
+      streamsReady: { local: false, remote: false },
+      ...(error ? { error: { code: error.code, message: error.message } } : {}),
+    });
+  }
+
+  private debug(message: string, detail?: unknown): void {
+    if (this.options.debug) console.debug(`media p2p ${this.options.role}: ${message}`, detail);
+  }
+}
+
+/** Creates the media session of one side of a p2p call; nothing happens until `connect`. */
+export function createP2pSession(options: P2pSessionOptions): P2pSession {
+  return new P2pSession(options);
+}
