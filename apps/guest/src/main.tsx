@@ -73,6 +73,7 @@ const services: GuestServices = {
     return {
       createChat: (options) => new chat.ChatSession(options),
       createMedia: (options) => media.createMediaSession(options),
+      createP2pMedia: (options) => media.createP2pSession(options),
     };
   },
   prefetchCallAdapters: () => void callAdapterModules().catch(() => undefined),

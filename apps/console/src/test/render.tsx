@@ -24,6 +24,7 @@ export function claimedCall(letter = 'a', overrides: Partial<ClaimedCall> = {}):
     guestJabberUsername: 'g12-visitor-abc',
     categoryId: 40,
     callType: 'video',
+    callMethod: 'mediaServer',
     room: {
       room: 'r',
       pin: 'pin',

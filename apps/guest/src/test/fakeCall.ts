@@ -1,6 +1,7 @@
 import {
   Emitter,
   type CallQualityBody,
+  type CallSignal,
   type ChatFile,
   type ConnectionStatus,
   type PresenceStatus,
@@ -13,7 +14,12 @@ import type {
   RoomSnapshot,
   TypingState,
 } from '@frontdesk/chat';
-import type { MediaSessionEvents, MediaSessionOptions, MediaState } from '@frontdesk/media';
+import type {
+  MediaSessionEvents,
+  MediaSessionOptions,
+  MediaState,
+  P2pSessionOptions,
+} from '@frontdesk/media';
 import type { CallAdapters, GuestChat, GuestMedia } from '../features/call/connections.ts';
 
 /** A listener that throws fails the test that made it throw. */
@@ -30,6 +36,8 @@ export class FakeChat extends Emitter<ChatEvents> implements GuestChat {
   readonly ended: string[] = [];
   readonly chatStates: { to: string; state: TypingState }[] = [];
   readonly displayed: string[] = [];
+  readonly signals: { to: string; signal: CallSignal }[] = [];
+  readonly #signalListeners = new Set<(from: string, signal: CallSignal) => void>();
   closed = false;
   readonly #rooms = new Map<string, RoomSnapshot>();
 
@@ -91,6 +99,21 @@ export class FakeChat extends Emitter<ChatEvents> implements GuestChat {
     this.displayed.push(record.id);
   }
 
+  sendSignal(to: string, signal: CallSignal): Promise<void> {
+    this.signals.push({ to, signal });
+    return Promise.resolve();
+  }
+
+  onSignal(listener: (from: string, signal: CallSignal) => void): () => void {
+    this.#signalListeners.add(listener);
+    return () => this.#signalListeners.delete(listener);
+  }
+
+  /** What the chat server would hand on: `from` sent this signal. */
+  signalArrived(from: string, signal: CallSignal): void {
+    for (const listener of this.#signalListeners) listener(from, signal);
+  }
+
   async endCall(room: string, options: { endMedia: () => void | Promise<void> }): Promise<void> {
     this.ended.push(room);
     await options.endMedia();
@@ -124,6 +147,10 @@ export class FakeMedia extends Emitter<MediaSessionEvents> implements GuestMedia
 
   /** What the flow made the session with (set by {@link fakeCallAdapters}). */
   options: MediaSessionOptions | undefined;
+  /** What the flow made a p2p call's session with. */
+  p2pOptions: P2pSessionOptions | undefined;
+  /** A p2p call's peer, as the flow named it. */
+  peer: string | undefined;
   /** When the flow said the call was accepted (`performance.now()`). */
   acceptedAt: number | undefined;
   /** What the session measured of the call: a relayed call with some loss and one reconnect. */
@@ -168,6 +195,10 @@ export class FakeMedia extends Emitter<MediaSessionEvents> implements GuestMedia
     return Promise.resolve();
   }
 
+  setPeer(username: string): void {
+    this.peer = username;
+  }
+
   markAccepted(atMs?: number): void {
     this.acceptedAt = atMs;
   }
@@ -190,6 +221,10 @@ export function fakeCallAdapters(chat: FakeChat, media: FakeMedia): () => Promis
       createChat: () => chat,
       createMedia: (options) => {
         media.options = options;
+        return media;
+      },
+      createP2pMedia: (options) => {
+        media.p2pOptions = options;
         return media;
       },
     });

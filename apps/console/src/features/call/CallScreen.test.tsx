@@ -20,6 +20,7 @@ const call: ClaimedCall = {
   guestJabberUsername: 'g12-visitor-abc',
   categoryId: 40,
   callType: 'video',
+  callMethod: 'mediaServer',
   room: {
     room: `${GUEST}--call1`,
     pin: 'pin',
@@ -173,6 +174,7 @@ describe('call screen', () => {
       [END]: answer({
         callId: call.callId,
         status: 'ended',
+        callMethod: 'mediaServer',
         queue: null,
         agentJabberUsername: 'staff-1',
         transfer: null,

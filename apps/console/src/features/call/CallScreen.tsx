@@ -128,7 +128,7 @@ export function CallScreen() {
           <CallTitle call={call} />
         </h2>
         {!voice && <CallTimer since={call.answeredAt} running />}
-        {call.room.recorded && (
+        {call.room?.recorded && (
           <p className="recording" data-testid="recording">
             <span aria-hidden="true">●</span> {t('recording')}
           </p>

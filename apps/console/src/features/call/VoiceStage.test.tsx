@@ -14,7 +14,14 @@ const call = claimedCall('v', {
   callId: `${GUEST}--voice1`,
   reportId: 8,
   callType: 'voice',
-  room: { ...claimedCall().room, room: `${GUEST}--voice1` },
+  room: {
+    room: `${GUEST}--voice1`,
+    pin: 'pin',
+    server: 'local',
+    token: `agent.${'t'.repeat(43)}`,
+    recorded: false,
+    iceServers: [],
+  },
 });
 const context: GuestContext = {
   callId: call.callId,

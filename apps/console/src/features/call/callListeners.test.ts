@@ -1,4 +1,5 @@
 import type { ChatSession, RoomSnapshot } from '@frontdesk/chat';
+import type { P2pSessionOptions } from '@frontdesk/media';
 import type {
   CallQualityBody,
   ChatMessage,
@@ -12,7 +13,7 @@ import { createStore } from '../../app/store.ts';
 import { answer, fakeApi, refusal, signedIn, type FakeAnswer } from '../../test/render.tsx';
 import { chatStatusChanged, messageReceived } from '../chat/chatSlice.ts';
 import { callClaimed, roomChanged } from '../queue/queueSlice.ts';
-import { callEnded, callRejoinRequested } from './callSlice.ts';
+import { callEnded, callRejoinRequested, endClicked } from './callSlice.ts';
 
 const GUEST = `g${'b'.repeat(25)}`;
 const CALL_ID = `${GUEST}--call2`;
@@ -26,6 +27,7 @@ const call: ClaimedCall = {
   guestJabberUsername: `g12-${GUEST}`,
   categoryId: 40,
   callType: 'video',
+  callMethod: 'mediaServer',
   room: {
     room: CALL_ID,
     pin: 'pin',
@@ -57,6 +59,9 @@ const figures: CallQualityBody = {
 function fakeMedia() {
   const handlers = new Map<string, (payload: unknown) => void>();
   const session = {
+    /** Whether the console made it as a p2p call's media, with what (decision 0045). */
+    p2p: null as P2pSessionOptions | null,
+    setPeer: vi.fn(),
     on: (event: string, handler: (payload: unknown) => void) => {
       handlers.set(event, handler);
       return () => handlers.delete(event);
@@ -89,6 +94,10 @@ function agentConsole(answers: Record<string, FakeAnswer>) {
     loadMedia: async () =>
       ({
         createMediaSession: () => media.session,
+        createP2pSession: (options: P2pSessionOptions) => {
+          media.session.p2p = options;
+          return media.session;
+        },
         playStream: async () => undefined,
       }) as unknown as Awaited<ReturnType<ConsoleServices['loadMedia']>>,
     connections,
@@ -105,6 +114,7 @@ async function agentInCall() {
     [`GET /calls/${CALL_ID}`]: answer({
       callId: CALL_ID,
       status: 'ended',
+      callMethod: 'mediaServer',
       queue: null,
       agentJabberUsername: 'staff-1',
       transfer: null,
@@ -114,6 +124,39 @@ async function agentInCall() {
   await vi.waitFor(() => expect(agent.connections.media).toBeDefined());
   return agent;
 }
+
+describe('a p2p call (decision 0045)', () => {
+  it("offers to the call's guest over the chat, and says goodbye as the call ended", async () => {
+    const agent = agentConsole({
+      [`POST /calls/${CALL_ID}/ice`]: answer({ iceServers: [{ urls: 'stun:turn.test:3478' }] }),
+      [`POST /calls/${CALL_ID}/end`]: answer({
+        callId: CALL_ID,
+        status: 'ended',
+        callMethod: 'p2p',
+        queue: null,
+        agentJabberUsername: 'staff-1',
+        transfer: null,
+      }),
+      [QUALITY]: { body: undefined },
+    });
+    const { session } = agent.media;
+    agent.store.dispatch(
+      callClaimed({ call: { ...call, callMethod: 'p2p', room: null }, roomJid: ROOM }),
+    );
+    await vi.waitFor(() => expect(agent.connections.media).toBeDefined());
+    expect(session.p2p).toMatchObject({ callId: CALL_ID, role: 'offerer', callType: 'video' });
+    expect(session.p2p?.signalling).toBe(agent.connections.chat);
+    // SECURITY: its signals go to, and count from, the call's guest only.
+    expect(session.setPeer).toHaveBeenCalledWith(call.guestJabberUsername);
+    await expect(session.p2p?.iceServers()).resolves.toEqual([{ urls: 'stun:turn.test:3478' }]);
+    // No media server is asked for a room: a p2p call has none.
+    expect(agent.requests.some((r) => r.route.endsWith('/room'))).toBe(false);
+
+    agent.store.dispatch(endClicked());
+    // The guest learns the end from this side: no media server destroys a room for it.
+    await vi.waitFor(() => expect(session.close).toHaveBeenCalledWith({ ended: true }));
+  });
+});
 
 describe('a console reloaded on a call’s address (decision 0027)', () => {
   const REJOIN = `POST /calls/${CALL_ID}/rejoin`;

@@ -227,33 +227,55 @@ export function callListeners(startListening: AppStartListening): void {
       announce(connections, roomJid, presence, call.guestJabberUsername, call.callId);
       dispatch(conversationOpened(call.guestJabberUsername));
       try {
-        const { createMediaSession, playStream } = await extra.loadMedia();
+        const { createMediaSession, createP2pSession, playStream } = await extra.loadMedia();
         connections.play = playStream;
-        const media = createMediaSession({
-          server,
-          // The first Janus session takes the sign-in's token (renewed with the access token);
-          // a session re-created after a loss asks for a fresh one.
-          token: givenFirst(
-            () => getState().auth.login?.janusToken,
-            async () =>
-              (await extra.api(routes.janusToken, { token: currentToken() })).data.janusToken,
-          ),
-          // The first set-up takes the room access the claim (or rejoin) answered with: no
-          // second round trip before the join. Asked again after a lost Janus session: a
-          // restarted Janus has no rooms, and the API re-creates the call's room idempotently.
-          room: givenFirst(
-            () => call.room,
-            async () =>
-              (
-                await extra.api(routes.callRoom, {
-                  params: { callId: call.callId },
-                  token: currentToken(),
-                })
-              ).data,
-          ),
-          display: chat.username,
-          callType: call.callType ?? 'video',
-        });
+        const capture = { display: chat.username, callType: call.callType ?? 'video' } as const;
+        const p2p =
+          call.callMethod === 'p2p'
+            ? createP2pSession({
+                ...capture,
+                callId: call.callId,
+                // decision 0045: the agent offers; its signals go to the call's guest only.
+                role: 'offerer',
+                signalling: chat,
+                iceServers: async () =>
+                  (
+                    await extra.api(routes.callIce, {
+                      params: { callId: call.callId },
+                      token: currentToken(),
+                    })
+                  ).data.iceServers,
+              })
+            : null;
+        // SECURITY: a p2p call's signals go to, and count from, the call's guest only.
+        p2p?.setPeer(call.guestJabberUsername);
+        const media =
+          p2p ??
+          createMediaSession({
+            ...capture,
+            server,
+            // The first Janus session takes the sign-in's token (renewed with the access
+            // token); a session re-created after a loss asks for a fresh one.
+            token: givenFirst(
+              () => getState().auth.login?.janusToken,
+              async () =>
+                (await extra.api(routes.janusToken, { token: currentToken() })).data.janusToken,
+            ),
+            // The first set-up takes the room access the claim (or rejoin) answered with: no
+            // second round trip before the join. Asked again after a lost Janus session: a
+            // restarted Janus has no rooms, and the API re-creates the call's room
+            // idempotently.
+            room: givenFirst(
+              () => call.room ?? undefined,
+              async () =>
+                (
+                  await extra.api(routes.callRoom, {
+                    params: { callId: call.callId },
+                    token: currentToken(),
+                  })
+                ).data,
+            ),
+          });
         connections.media = media;
         // Published already held: nothing reaches the guest until the agent resumes.
         if (held) await media.setOnHold(true);
@@ -508,8 +530,11 @@ async function guestLeft(
   await finish(extra.connections, dispatch, live.roomJid);
 }
 
-/** Both sides leave the Janus room and the call's room (docs/protocol.md step 8). */
+/**
+ * Both sides leave the Janus room and the call's room (docs/protocol.md step 8). The call is over
+ * at the API by now: a p2p call's guest is told so with its media's goodbye (decision 0045).
+ */
 async function finish(connections: Connections, dispatch: AppDispatch, roomJid: string) {
-  await connections.closeMedia();
+  await connections.closeMedia({ ended: true });
   await leaveCallRoom(connections, dispatch, roomJid);
 }

@@ -46,6 +46,7 @@ describe('the queue during a call', () => {
             guestJabberUsername: GUEST,
             categoryId: 40,
             callType: 'video',
+            callMethod: 'mediaServer',
             agentJabberUsername: null,
             createdAt: waitingSince,
             answeredAt: null,

@@ -26,6 +26,7 @@ const summary: CallSummary = {
   guestJabberUsername: GUEST,
   categoryId: 40,
   callType: 'voice',
+  callMethod: 'mediaServer',
   agentJabberUsername: null,
   createdAt: '2026-11-22T00:59:00.000Z',
   answeredAt: null,

@@ -14,6 +14,7 @@ const call = (n: number): CallSummary => ({
   guestJabberUsername: `g12-g${'a'.repeat(24)}${n}`,
   categoryId: 40,
   callType: 'video',
+  callMethod: 'mediaServer',
   agentJabberUsername: null,
   createdAt: '2026-11-25T10:00:00.000Z',
   answeredAt: null,

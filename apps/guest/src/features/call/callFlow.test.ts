@@ -5,6 +5,7 @@ import {
   ROUND_ROBIN_PEER,
   routes,
   type ApiClient,
+  type CallMethod,
 } from '@frontdesk/protocol';
 import { answer, fakeApi, refusal } from '@frontdesk/protocol/testing';
 import type { Occupant } from '@frontdesk/chat';
@@ -56,6 +57,8 @@ async function guestInQueue({
   refused = [] as string[],
   /** The browser refuses the camera when the media asks for it (no preview asked before). */
   cameraRefused = false,
+  /** How the API says the call's media travels (decision 0045). */
+  callMethod = 'mediaServer' as CallMethod,
 } = {}) {
   const roomAccess = answer({
     room: '1234',
@@ -74,15 +77,18 @@ async function guestInQueue({
     [`GET /calls/${CALL_ID}`]: answer({
       callId: CALL_ID,
       status: 'answered',
+      callMethod,
       queue: null,
       agentJabberUsername: AGENT,
       transfer: null,
     }),
     [`PUT /calls/${CALL_ID}/quality`]: { body: undefined },
     ...Object.fromEntries(refused.map((route) => [route, refusal(503, 'unavailable')])),
+    [`POST /calls/${CALL_ID}/ice`]: answer({ iceServers: [{ urls: 'stun:turn.test:3478' }] }),
     [`POST /calls/${CALL_ID}/end`]: answer({
       callId: CALL_ID,
       status: 'ended',
+      callMethod,
       queue: null,
       agentJabberUsername: AGENT,
       transfer: null,
@@ -264,6 +270,36 @@ describe('the call at the listener level, against fake adapters', () => {
         `POST /calls/${CALL_ID}/room${webview ? '?webview=true' : ''}`,
       ]);
     }
+  });
+
+  it('a p2p call answers its agent over the chat, and takes no room of the media server', async () => {
+    const { store, chat, media, requests } = await guestInQueue({ callMethod: 'p2p' });
+    expect(media.options).toBeUndefined();
+    expect(media.p2pOptions).toMatchObject({
+      callId: CALL_ID,
+      role: 'answerer',
+      callType: 'video',
+    });
+    expect(media.p2pOptions?.signalling).toBe(chat);
+    expect(media.connected).toBe(true);
+    // No server records it: the call screen must not say it is recorded.
+    expect(store.getState().call.recorded).toBe(false);
+    await expect(media.p2pOptions?.iceServers()).resolves.toEqual([
+      { urls: 'stun:turn.test:3478' },
+    ]);
+    // SECURITY: no peer until the API confirmed the occupant that says it took the call.
+    expect(media.peer).toBeUndefined();
+    chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
+    await settled();
+    expect(media.peer).toBe(AGENT);
+    expect(requests.some((r) => r.route.startsWith(`POST /calls/${CALL_ID}/room`))).toBe(false);
+  });
+
+  it("a p2p call's peer is never an occupant the API did not name", async () => {
+    const { chat, media } = await guestInQueue({ callMethod: 'p2p' });
+    chat.occupantsChanged(ROOM, [occupant('staff-9', 'InCall')]);
+    await settled();
+    expect(media.peer).toBeUndefined();
   });
 
   it('hanging up ends both the chat and the media, and reports the call abandoned', async () => {
@@ -474,6 +510,7 @@ describe('spec items of issue 18 at the listener level', () => {
             data: {
               callId: CALL_ID,
               status: 'answered',
+              callMethod: 'mediaServer',
               queue: null,
               agentJabberUsername: AGENT,
               transfer: { toAgentJabberUsername: null, toCategoryId: 2 },

@@ -6,7 +6,13 @@ import {
   type PresenceStatus,
 } from '@frontdesk/protocol';
 import type { ChatSession, ChatSessionOptions } from '@frontdesk/chat';
-import type { MediaSession, MediaSessionOptions, MediaState } from '@frontdesk/media';
+import type {
+  MediaSession,
+  MediaSessionOptions,
+  MediaState,
+  P2pSession,
+  P2pSessionOptions,
+} from '@frontdesk/media';
 import { StreamRegistry } from '@frontdesk/media/streams';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import type { GuestServices } from '../../app/services.ts';
@@ -33,6 +39,9 @@ export type GuestChat = Pick<
   | 'markDisplayed'
   | 'endCall'
   | 'close'
+  // A p2p call's signals travel over the chat (decision 0045).
+  | 'sendSignal'
+  | 'onSignal'
 >;
 
 /** The members of the media adapter's session that the guest's call uses (tests fake these). */
@@ -47,12 +56,18 @@ export type GuestMedia = Pick<
   | 'markAccepted'
   | 'qualityReport'
   | 'close'
->;
+> &
+  /** A p2p call's media, told which agent the API named (decision 0045). */
+  Partial<Pick<P2pSession, 'setPeer'>>;
 
-/** Makes the call's sessions; the app loads the adapters on first use (the pre-call pages stay light). */
+/**
+ * Makes the call's sessions; the app loads the adapters on first use (the pre-call pages stay
+ * light). The call's method (decision 0045) picks the media: the media server's, or `p2p`.
+ */
 export type CallAdapters = {
   createChat: (options: ChatSessionOptions) => GuestChat;
   createMedia: (options: MediaSessionOptions) => GuestMedia;
+  createP2pMedia: (options: P2pSessionOptions) => GuestMedia;
 };
 
 /**

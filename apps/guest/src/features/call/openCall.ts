@@ -126,6 +126,8 @@ async function confirmAgent(call: LiveCall, nick: string, ctx: CallContext): Pro
   if (state?.status !== 'answered' || state.agentJabberUsername !== nick) return;
   dispatch(agentAccepted(nick));
   call.media.markAccepted(claimedAt);
+  // A p2p call's media takes signals from this agent only, from now on.
+  call.media.setPeer?.(nick);
   publishPresence(call, getState());
 }
 
@@ -203,7 +205,12 @@ export async function openCall(
 ): Promise<LiveCall> {
   const { dispatch, getState, extra } = ctx;
   const { api } = extra;
-  const [adapters, config] = await Promise.all([extra.loadCallAdapters(), extra.clientConfig()]);
+  // The call fixed its media's way when it was made (decision 0045): asked beside the code.
+  const [adapters, config, { callMethod }] = await Promise.all([
+    extra.loadCallAdapters(),
+    extra.clientConfig(),
+    readCallState(params.callId, ctx),
+  ]);
   const auth = getState().guestAuth;
   if (!auth.services || !auth.username || !auth.jabberusername || !auth.access_token) {
     throw new Error('not signed in');
@@ -218,24 +225,44 @@ export async function openCall(
     token: auth.services.xmpp.password,
     sender: 'GUEST',
   });
-  const media = adapters.createMedia({
-    server: config.janusWebsocketUrl,
-    token: async () => (await api(routes.janusToken, { token: token() })).data.janusToken,
-    room: async () => {
-      const { data: room } = await api(routes.callRoom, {
-        params: { callId: params.callId },
-        // spec §7: a native app's webview gets a room it can decode (H.264).
-        query: getState().page.webview ? { webview: 'true' } : {},
-        token: token(),
-      });
-      dispatch(roomOpened({ recorded: room.recorded }));
-      return room;
-    },
+  const capture = {
     display: auth.username,
     callType: params.callType,
     // The devices the guest picked in the preview (issue 18).
     ...captureChoice(getState().browserCheck, company?.flipCamera === true),
-  });
+  };
+  const media =
+    callMethod === 'p2p'
+      ? adapters.createP2pMedia({
+          ...capture,
+          callId: params.callId,
+          // The agent offers once the API named it (confirmAgent sets the peer).
+          role: 'answerer',
+          signalling: chat,
+          iceServers: async () =>
+            (await api(routes.callIce, { params: { callId: params.callId }, token: token() })).data
+              .iceServers,
+        })
+      : adapters.createMedia({
+          ...capture,
+          server: config.janusWebsocketUrl,
+          token: async () => (await api(routes.janusToken, { token: token() })).data.janusToken,
+          room: async () => {
+            const { data: room } = await api(routes.callRoom, {
+              params: { callId: params.callId },
+              // spec §7: a native app's webview gets a room it can decode (H.264).
+              query: getState().page.webview ? { webview: 'true' } : {},
+              token: token(),
+            });
+            dispatch(roomOpened({ recorded: room.recorded }));
+            return room;
+          },
+        });
+  // No server records a p2p call: the call screen must not say it is recorded.
+  if (callMethod === 'p2p') dispatch(roomOpened({ recorded: false }));
+  // A resumed call its agent had answered: that agent is the peer again (decision 0025).
+  const answeredBy = getState().call.agent;
+  if (answeredBy) media.setPeer?.(answeredBy);
 
   let settle: (outcome: CallOutcome) => void = () => undefined;
   const ended = new Promise<CallOutcome>((resolve) => (settle = resolve));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { callRoomJid } from '@frontdesk/protocol';
+import { callRoomJid, type CallMethod } from '@frontdesk/protocol';
 import { answer, fakeApi } from '@frontdesk/protocol/testing';
 import type { ChatMessageRecord } from '@frontdesk/chat';
 import { createStore } from '../../app/store.ts';
@@ -43,7 +43,10 @@ const message = (id: string, direction: 'in' | 'out', text: string): ChatMessage
 });
 
 /** A reloaded tab of company 5 whose session storage holds `chat` beside its call's ticket. */
-async function reloadedTab(chat: ChatMessageRecord[], { resume = true } = {}) {
+async function reloadedTab(
+  chat: ChatMessageRecord[],
+  { resume = true, callMethod = 'mediaServer' as CallMethod } = {},
+) {
   const { api, requests } = fakeApi({
     [`POST /calls/${CALL_ID}/resume`]: answer({
       callId: CALL_ID,
@@ -58,6 +61,14 @@ async function reloadedTab(chat: ChatMessageRecord[], { resume = true } = {}) {
       services: fakeCallServices(NICK),
     }),
     'GET /config': answer(FAKE_CALL_CONFIG),
+    [`GET /calls/${CALL_ID}`]: answer({
+      callId: CALL_ID,
+      status: 'answered',
+      callMethod,
+      queue: null,
+      agentJabberUsername: AGENT,
+      transfer: null,
+    }),
     [`POST /calls/${CALL_ID}/room`]: answer({
       room: '1234',
       pin: 'pin',
@@ -86,7 +97,7 @@ async function reloadedTab(chat: ChatMessageRecord[], { resume = true } = {}) {
     );
     await settled();
   }
-  return { store, chat: chatSession, tabStorage, requests };
+  return { store, chat: chatSession, media, tabStorage, requests };
 }
 
 describe('a reload mid-call (decision 0025)', () => {
@@ -105,6 +116,13 @@ describe('a reload mid-call (decision 0025)', () => {
     expect(store.getState().chat.chatMessages).toEqual([after, ...before]);
     // The tab keeps the chat as it is now, for the next reload.
     expect(JSON.parse(tabStorage.getItem('frontdesk.chat.5') ?? '[]')).toEqual([after, ...before]);
+  });
+
+  it('a p2p call takes its agent as the peer again at once: the API named it before', async () => {
+    const { media, requests } = await reloadedTab([], { callMethod: 'p2p' });
+    expect(media.p2pOptions).toMatchObject({ callId: CALL_ID, role: 'answerer' });
+    expect(media.peer).toBe(AGENT);
+    expect(requests.some((r) => r.route === `POST /calls/${CALL_ID}/room`)).toBe(false);
   });
 
   describe('in a tab the browser duplicated', () => {
