@@ -3,8 +3,7 @@ import { Connection } from './connection.ts';
 import { stopTimers, type SessionContext } from './context.ts';
 import { MediaError, toMediaError } from './errors.ts';
 import { IceWatch } from './ice.ts';
-import { browserSupport } from './janus.ts';
-import { captureLocal, releaseLocal } from './local-media.ts';
+import { releaseLocal } from './local-media.ts';
 import { LocalPublisher } from './publisher.ts';
 import { janusMedia, QualitySampler } from './quality-sampler.ts';
 import { MediaStateOwner } from './session-state.ts';
@@ -28,9 +27,9 @@ import type {
  * The session is the only emitter and owns the state (its MediaStateOwner part).
  */
 export class MediaSession extends MediaStateOwner implements AdapterSession<MediaSessionEvents> {
-  private connecting: Promise<void> | null = null;
   private readonly lifetime = new AbortController();
   private readonly ctx: SessionContext;
+  protected readonly localMedia: SessionContext;
   private readonly publisher: LocalPublisher;
   private readonly feeds: RemoteFeeds;
   private readonly ice: IceWatch;
@@ -56,6 +55,7 @@ export class MediaSession extends MediaStateOwner implements AdapterSession<Medi
       fail: (raw) => this.fail(raw),
       end: (reason, error) => this.end(reason, error),
     };
+    this.localMedia = this.ctx;
     this.publisher = new LocalPublisher(this.ctx);
     this.ice = new IceWatch(this.ctx, this.publisher);
     this.feeds = new RemoteFeeds(this.ctx, this.ice);
@@ -63,36 +63,13 @@ export class MediaSession extends MediaStateOwner implements AdapterSession<Medi
     this.sampler = new QualitySampler(janusMedia(this.ctx, this.feeds));
   }
 
-  get localStream(): MediaStream | null {
-    return this.ctx.local;
-  }
-
   /** The live stream of a remote feed, for a `<video>`/`<audio>` element. */
   remoteStream(janusId: string): MediaStream | undefined {
     return this.feeds.stream(janusId);
   }
 
-  /**
-   * Captures local media, enters the room and publishes. Resolves once published; remote
-   * feeds follow as events. Calling it again returns the same attempt (spec §9: joining is
-   * throttled to the leading call). Rejects, with status `closed`, if set-up fails.
-   */
-  connect(): Promise<void> {
-    this.ctx.marks.acceptedAt ??= performance.now();
-    this.connecting ??= this.setup().catch((raw: unknown) => {
-      const error = toMediaError(raw);
-      this.end('failed', error);
-      throw error;
-    });
-    return this.connecting;
-  }
-
-  private async setup(): Promise<void> {
-    this.update({ status: 'connecting' });
-    if (!browserSupport().webrtc) {
-      throw new MediaError('webrtcUnsupported', 'WebRTC not supported by this browser');
-    }
-    await captureLocal(this.ctx);
+  /** Enters the room and publishes: `connect` resolves once published. */
+  protected async join(): Promise<void> {
     this.connection.adopt(await this.connection.start('setup'));
     this.ctx.marks.publishedAt = performance.now();
     this.update({ status: 'connected' });
@@ -153,7 +130,7 @@ export class MediaSession extends MediaStateOwner implements AdapterSession<Medi
     if (generation) await this.connection.leave(generation);
   }
 
-  private end(reason: EndReason, error?: MediaError): void {
+  protected end(reason: EndReason, error?: MediaError): void {
     if (this.state.status === 'closed') return;
     this.lifetime.abort(new MediaError('invalidHandle', `media session ended: ${reason}`));
     this.sampler.stop();

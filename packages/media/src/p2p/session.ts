@@ -2,11 +2,9 @@ import type { AdapterSession, CallQualityBody, CallSignal } from '@frontdesk/pro
 import { fromApp, MediaError, toMediaError } from '../errors.ts';
 import {
   cameraConstraints,
-  captureLocal,
   microphoneConstraints,
   releaseLocal,
   replaceLocalTrack,
-  webrtcSupported,
   type LocalMediaHost,
 } from '../local-media.ts';
 import type { QualitySampler } from '../quality-sampler.ts';
@@ -35,9 +33,8 @@ type Description = Extract<CallSignal, { kind: 'description' }>;
  * stream and feed), `IceRecovery` (ICE restarts) and the shared `QualitySampler`.
  */
 export class P2pSession extends MediaStateOwner implements AdapterSession<MediaSessionEvents> {
-  private connecting: Promise<void> | null = null;
   private readonly lifetime = new AbortController();
-  private readonly host: LocalMediaHost;
+  protected readonly localMedia: LocalMediaHost;
   /** The current peer connection; null before set-up and once the call ended. */
   private link: PeerLink | null = null;
   private readonly signals: PeerSignals;
@@ -52,7 +49,7 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
   constructor(private readonly options: P2pSessionOptions) {
     super();
     validateCapture(options);
-    this.host = {
+    this.localMedia = {
       options,
       local: null,
       state: () => this.state,
@@ -111,10 +108,6 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
     );
   }
 
-  get localStream(): MediaStream | null {
-    return this.host.local;
-  }
-
   /** The peer's live stream (its feed id is `p2p`), for a `<video>`/`<audio>` element. */
   remoteStream(janusId: string): MediaStream | undefined {
     return janusId === this.state.feeds[0]?.janusId ? this.feed.stream() : undefined;
@@ -134,27 +127,8 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
     });
   }
 
-  /**
-   * Captures local media and makes the peer connection. Resolves once our media is ready
-   * (status `connected`); the peer's feed follows as events. Calling it again returns the same
-   * attempt. Rejects, with status `closed`, if set-up fails.
-   */
-  connect(): Promise<void> {
-    this.marks.acceptedAt ??= performance.now();
-    this.connecting ??= this.setup().catch((raw: unknown) => {
-      const error = toMediaError(raw);
-      this.end('failed', error);
-      throw error;
-    });
-    return this.connecting;
-  }
-
-  private async setup(): Promise<void> {
-    this.update({ status: 'connecting' });
-    if (!webrtcSupported()) {
-      throw new MediaError('webrtcUnsupported', 'WebRTC not supported by this browser');
-    }
-    await captureLocal(this.host);
+  /** Makes the peer connection: `connect` resolves then, the peer's feed follows as events. */
+  protected async join(): Promise<void> {
     const link = await this.newLink();
     if (this.lifetime.signal.aborted) {
       link.close();
@@ -189,8 +163,8 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
         if (link === this.link) this.ice.onState(link, state);
       },
     });
-    if (this.options.role === 'offerer' && this.host.local) {
-      link.addTracks(this.host.local, this.direction());
+    if (this.options.role === 'offerer' && this.localMedia.local) {
+      link.addTracks(this.localMedia.local, this.direction());
     }
     return link;
   }
@@ -317,7 +291,7 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
       await this.replaceLink();
     }
     const link = this.link;
-    const local = this.host.local;
+    const local = this.localMedia.local;
     if (!link || !local) return;
     link.remote = signal.session;
     try {
@@ -392,7 +366,7 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
   /** Mute and hold on our tracks and on what the link's senders send (no renegotiation). */
   private async applySending(): Promise<void> {
     const { audioMuted, videoMuted, onHold } = this.state.local;
-    for (const track of this.host.local?.getTracks() ?? []) {
+    for (const track of this.localMedia.local?.getTracks() ?? []) {
       const muted = track.kind === 'audio' ? audioMuted : videoMuted;
       track.enabled = !onHold && !muted;
       await this.link?.setSending(track.kind === 'audio' ? 'audio' : 'video', !muted);
@@ -401,7 +375,7 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
 
   /** Switches camera (or preset, or back camera) with replaceTrack: no renegotiation. */
   async switchCamera(choice: CameraChoice, preset?: VideoOptions['preset']): Promise<void> {
-    await this.replaceLocal('video', cameraConstraints(this.host, choice, preset));
+    await this.replaceLocal('video', cameraConstraints(this.localMedia, choice, preset));
   }
 
   /** Switches microphone with replaceTrack: no renegotiation. */
@@ -413,7 +387,7 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
     kind: 'audio' | 'video',
     constraints: MediaStreamConstraints,
   ): Promise<void> {
-    await replaceLocalTrack(this.host, kind, constraints, async (_old, track) => {
+    await replaceLocalTrack(this.localMedia, kind, constraints, async (_old, track) => {
       await this.link?.sender(kind)?.replaceTrack(track);
     });
   }
@@ -470,7 +444,7 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
     this.update({ error: { code: error.code, message: error.message } });
   }
 
-  private end(reason: EndReason, error?: MediaError): void {
+  protected end(reason: EndReason, error?: MediaError): void {
     if (this.state.status === 'closed') return;
     this.lifetime.abort(new MediaError('invalidHandle', `media session ended: ${reason}`));
     this.sampler.stop();
@@ -480,7 +454,7 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
     this.link = null;
     link?.close();
     this.feed.clear();
-    releaseLocal(this.host);
+    releaseLocal(this.localMedia);
     this.update({
       status: 'closed',
       endReason: reason,
