@@ -59,6 +59,8 @@ async function guestInQueue({
   cameraRefused = false,
   /** How the API says the call's media travels (decision 0045). */
   callMethod = 'mediaServer' as CallMethod,
+  /** How many of the first questions about the call's state the network loses. */
+  lostStateReads = 0,
 } = {}) {
   const roomAccess = answer({
     room: '1234',
@@ -101,8 +103,15 @@ async function guestInQueue({
     const refusal = Object.assign(new Error('Permission denied'), { code: 'disabledCamera' });
     media.connect = () => Promise.reject(refusal);
   }
+  let lost = 0;
   const services = offlineServices({
-    api,
+    api: (async (route, ...options) => {
+      if (route.path === routes.callState.path && lost < lostStateReads) {
+        lost += 1;
+        throw new TypeError('Failed to fetch');
+      }
+      return api(route, ...options);
+    }) as ApiClient,
     loadCallAdapters: fakeCallAdapters(chat, media),
   });
   const store = createStore(
@@ -293,6 +302,14 @@ describe('the call at the listener level, against fake adapters', () => {
     await settled();
     expect(media.peer).toBe(AGENT);
     expect(requests.some((r) => r.route.startsWith(`POST /calls/${CALL_ID}/room`))).toBe(false);
+  });
+
+  it("asks the call's method again when the answer is lost, and sets up the call", async () => {
+    // Two answers lost: the third question, 1.5 s later, is answered.
+    const { media, store } = await guestInQueue({ callMethod: 'p2p', lostStateReads: 2 });
+    await vi.waitFor(() => expect(media.connected).toBe(true), { timeout: 5_000 });
+    expect(media.p2pOptions?.callId).toBe(CALL_ID);
+    expect(store.getState().flow.stage).toBe('waiting');
   });
 
   it("a p2p call's peer is never an occupant the API did not name", async () => {

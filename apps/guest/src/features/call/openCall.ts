@@ -5,12 +5,14 @@
  * page before a call carries only `Connections` and the presence the guest says.
  */
 import {
+  ApiRequestError,
   callReportUpdateBodySchema,
   DEFAULT_AVERAGE_WAIT_MS,
   agentAbsence,
   QUEUE_POLL_MS,
   queuePlace,
   routes,
+  type CallMethod,
   type CallType,
 } from '@frontdesk/protocol';
 import type { RoomSnapshot } from '@frontdesk/chat';
@@ -188,6 +190,25 @@ function watchAgentPresence(call: LiveCall, ctx: CallContext): void {
   call.settle({ kind: 'agentLeft' });
 }
 
+/** How many times the call's method is asked before the call's set-up fails. */
+const CALL_METHOD_TRIES = 3;
+
+/**
+ * How the call's media travels, as the API fixed it (decision 0045). The call cannot start
+ * without it, so a lost answer or a server error is asked again (spec §9); a refusal is final.
+ */
+async function readCallMethod(callId: string, ctx: CallContext): Promise<CallMethod> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return (await readCallState(callId, ctx)).callMethod;
+    } catch (error) {
+      const refused = error instanceof ApiRequestError && error.status < 500;
+      if (refused || attempt === CALL_METHOD_TRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
 /**
  * Waits in the call's own room (decision 0010) and publishes into the call's Janus room
  * (docs/protocol.md step 2). The chat and media code is loaded here, not before: the pre-call
@@ -206,10 +227,10 @@ export async function openCall(
   const { dispatch, getState, extra } = ctx;
   const { api } = extra;
   // The call fixed its media's way when it was made (decision 0045): asked beside the code.
-  const [adapters, config, { callMethod }] = await Promise.all([
+  const [adapters, config, callMethod] = await Promise.all([
     extra.loadCallAdapters(),
     extra.clientConfig(),
-    readCallState(params.callId, ctx),
+    readCallMethod(params.callId, ctx),
   ]);
   const auth = getState().guestAuth;
   if (!auth.services || !auth.username || !auth.jabberusername || !auth.access_token) {
