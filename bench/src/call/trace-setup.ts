@@ -7,13 +7,16 @@
 // (DevTools Protocol `Network` events, their monotonic time put on the wall clock by each
 // request's `wallTime`), the figures' the pages' own: both in epoch milliseconds.
 //
-//   scripts/isolated npx tsx bench/src/call/trace-setup.ts [calls]
+//   scripts/isolated npx tsx bench/src/call/trace-setup.ts [calls] [--p2p]
 //
-// It starts its own stack and serves the apps as built (`npm run build` first).
+// It starts its own stack and serves the apps as built (`npm run build` first). With `--p2p` the
+// calls are p2pCallSetup's, at the bench's p2p company (p2p-company.ts): their signals show as
+// the chat's headline messages.
 import type { Page } from 'playwright-core';
 import { startBenchStack } from '../stack.ts';
 import { launchChromium } from '../web/browser.ts';
 import { COMPANY_12_SITE, endCall, startCall, withAgent } from './call-flow.ts';
+import { seedP2pCompany } from './p2p-company.ts';
 
 type Step = { at: number; side: 'guest' | 'agent' | 'both'; what: string };
 
@@ -23,9 +26,18 @@ type Frame = { requestId: string; timestamp: number; response: { payloadData: st
 const SECRETS =
   /(<auth\b[^>]*>)[^<]*|("(?:pin|secret|token|room_token|password|credential)"\s*:\s*)"[^"]*"/g;
 
+/**
+ * A p2p call's signal (packages/chat, a headline's `<signal>` with JSON, its quotes as they
+ * come, escaped or not): its kind, and a description's type (offer, answer).
+ */
+const P2P_SIGNAL =
+  /<signal\b[^>]*>.*?kind(?:"|&quot;)\s*:\s*(?:"|&quot;)(\w+)(?:.*?type(?:"|&quot;)\s*:\s*(?:"|&quot;)(offer|answer))?/;
+
 /** A WebSocket frame in a few words: an XMPP stanza's start, or a Janus message's gist. */
 function describeFrame(payload: string): string | null {
   const text = payload.replace(/\s+/g, ' ');
+  const signal = P2P_SIGNAL.exec(text);
+  if (signal) return `p2p signal ${signal[1]}${signal[2] ? ` ${signal[2]}` : ''}`;
   if (!text.startsWith('{')) return mask(text).slice(0, 120);
   const message = JSON.parse(text) as Record<string, unknown>;
   if (message.janus === 'ack' || message.janus === 'keepalive') return null;
@@ -77,23 +89,22 @@ async function record(page: Page, side: Step['side'], steps: Step[]): Promise<vo
   await cdp.send('Network.enable');
 }
 
-const calls = Number(process.argv[2] ?? 3);
+const args = process.argv.slice(2);
+const calls = Number(args.find((arg) => !arg.startsWith('--')) ?? 3);
 const stack = await startBenchStack((line) => console.error(line));
+const site = args.includes('--p2p')
+  ? await seedP2pCompany(stack.databaseUrl, stack.schema)
+  : COMPANY_12_SITE;
 const browser = await launchChromium();
 const ms = (value: number) => Math.round(value);
 try {
-  await withAgent(browser, stack.url, COMPANY_12_SITE.agentEmail, async (agent) => {
+  await withAgent(browser, stack.url, site.agentEmail, async (agent) => {
     const steps: Step[] = [];
     await record(agent, 'agent', steps);
     for (let i = 1; i <= calls; i += 1) {
       steps.length = 0;
-      const call = await startCall(
-        browser,
-        stack.url,
-        agent,
-        COMPANY_12_SITE,
-        `Traced Guest ${i}`,
-        (guest) => record(guest, 'guest', steps),
+      const call = await startCall(browser, stack.url, agent, site, `Traced Guest ${i}`, (guest) =>
+        record(guest, 'guest', steps),
       );
       const { clicked, ready, accepted, guestFrame, agentFrame } = call.instants;
       steps.push(
