@@ -191,20 +191,3 @@ it('sends a signal to every session of the user, and copies it to none of the se
     chatMessages.length = 0;
   }
 });
-
-it('stores no signal for a user who is offline', async () => {
-  const later = await sessionOf(test, 'staff-9');
-  const signals: CallSignal[] = [];
-  later.onSignal((_, signal) => signals.push(signal));
-  await guest.sendSignal('staff-9', hello('guest-pc-stale'));
-  await later.connect();
-  try {
-    // Anything stored would be delivered at connect, before this one.
-    const fresh = nextSignal(later);
-    await guest.sendSignal('staff-9', hello('guest-pc-fresh'));
-    await fresh;
-    expect(signals).toEqual([hello('guest-pc-fresh')]);
-  } finally {
-    await later.close();
-  }
-});
