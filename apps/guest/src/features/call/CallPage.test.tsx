@@ -4,7 +4,7 @@ import { company, renderWithState } from '../../test/render.tsx';
 import { callSlice, type CallState } from './callSlice.ts';
 import { chatSlice } from '../chat/chatSlice.ts';
 import { CallPage } from './CallPage.tsx';
-import { formatDuration } from './controls.tsx';
+import { CallTimer, formatDuration } from './controls.tsx';
 import { WaitingPage } from './WaitingPage.tsx';
 
 const call = (overrides: Partial<CallState>): CallState => ({
@@ -261,5 +261,10 @@ describe('call duration', () => {
     expect(formatDuration(0)).toBe('00:00');
     expect(formatDuration(65_400)).toBe('01:05');
     expect(formatDuration(3_600_000 + 62_000)).toBe('1:01:02');
+  });
+
+  it('shows the time so far at once when it appears mid-call (after a hold), never 00:00 first', () => {
+    renderWithState(<CallTimer since={Date.now() - 65_400} />);
+    expect(screen.getByTestId('call-timer').textContent).toBe('Call duration 01:05');
   });
 });

@@ -53,7 +53,8 @@ export function formatDuration(ms: number): string {
 /** How long the call has lasted since `since` (when its screen opened: the agent answered). */
 export function CallTimer({ since }: { since: number }) {
   const t = useT();
-  const [now, setNow] = useState(since);
+  // From now, not from `since`: a timer shown mid-call (after a hold) never reads 00:00 first.
+  const [now, setNow] = useState(Date.now);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
