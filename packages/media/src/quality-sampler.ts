@@ -26,13 +26,22 @@ export interface SampledMedia {
   readonly marks: CallMarks;
   readonly intervalMs: number;
   read(): Promise<{ key: object | null; reports: MediaReports }>;
+  /** The receiving side's statistics alone, read often while a remote stream stands still. */
+  readReceived(): Promise<RTCStatsReport | null>;
   quality(quality: MediaState['quality']): void;
   /** The receiving mids whose packet count stood still since the last sample. */
   setStalled(stalled: Set<string>): void;
 }
 
-const statsOf = (pc: RTCPeerConnection | null | undefined) =>
+/** A PeerConnection's statistics; none when it has none (closed, or no PeerConnection). */
+export const statsOf = (pc: RTCPeerConnection | null | undefined): Promise<RTCStatsReport | null> =>
   pc?.getStats().catch(() => null) ?? Promise.resolve(null);
+
+async function subscriberStats(generation: Generation | null): Promise<RTCStatsReport | null> {
+  // A PeerConnection closed by a teardown under way has no statistics left: none is read.
+  const subscriber = await generation?.subscriber?.catch(() => null);
+  return statsOf(subscriber?.pc);
+}
 
 /** A Janus session's media: the current generation's publisher and subscriber. */
 export function janusMedia(ctx: SessionContext, feeds: RemoteFeeds): SampledMedia {
@@ -41,16 +50,15 @@ export function janusMedia(ctx: SessionContext, feeds: RemoteFeeds): SampledMedi
     intervalMs: ctx.options.qualityIntervalMs ?? 1000,
     async read() {
       const generation: Generation | null = ctx.generation;
-      // A PeerConnection closed by a teardown under way has no statistics left: none is read.
-      const subscriber = await generation?.subscriber?.catch(() => null);
       return {
         key: generation,
         reports: {
           publish: await statsOf(generation?.publisher.pc),
-          subscribe: await statsOf(subscriber?.pc),
+          subscribe: await subscriberStats(generation),
         },
       };
     },
+    readReceived: () => subscriberStats(ctx.generation),
     quality: (quality) => ctx.update({ quality }),
     setStalled: (stalled) => feeds.setStalled(stalled),
   };
@@ -177,7 +185,7 @@ export class QualitySampler {
 
   /** Between samples: a stalled stream whose packets count up again is live at once. */
   private async checkResumed(): Promise<void> {
-    const report = (await this.media.read()).reports.subscribe;
+    const report = await this.media.readReceived();
     if (!report) return;
     const moving = new Set<string>();
     report.forEach((stat: Record<string, unknown>) => {

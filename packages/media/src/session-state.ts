@@ -4,8 +4,11 @@ import { captureLocal, webrtcSupported, type LocalMediaHost } from './local-medi
 import type { CallMarks } from './quality-report.ts';
 import type { EndReason, MediaSessionEvents, MediaState } from './types.ts';
 
-/** A session's state before `connect`, whichever way its media goes. */
-const INITIAL_MEDIA_STATE: MediaState = {
+/**
+ * A session's state before `connect`, whichever way its media goes (a fake session's start in
+ * tests, too). Never mutated, as no `MediaState` is: copy it to change it.
+ */
+export const INITIAL_MEDIA_STATE: MediaState = {
   status: 'idle',
   endReason: null,
   error: null,

@@ -281,3 +281,48 @@ test('an ICE restart from either side: new credentials, media keeps flowing', as
     await call.connected();
   }
 });
+
+test('a candidate the peer connection refuses is no error (around an ICE restart, a normal thing)', async ({
+  page,
+  harnessUrl,
+}) => {
+  const call = await openCall(page, harnessUrl, { debug: true });
+  await call.connected();
+  const refusals: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('candidate refused')) refusals.push(message.text());
+  });
+  const [sent] = await page.evaluate(() =>
+    window.p2p
+      .candidatesFrom('agent')
+      .filter((s) => s.kind === 'candidate' && s.candidate.candidate !== ''),
+  );
+  if (sent?.kind !== 'candidate') throw new Error('the agent sent no candidate');
+  // The agent's candidate for a media section the description does not have.
+  const refused = { ...sent, candidate: { ...sent.candidate, sdpMid: 'none', sdpMLineIndex: 9 } };
+  await page.evaluate((signal) => window.p2p.inject('agent', 'guest', signal), refused);
+  await expect.poll(() => refusals.length).toBeGreaterThan(0);
+  expect(await call.state('guest')).toMatchObject({ status: 'connected', error: null });
+  await call.flowing('guest');
+});
+
+test('after the guest says bye, the agent asks for ICE servers only once a page says hello', async ({
+  page,
+  harnessUrl,
+}) => {
+  const call = await openCall(page, harnessUrl);
+  await call.connected();
+  const asked = () => page.evaluate(() => window.p2p.iceRequests('agent'));
+  const before = await asked();
+  await page.evaluate(() => window.p2p.close('guest', false));
+  await call.waitForState(
+    'agent',
+    (s) => s.feeds.length === 0 && s.peerCall === 'Paused' && s.status === 'connected',
+  );
+  // After the call ended the API refuses ICE servers: a new link now would be asked in vain.
+  expect(await asked()).toBe(before);
+  await page.evaluate(() => window.p2p.reopenGuest());
+  await call.connected();
+  expect(await asked()).toBe(before + 1);
+  expect((await call.state('agent')).error).toBeNull();
+});

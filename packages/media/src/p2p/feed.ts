@@ -23,6 +23,8 @@ export class PeerFeed {
   private link: PeerLink | null = null;
   /** Receiving mids whose packet count stood still over the last quality sample. */
   private stalled = new Set<string>();
+  /** The tracks whose mute, unmute and end we follow (a track comes back on a restored link). */
+  private readonly followed = new WeakSet<MediaStreamTrack>();
 
   constructor(private readonly host: FeedHost) {}
 
@@ -32,16 +34,32 @@ export class PeerFeed {
 
   /** A track of the peer arrived on a link (the current one, or one that replaces it). */
   addTrack(link: PeerLink, track: MediaStreamTrack): void {
-    this.link = link;
-    const refresh = () => {
-      if (this.link !== link) return;
-      this.noteFirstMedia(track);
-      this.publish();
-    };
-    track.addEventListener('mute', refresh);
-    track.addEventListener('unmute', refresh);
-    track.addEventListener('ended', refresh);
+    if (!this.followed.has(track)) {
+      this.followed.add(track);
+      const refresh = () => {
+        if (this.link !== link) return;
+        this.noteFirstMedia(track);
+        this.publish();
+      };
+      track.addEventListener('mute', refresh);
+      track.addEventListener('unmute', refresh);
+      track.addEventListener('ended', refresh);
+    }
     this.noteFirstMedia(track);
+    this.show(link);
+  }
+
+  /**
+   * The link's path is back after ICE failed (which cleared the feed): its tracks are the same,
+   * and an ICE restart that changes no direction brings no new `track` event, so the feed is
+   * shown again from what the link already has.
+   */
+  restore(link: PeerLink): void {
+    if (this.link === null && link.stream.getTracks().length > 0) this.show(link);
+  }
+
+  private show(link: PeerLink): void {
+    this.link = link;
     if (this.host.state().stages.remoteStream !== true) this.host.stage('remoteStream', true);
     this.host.emit('remoteStream', {
       janusId: P2P_FEED_ID,

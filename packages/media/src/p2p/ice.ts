@@ -13,7 +13,8 @@ export interface IceHost {
   restart(): Promise<void>;
   /** The path is lost; `failed` when ICE gave it up (not only `disconnected`). */
   down(failed: boolean): void;
-  up(): void;
+  /** The link's path is up (again). */
+  up(link: PeerLink): void;
   /** No restart brought the path back within the policy. */
   gaveUp(link: PeerLink, error: MediaError): void;
 }
@@ -32,7 +33,7 @@ export class IceRecovery {
   onState(link: PeerLink, state: RTCPeerConnectionState): void {
     clearTimeout(this.graceTimer);
     if (state === 'connected') {
-      this.host.up();
+      this.host.up(link);
     } else if (state === 'disconnected') {
       this.host.down(false);
       this.graceTimer = setTimeout(() => void this.recover(link), ICE_DISCONNECTED_GRACE_MS);

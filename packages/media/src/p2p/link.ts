@@ -12,6 +12,8 @@ export interface LinkEvents {
   /** A candidate we gathered; the empty one ends our gathering. */
   candidate(candidate: CandidateInit): void;
   track(track: MediaStreamTrack): void;
+  /** A candidate of the peer's that our PeerConnection would not take. */
+  refused(candidate: CandidateInit, error: unknown): void;
   state(state: RTCPeerConnectionState): void;
 }
 
@@ -29,7 +31,10 @@ export class PeerLink {
   readonly stream = new MediaStream();
   private readonly early: CandidateInit[] = [];
 
-  constructor(iceServers: IceServer[], events: LinkEvents) {
+  constructor(
+    iceServers: IceServer[],
+    private readonly events: LinkEvents,
+  ) {
     this.pc = new RTCPeerConnection({ iceServers });
     this.pc.addEventListener('icecandidate', ({ candidate }) => {
       events.candidate(
@@ -97,13 +102,19 @@ export class PeerLink {
     for (const candidate of this.early.splice(0)) await this.addCandidate(candidate);
   }
 
-  /** The peer's candidate; kept until its description is in (they may overtake it). */
+  /**
+   * The peer's candidate; kept until its description is in (they may overtake it). One the
+   * PeerConnection refuses is no failure of the call: around an ICE restart a candidate of the
+   * credentials just replaced still arrives, and the path is made of the ones that are taken.
+   */
   async addCandidate(candidate: CandidateInit): Promise<void> {
     if (!this.pc.remoteDescription) {
       this.early.push(candidate);
       return;
     }
-    await this.pc.addIceCandidate(candidate);
+    await this.pc.addIceCandidate(candidate).catch((error: unknown) => {
+      this.events.refused(candidate, error);
+    });
   }
 
   sdp(): { local: string | null; remote: string | null } {

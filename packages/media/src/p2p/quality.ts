@@ -1,4 +1,4 @@
-import { QualitySampler, type SampledMedia } from '../quality-sampler.ts';
+import { QualitySampler, statsOf, type SampledMedia } from '../quality-sampler.ts';
 import type { CallMarks } from '../quality-report.ts';
 import type { MediaState } from '../types.ts';
 import type { PeerLink } from './link.ts';
@@ -19,9 +19,10 @@ export function p2pSampler(
     intervalMs,
     async read() {
       const current = link();
-      const report = (await current?.pc.getStats().catch(() => null)) ?? null;
+      const report = await statsOf(current?.pc);
       return { key: report ? current : null, reports: { publish: report, subscribe: report } };
     },
+    readReceived: () => statsOf(link()?.pc),
     quality,
     setStalled,
   };

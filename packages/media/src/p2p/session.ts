@@ -35,7 +35,10 @@ type Description = Extract<CallSignal, { kind: 'description' }>;
 export class P2pSession extends MediaStateOwner implements AdapterSession<MediaSessionEvents> {
   private readonly lifetime = new AbortController();
   protected readonly localMedia: LocalMediaHost;
-  /** The current peer connection; null before set-up and once the call ended. */
+  /**
+   * The current peer connection; null before set-up, once the call ended and, on the offerer's
+   * side, from the peer's `bye` until a peer connection says `hello`.
+   */
   private link: PeerLink | null = null;
   private readonly signals: PeerSignals;
   private readonly feed: PeerFeed;
@@ -85,7 +88,9 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
         }
         if (this.state.status === 'connected') this.update({ status: 'reconnecting' });
       },
-      up: () => {
+      up: (link) => {
+        // After a failed ICE the feed was cleared: the same link's tracks come back.
+        this.feed.restore(link);
         if (this.state.status !== 'reconnecting') return;
         this.update({ status: 'connected', reconnects: this.state.reconnects + 1 });
       },
@@ -159,6 +164,8 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
       track: (track) => {
         if (link === this.link) this.feed.addTrack(link, track);
       },
+      // Normal around an ICE restart: a late candidate of the old credentials.
+      refused: (candidate, error) => this.debug('candidate refused', { candidate, error }),
       state: (state) => {
         if (link === this.link) this.ice.onState(link, state);
       },
@@ -171,14 +178,18 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
 
   /** The peer's connection went away or another took its place: start over on a new link. */
   private async replaceLink(): Promise<void> {
+    this.dropLink();
+    const link = await this.newLink();
+    if (this.lifetime.signal.aborted) link.close();
+    else this.link = link;
+  }
+
+  private dropLink(): void {
     const old = this.link;
     this.link = null;
     old?.close();
     this.feed.clear();
     this.reoffer = false;
-    const link = await this.newLink();
-    if (this.lifetime.signal.aborted) link.close();
-    else this.link = link;
   }
 
   private direction(): RTCRtpTransceiverDirection {
@@ -195,17 +206,11 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
   }
 
   private async onSignalAsOfferer(signal: CallSignal): Promise<void> {
+    if (signal.kind === 'hello') return this.onHello(signal.session);
     const link = this.link;
     if (!link) return;
     const fromPeer = link.remote === signal.session;
     switch (signal.kind) {
-      case 'hello':
-        // A peer connection we are not connected with (a new page): offer to it, afresh if we
-        // were connected with another.
-        if (fromPeer) return;
-        if (link.remote !== null) await this.replaceLink();
-        await this.offer(signal.session);
-        return;
       case 'description':
         if (signal.description.type === 'answer') await this.onAnswer(link, signal);
         return;
@@ -219,6 +224,19 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
         if (fromPeer) await this.onBye(signal.ended);
         return;
     }
+  }
+
+  /**
+   * A peer connection we are not connected with (a new page) is ready: offer to it, on a new
+   * link if ours was with another or the last one said bye. Before our own set-up is done,
+   * `join` offers to whoever is there.
+   */
+  private async onHello(session: string): Promise<void> {
+    if (this.state.status !== 'connected' && this.state.status !== 'reconnecting') return;
+    const link = this.link;
+    if (link?.remote === session) return;
+    if (!link || link.remote !== null) await this.replaceLink();
+    await this.offer(session);
   }
 
   private async onSignalAsAnswerer(signal: CallSignal): Promise<void> {
@@ -267,12 +285,18 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
       }
       if (this.state.stages.createOffer !== true) this.stage('createOffer', true);
     }
-    // A sender's encodings exist once negotiated: a new link keeps the user's mutes.
-    await this.applySending();
     const sdp = link.pc.localDescription?.sdp;
     if (link !== this.link || !sdp) return;
     link.remote = to;
-    await this.signals.send(to, { kind: 'description', description: { type: 'offer', sdp } });
+    // Sent before anything else is awaited, so that none of our candidates gathered for this
+    // description reaches the peer ahead of it.
+    const sent = this.signals.send(to, {
+      kind: 'description',
+      description: { type: 'offer', sdp },
+    });
+    // A sender's encodings exist once negotiated: a new link keeps the user's mutes.
+    await this.applySending();
+    await sent;
   }
 
   private async onAnswer(link: PeerLink, signal: Description): Promise<void> {
@@ -304,27 +328,35 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
       throw error;
     }
     if (this.state.stages.createAnswer !== true) this.stage('createAnswer', true);
-    await this.applySending();
     const sdp = link.pc.localDescription?.sdp;
     if (link !== this.link || !sdp) return;
-    await this.signals.send(signal.session, {
+    // Before anything else is awaited: our candidates must not overtake our answer.
+    const sent = this.signals.send(signal.session, {
       kind: 'description',
       description: { type: 'answer', sdp },
     });
+    await this.applySending();
+    await sent;
   }
 
   /**
    * The peer's connection is gone. The call ended (its hang-up): so does ours, as when the
-   * media server destroys a call's room. Otherwise (a reload, a transfer) we wait on a fresh
-   * link for its next connection; the answerer says it is ready again.
+   * media server destroys a call's room. Otherwise (a reload, a transfer, the guest leaving)
+   * the offerer drops the link and waits for a `hello` (a page that comes back says one):
+   * until then it asks for no ICE servers, which the API refuses once the call is over. The
+   * answerer waits for the next offer on a fresh link and says it is ready again.
    */
   private async onBye(ended: boolean): Promise<void> {
     if (ended) {
       this.end('roomDestroyed');
       return;
     }
+    if (this.options.role === 'offerer') {
+      this.dropLink();
+      return;
+    }
     await this.replaceLink();
-    if (this.options.role === 'answerer') await this.greet();
+    await this.greet();
   }
 
   private iceServers() {
@@ -348,7 +380,8 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
   /**
    * Hold: no media either way, the peer connection kept. Every transceiver goes `inactive` at
    * the next negotiation: the offerer offers at once; the answerer, which may not offer, asks
-   * the offerer for an offer (`restart`) and answers it `inactive`.
+   * the offerer for an offer (`restart`, so an ICE restart rides along: the app holds only
+   * from the agent's side) and answers it `inactive`.
    */
   async setOnHold(onHold: boolean): Promise<void> {
     this.update({ local: { ...this.state.local, onHold } });
@@ -356,11 +389,8 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
     const link = this.link;
     if (!link) return;
     link.setDirection(this.direction());
-    if (this.options.role === 'offerer') {
-      await this.serially(() => this.offer(link.remote));
-    } else {
-      await this.signals.send(link.remote, { kind: 'restart' });
-    }
+    if (this.options.role === 'offerer') await this.serially(() => this.offer(link.remote));
+    else await this.askForOffer(link);
   }
 
   /** Mute and hold on our tracks and on what the link's senders send (no renegotiation). */
@@ -413,7 +443,18 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
     const link = this.link;
     if (!link) return;
     if (this.options.role === 'offerer') await this.serially(() => this.offer(link.remote, true));
-    else await this.signals.send(link.remote, { kind: 'restart' });
+    else await this.askForOffer(link);
+  }
+
+  /**
+   * The answerer's way to renegotiate: it asks the offerer for an offer with an ICE restart,
+   * having taken fresh ICE servers first (TURN credentials expire), which its answer gathers on.
+   */
+  private async askForOffer(link: PeerLink): Promise<void> {
+    const iceServers = await this.iceServers();
+    if (link !== this.link) return;
+    link.pc.setConfiguration({ iceServers });
+    await this.signals.send(link.remote, { kind: 'restart' });
   }
 
   /** Runs a task in the signal queue and waits for it (its failure is the caller's). */
@@ -429,10 +470,10 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
    */
   async close(options: { ended?: boolean } = {}): Promise<void> {
     if (this.state.status === 'closed') return;
-    const bye = this.signals.send(this.link?.remote ?? null, {
-      kind: 'bye',
-      ended: options.ended === true,
-    });
+    // Without a link (the peer said bye, or we never set up) there is no connection to tell.
+    const bye = this.link
+      ? this.signals.send(this.link.remote, { kind: 'bye', ended: options.ended === true })
+      : Promise.resolve();
     this.end('left');
     await bye;
   }

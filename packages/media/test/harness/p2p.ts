@@ -17,7 +17,7 @@ declare global {
 }
 
 export type Side = 'agent' | 'guest';
-export type P2pConfig = Pick<P2pSessionOptions, 'callId' | 'callType' | 'reconnect'>;
+export type P2pConfig = Pick<P2pSessionOptions, 'callId' | 'callType' | 'reconnect' | 'debug'>;
 
 /**
  * The chat as the sessions see it: each user's signals go to the named user's listeners with
@@ -71,6 +71,8 @@ interface Participant {
 let board = new Switchboard();
 let config: P2pConfig | null = null;
 const sides = new Map<Side, Participant>();
+/** How many times each side asked for ICE servers (the API's POST /calls/:callId/ice). */
+let iceRequests: Record<Side, number> = { agent: 0, guest: 0 };
 const root = document.querySelector('[data-testid="p2p"]');
 
 function participant(side: Side): Participant {
@@ -89,7 +91,10 @@ async function open(side: Side, introduce = true): Promise<void> {
     role: side === 'agent' ? 'offerer' : 'answerer',
     signalling: channel,
     // Host candidates only: the test's namespace needs neither STUN nor a relay.
-    iceServers: () => Promise.resolve([]),
+    iceServers: () => {
+      iceRequests[side] += 1;
+      return Promise.resolve([]);
+    },
     display: side,
     qualityIntervalMs: 500,
   });
@@ -139,6 +144,7 @@ const p2p = {
   /** Both sides connect; each is told its peer unless `introduce` is false. */
   async start(next: P2pConfig, introduce = true): Promise<void> {
     board = new Switchboard();
+    iceRequests = { agent: 0, guest: 0 };
     config = next;
     await Promise.all([open('agent', introduce), open('guest', introduce)]);
   },
@@ -159,6 +165,17 @@ const p2p = {
 
   statuses(side: Side): string[] {
     return participant(side).statuses;
+  },
+
+  iceRequests(side: Side): number {
+    return iceRequests[side];
+  },
+
+  /** The candidates `side` sent, in order. */
+  candidatesFrom(side: Side): CallSignal[] {
+    return board.delivered
+      .filter((d) => d.from === side && d.signal.kind === 'candidate')
+      .map((d) => d.signal);
   },
 
   /** What `side` receives from the other, cumulative. */
@@ -212,6 +229,13 @@ const p2p = {
     const old = participant('guest');
     old.channel.detach();
     await old.session.close();
+    await p2p.reopenGuest();
+  },
+
+  /** The guest's page, closed, is opened again: its new session says hello. */
+  async reopenGuest(): Promise<void> {
+    const old = participant('guest');
+    old.channel.detach();
     old.video.remove();
     await open('guest');
   },
