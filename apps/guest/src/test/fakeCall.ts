@@ -20,6 +20,8 @@ import type {
   MediaState,
   P2pSessionOptions,
 } from '@frontdesk/media';
+// Not the package's main entry, which brings janus.js (a browser-only script) along.
+import { INITIAL_MEDIA_STATE } from '@frontdesk/media/p2p';
 import type { CallAdapters, GuestChat, GuestMedia } from '../features/call/connections.ts';
 
 /** A listener that throws fails the test that made it throw. */
@@ -128,19 +130,7 @@ export class FakeChat extends Emitter<ChatEvents> implements GuestChat {
 
 /** The media session of a call, as far as connections.ts and the listeners use it. */
 export class FakeMedia extends Emitter<MediaSessionEvents> implements GuestMedia {
-  state: MediaState = {
-    status: 'idle',
-    endReason: null,
-    error: null,
-    stages: {},
-    feeds: [],
-    local: { audioMuted: false, videoMuted: false, onHold: false },
-    streamsReady: { local: false, remote: false },
-    peerCall: 'Paused',
-    peerVideo: 'Paused',
-    quality: { send: null, receive: null },
-    reconnects: 0,
-  };
+  state: MediaState = { ...INITIAL_MEDIA_STATE };
   readonly calls: unknown[][] = [];
   connected = false;
   closed = false;

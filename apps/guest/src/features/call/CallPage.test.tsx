@@ -264,7 +264,7 @@ describe('call duration', () => {
   });
 
   it('shows the time so far at once when it appears mid-call (after a hold), never 00:00 first', () => {
-    renderWithState(<CallTimer since={Date.now() - 65_400} />);
+    renderWithState(<CallTimer since={Date.now() - 65_400} />, {});
     expect(screen.getByTestId('call-timer').textContent).toBe('Call duration 01:05');
   });
 });
