@@ -55,7 +55,7 @@ const visitFiles = () => [
 ];
 
 const BUDGETS = [
-  { name: 'guest page before a call (JS+CSS)', files: precallFiles, limitKb: 127 },
+  { name: 'guest page before a call (JS+CSS)', files: precallFiles, limitKb: 128 },
   // Also with error reporting on (`GET /api/config` names a DSN): its SDK loads only with the
   // page's first error or with a call (decision 0042).
   { name: 'with the identity and bot checks', files: visitFiles, limitKb: 146 },
