@@ -33,4 +33,20 @@ describe('the database pool', () => {
     await sleep(50);
     await expect(pingDatabase(db)).resolves.toBeUndefined();
   });
+
+  it("reads int8 as a number on its own connections, and leaves pg's defaults to other clients", async () => {
+    const db = await opened;
+    const { rows } = await sql<{
+      n: unknown;
+    }>`select count(*) as n from (values (1), (2)) v`.execute(db);
+    expect(rows[0]?.n).toBe(2);
+    // Loading the API's database module must not change what another client of the process reads.
+    const other = new pg.Client({ connectionString: testDatabaseUrl });
+    await other.connect();
+    try {
+      expect((await other.query<{ n: unknown }>('select 2::int8 as n')).rows[0]?.n).toBe('2');
+    } finally {
+      await other.end();
+    }
+  });
 });

@@ -2,8 +2,17 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
-// node-postgres returns int8 (bigint, count(*)) as strings; our counts and ids fit a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+/**
+ * node-postgres returns int8 (bigint, count(*)) as strings; our counts and ids fit a double. Set
+ * on the API's own connections, not in pg's global table: a process that loads this module for
+ * something else (the journeys' helpers) keeps pg's defaults on its own clients.
+ */
+const apiTypeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 /** Connections the API's pool opens at most (bench/src/api/pg-floor.ts's floor uses as many). */
 export const POOL_SIZE = 10;
@@ -31,6 +40,7 @@ export async function openDatabase(
   const pool = new pg.Pool({
     connectionString: url,
     max: POOL_SIZE,
+    types: apiTypeParsers,
     // Names the API's connections in pg_stat_activity, each test run's apart.
     application_name: schema ? `frontdesk-api-${schema}` : 'frontdesk-api',
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
