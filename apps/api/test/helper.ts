@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import {
   callReportAddedSchema,
+  claimedCallSchema,
   companyDetailsSchema,
   DEFAULT_COMPANY_ID,
   envelope,
@@ -14,6 +15,8 @@ import {
   staffLoginSchema,
   minimalAnswers,
   REFRESH_COOKIE,
+  type CallReportAddBody,
+  type CompanySettings,
   type StaffLogin,
 } from '@frontdesk/protocol';
 import { buildApp, type AppDependencies } from '../src/app.ts';
@@ -250,13 +253,15 @@ export async function guestWithCall(app: FastifyInstance, company: number, categ
 
 /**
  * `guest` reports a new call at `company` (in `categoryId` when given) with `call-report/add`, as
- * the guest page does; answers the call's id and the API's answer, whatever it is.
+ * the guest page does, adding `extra` to the body (e.g. `recording: 'declined'`); answers the
+ * call's id and the API's answer, whatever it is.
  */
 export async function addCall(
   app: FastifyInstance,
   guest: TestGuest,
   company: number,
   categoryId?: number,
+  extra: Partial<CallReportAddBody> = {},
 ) {
   const callId = newCallId(guest);
   const body = {
@@ -264,8 +269,44 @@ export async function addCall(
     company,
     source: 'site',
     ...(categoryId === undefined ? {} : { category_id: categoryId }),
+    ...extra,
   };
   return { callId, response: await callApi(app, 'POST', 'call-report/add', body, guest.token) };
+}
+
+/**
+ * The agent signed in with `token` takes `guest`'s waiting call in `categoryId` with
+ * `calls/claim`, as the console does; answers what the claim handed the agent.
+ */
+export async function claimCall(
+  app: FastifyInstance,
+  token: string,
+  guest: TestGuest,
+  categoryId: number,
+) {
+  const claimed = await callApi(
+    app,
+    'POST',
+    'calls/claim',
+    { guestUsername: guest.username, categoryId },
+    token,
+  );
+  if (claimed.statusCode !== 200) throw new Error(`calls/claim: ${claimed.body}`);
+  return envelope(claimedCallSchema).parse(claimed.json()).data;
+}
+
+/**
+ * Merges `patch` into the settings of company `companyId`, straight in its row, and has the API
+ * forget its cached details, so its next request reads them (no admin route needed).
+ */
+export async function setCompanySettings(
+  app: FastifyInstance,
+  companyId: number,
+  patch: Partial<CompanySettings>,
+): Promise<void> {
+  await sql`update companies set settings = settings || ${JSON.stringify(patch)}::jsonb
+    where id = ${companyId}`.execute(app.db);
+  app.companyDetails.forget(companyId);
 }
 
 /** A new guest of `company` whose call in `categoryId` agent Ada has answered ({@link markAnswered}). */

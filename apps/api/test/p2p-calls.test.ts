@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintJanusToken } from '@frontdesk/infra';
 import { JanusRooms } from '@frontdesk/media/server';
@@ -7,18 +6,20 @@ import {
   callIceSchema,
   callListSchema,
   callStateSchema,
-  claimedCallSchema,
   envelope,
   rejoinedCallSchema,
   type CompanySettings,
 } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
+  addCall,
   buildTestApp,
   callApi,
+  claimCall,
   loginGuest,
   loginStaff,
   newCallId,
+  setCompanySettings,
   type TestApp,
   type TestGuest,
 } from './helper.ts';
@@ -62,24 +63,14 @@ describe('p2p calls', () => {
   const send = (method: 'GET' | 'POST', path: string, token?: string, body?: object) =>
     callApi(t.app, method, path, body, token);
 
-  const setSettings = async (settings: Partial<CompanySettings>) => {
-    await sql`update companies set settings = settings || ${JSON.stringify(settings)}::jsonb
-      where id = ${company}`.execute(t.app.db);
-    t.app.companyDetails.forget(company);
-  };
+  const setSettings = (settings: Partial<CompanySettings>) =>
+    setCompanySettings(t.app, company, settings);
 
   /** A new guest's call in category 1; answers the guest and the call id. */
   const startCall = async (recording?: 'declined') => {
     const guest = await loginGuest(t.app, company);
-    const callId = newCallId(guest);
-    const added = await send('POST', 'call-report/add', guest.token, {
-      call_id: callId,
-      company,
-      source: 'site',
-      category_id: 1,
-      ...(recording ? { recording } : {}),
-    });
-    expect(added.statusCode, added.body).toBe(201);
+    const { callId, response } = await addCall(t.app, guest, company, 1, { recording });
+    expect(response.statusCode, response.body).toBe(201);
     return { guest, callId };
   };
 
@@ -96,14 +87,7 @@ describe('p2p calls', () => {
       .where('call_id', '=', callId)
       .executeTakeFirstOrThrow();
 
-  const claim = async (guest: TestGuest) => {
-    const response = await send('POST', 'calls/claim', ada, {
-      guestUsername: guest.username,
-      categoryId: 1,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return envelope(claimedCallSchema).parse(response.json()).data;
-  };
+  const claim = (guest: TestGuest) => claimCall(t.app, ada, guest, 1);
 
   it.each([
     [{ callMethod: 'p2p', recordCalls: false }, undefined, 'p2p'],

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CompanySettings } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import {
   addCall,
   buildTestApp,
   callApi,
+  claimCall,
   loginActors,
   loginGuest,
   loginStaff,
+  setCompanySettings,
   type TestApp,
   type TestGuest,
 } from '../helper.ts';
@@ -45,26 +47,14 @@ describe('attack: taking a p2p call’s relay credentials', () => {
     expect(response.body).not.toContain('iceServers');
     expect(response.body).not.toContain('credential');
   };
-  const setSettings = async (settings: object) => {
-    await sql`update companies set settings = settings || ${JSON.stringify(settings)}::jsonb
-      where id = ${company}`.execute(t.app.db);
-    t.app.companyDetails.forget(company);
-  };
+  const setSettings = (settings: Partial<CompanySettings>) =>
+    setCompanySettings(t.app, company, settings);
   const startCall = async (guest: TestGuest) => {
     const { callId: id, response } = await addCall(t.app, guest, company, 1);
     expect(response.statusCode, response.body).toBe(201);
     return id;
   };
-  const claim = async (guest: TestGuest, token: string) => {
-    const claimed = await callApi(
-      t.app,
-      'POST',
-      'calls/claim',
-      { guestUsername: guest.username, categoryId: 1 },
-      token,
-    );
-    expect(claimed.statusCode, claimed.body).toBe(200);
-  };
+  const claim = (guest: TestGuest, token: string) => claimCall(t.app, token, guest, 1);
 
   beforeAll(async () => {
     // No Janus: a p2p call never needs one.

@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintJanusToken } from '@frontdesk/infra';
 import { VIDEOROOM_PLUGIN, withPluginHandle } from '@frontdesk/media/server';
-import { envelope, roomAccessSchema } from '@frontdesk/protocol';
+import { envelope, roomAccessSchema, type CompanySettings } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import {
   buildTestApp,
@@ -10,6 +9,7 @@ import {
   loginGuest,
   newBrowserUsername,
   newCallId,
+  setCompanySettings,
   type TestApp,
   type TestGuest,
 } from '../helper.ts';
@@ -30,10 +30,8 @@ describe('attack: getting around a company’s consent', () => {
   /** A guest of company 12 registered before it asked for consent. */
   let unconsented: TestGuest;
 
-  const setSettings = (settings: Record<string, unknown>) =>
-    sql`update companies set settings = settings || ${JSON.stringify(settings)}::jsonb where id = ${company}`.execute(
-      t.app.db,
-    );
+  const setSettings = (settings: Partial<CompanySettings>) =>
+    setCompanySettings(t.app, company, settings);
   const register = (body: object) =>
     callApi(t.app, 'POST', 'guest-auth/register', { username: newBrowserUsername(), ...body });
   const addCall = (who: TestGuest, extra: object = {}, callId = newCallId(who)) =>
