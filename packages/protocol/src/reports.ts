@@ -229,9 +229,6 @@ export type ReportCallsQuery = z.infer<typeof reportCallsQuerySchema>;
 
 const person = z.object({ id: recordIdSchema, name: z.string() });
 
-/** How a call's media went between its two sides: straight, or through a TURN relay. */
-export const mediaPathSchema = z.enum(['direct', 'relayed']);
-export type MediaPath = z.infer<typeof mediaPathSchema>;
 const instant = z.iso.datetime();
 
 /** One conversation in the list, and one row of the CSV. */
@@ -256,12 +253,6 @@ export const reportCallSchema = z.object({
   relayed: z.boolean().nullable(),
   /** How the call's media travelled (decision 0045): the conversation's first leg's method. */
   callMethod: callMethodSchema,
-  /**
-   * The media's way between the two sides, by their quality reports: `relayed` when a side's
-   * report names a TURN relay candidate (its own or the other's), `direct` when reports came
-   * with none, `null` when neither side reported. `relayed` in one word, for the console.
-   */
-  path: mediaPathSchema.nullable(),
   setupMs: milliseconds.nullable(),
   roundTripMs: milliseconds.nullable(),
   lossRatio: ratio.nullable(),
@@ -296,7 +287,6 @@ export const REPORT_CSV_COLUMNS = [
   'round_trip_ms',
   'loss_ratio',
   'call_method',
-  'path',
 ] as const;
 
 export const reportCallParamsSchema = z.strictObject({ callId: callIdSchema });

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { CallMethod, MediaPath, ReportCall, ReportCallsQuery } from '@frontdesk/protocol';
+import type { CallMethod, ReportCall, ReportCallsQuery } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
 import { InvalidInputError } from '../domain-errors.ts';
 import {
@@ -33,17 +33,15 @@ type ListedRow = ConversationRow & {
   agent_name: string | null;
   category_name: string | null;
   call_method: CallMethod;
-  path: MediaPath | null;
 };
 
 /**
  * What a listed conversation `c` (its origin's row `r`, {@link ORIGIN_ROW}) tells beyond its
  * facts: its method (decision 0045), which its origin fixed when it was made and nothing changes
- * after, so the facts (migration 0020) need not keep it; and its media's path, from its facts.
+ * after, so the facts (migration 0020) need not keep it.
  */
 export const MEDIA_COLUMNS = {
   call_method: sql<CallMethod>`r.call_method`,
-  path: sql<MediaPath | null>`case when c.relayed then 'relayed' when not c.relayed then 'direct' end`,
 };
 /** The origin's row of a listed conversation `c`: one look-up by primary key each. */
 export const ORIGIN_ROW = sql`join call_reports r on r.id = c.id`;
@@ -78,7 +76,7 @@ export async function listedConversations(
   const { rows } = await sql<ListedRow>`
   with ${conversationsWith(selection, filters.shortAbandonSeconds)}
   select c.*, s.name as agent_name, k.name as category_name,
-    ${MEDIA_COLUMNS.call_method} as call_method, ${MEDIA_COLUMNS.path} as path,
+    ${MEDIA_COLUMNS.call_method} as call_method,
     to_char(c.started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_at
   from classified c
   ${ORIGIN_ROW}
@@ -170,7 +168,6 @@ export function toReportCall(row: ListedRow): ReportCall {
     recorded: row.recorded,
     relayed: row.relayed,
     callMethod: row.call_method,
-    path: row.path,
     setupMs: row.setup_ms,
     roundTripMs: row.round_trip_ms === null ? null : Math.round(row.round_trip_ms),
     lossRatio: row.loss_ratio,

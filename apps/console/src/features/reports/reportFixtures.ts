@@ -101,7 +101,6 @@ export function listedCall(callId: string, changes: Partial<ReportCall> = {}): R
     recorded: true,
     relayed: false,
     callMethod: 'mediaServer',
-    path: 'direct',
     setupMs: 900,
     roundTripMs: 60,
     lossRatio: 0.001,
@@ -114,7 +113,7 @@ const CALL_ID = 'a1b2c3d4-0000-4000-8000-000000000001';
 
 /** One conversation whole: answered by Ada, held once, recorded, the guest's side poor. */
 export const callDetail: ReportCallDetail = {
-  call: listedCall(CALL_ID, { poorQuality: true, relayed: true, path: 'relayed' }),
+  call: listedCall(CALL_ID, { poorQuality: true, relayed: true }),
   guest: { username: 'guest-8f2a', previousCalls: 2 },
   legs: [
     {

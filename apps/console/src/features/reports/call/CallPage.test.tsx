@@ -64,7 +64,7 @@ describe('a call’s page', () => {
     expect(summary.textContent).toContain('Poor');
     // A recorded call went through the media server; a side reached it through a TURN relay.
     expect(within(summary).getByText('Method').nextSibling?.textContent).toBe('Media server');
-    expect(within(summary).getByText('Path').nextSibling?.textContent).toBe('Relayed (TURN)');
+    expect(within(summary).getByText('Path').nextSibling?.textContent).toBe('Relayed');
 
     const video = within(section('call-recordings')).getByTestId('recording-video');
     expect(video.tagName).toBe('VIDEO');

@@ -128,7 +128,10 @@ function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReloa
             [t('reportHandle'), formatDuration(call.handleMs)],
             [t('reportCallType'), call.callType ? t(`callType_${call.callType}`) : NONE],
             [t('reportMethod'), t(`option_callMethod_${call.callMethod}`)],
-            [t('reportPath'), call.path ? t(`reportPath_${call.path}`) : NONE],
+            [
+              t('reportPath'),
+              call.relayed === null ? NONE : t(call.relayed ? 'reportRelayedFlag' : 'reportDirect'),
+            ],
             [t('reportAgent'), call.agent?.name ?? NONE],
             [t('reportCategory'), call.category?.name ?? NONE],
             [t('reportHolds'), String(call.holds)],

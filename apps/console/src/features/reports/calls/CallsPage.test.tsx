@@ -55,7 +55,6 @@ describe('the calls page', () => {
           listedCall('call-2', {
             poorQuality: true,
             relayed: true,
-            path: 'relayed',
             callMethod: 'p2p',
             recorded: false,
             rating: null,
