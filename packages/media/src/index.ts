@@ -2,7 +2,7 @@
 // Server-side room management is the separate entry `@frontdesk/media/server`.
 export { createMediaSession, MediaSession } from './session.ts';
 export { INITIAL_MEDIA_STATE } from './session-state.ts';
-export { createP2pSession, P2pSession, P2P_FEED_ID, type P2pSessionOptions } from './p2p/index.ts';
+export { createP2pSession, P2pSession, type P2pSessionOptions } from './p2p/index.ts';
 // The session's options, plain state and events: EndReason, MediaDirection, MediaSessionEvents,
 // MediaSessionOptions, MediaState (whose status is the protocol's ConnectionStatus).
 export type * from './types.ts';

@@ -72,7 +72,12 @@ export interface MediaState {
   peerCall: PeerCallState;
   peerVideo: PeerCallState;
   quality: { send: LinkQuality | null; receive: LinkQuality | null };
-  /** How many times the session was re-created after it was lost. */
+  /**
+   * How many times the session was re-created after it was lost (a Janus session and its
+   * room, again); a p2p session is never re-created. An ICE restart that brings the path back
+   * re-creates nothing: the quality report's `reconnects` counts every return from
+   * `reconnecting`, these and those.
+   */
   reconnects: number;
 }
 

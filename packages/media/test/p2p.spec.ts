@@ -249,24 +249,29 @@ test('the agent hangs up: bye with ended ends the guest as a destroyed room', as
   expect((await call.state('agent')).endReason).toBe('left');
 });
 
-test('a reloaded guest page comes back on a fresh connection', async ({ page, harnessUrl }) => {
-  const call = await openCall(page, harnessUrl);
-  await call.connected();
-  const before = {
-    agent: await page.evaluate(() => window.p2p.connectionId('agent')),
-    guest: await page.evaluate(() => window.p2p.connectionId('guest')),
-  };
-  await page.evaluate(() => window.p2p.reloadGuest());
-  await call.connected();
-  const after = {
-    agent: await page.evaluate(() => window.p2p.connectionId('agent')),
-    guest: await page.evaluate(() => window.p2p.connectionId('guest')),
-  };
-  expect(after.agent).not.toBe(before.agent);
-  expect(after.guest).not.toBe(before.guest);
-  // The agent's call went on throughout: the path changed, the call did not end.
-  expect((await call.state('agent')).status).toBe('connected');
-});
+for (const reloaded of ['guest', 'agent'] as const) {
+  test(`a reloaded ${reloaded} page comes back on a fresh connection`, async ({
+    page,
+    harnessUrl,
+  }) => {
+    const call = await openCall(page, harnessUrl);
+    await call.connected();
+    const before = {
+      agent: await page.evaluate(() => window.p2p.connectionId('agent')),
+      guest: await page.evaluate(() => window.p2p.connectionId('guest')),
+    };
+    await page.evaluate((s) => window.p2p.reload(s), reloaded);
+    await call.connected();
+    const after = {
+      agent: await page.evaluate(() => window.p2p.connectionId('agent')),
+      guest: await page.evaluate(() => window.p2p.connectionId('guest')),
+    };
+    expect(after.agent).not.toBe(before.agent);
+    expect(after.guest).not.toBe(before.guest);
+    // The other side's call went on throughout: the path changed, the call did not end.
+    expect(await call.state(other(reloaded))).toMatchObject({ status: 'connected', error: null });
+  });
+}
 
 test('an ICE restart from either side: new credentials, media keeps flowing', async ({
   page,
@@ -294,7 +299,7 @@ test('a candidate the peer connection refuses is no error (around an ICE restart
   });
   const [sent] = await page.evaluate(() =>
     window.p2p
-      .candidatesFrom('agent')
+      .signalsFrom('agent', 'candidate')
       .filter((s) => s.kind === 'candidate' && s.candidate.candidate !== ''),
   );
   if (sent?.kind !== 'candidate') throw new Error('the agent sent no candidate');
@@ -321,8 +326,37 @@ test('after the guest says bye, the agent asks for ICE servers only once a page 
   );
   // After the call ended the API refuses ICE servers: a new link now would be asked in vain.
   expect(await asked()).toBe(before);
-  await page.evaluate(() => window.p2p.reopenGuest());
+  await page.evaluate(() => window.p2p.reopen('guest'));
   await call.connected();
   expect(await asked()).toBe(before + 1);
   expect((await call.state('agent')).error).toBeNull();
+});
+
+test('after the agent says bye (a transfer), the guest asks for ICE servers and says hello only once an offer comes', async ({
+  page,
+  harnessUrl,
+}) => {
+  const call = await openCall(page, harnessUrl);
+  await call.connected();
+  const asked = () => page.evaluate(() => window.p2p.iceRequests('guest'));
+  const hellos = () => page.evaluate(() => window.p2p.signalsFrom('guest', 'hello').length);
+  const before = { asked: await asked(), hellos: await hellos() };
+  // What the console does on a transfer: it leaves the call's media without ending the call.
+  await page.evaluate(() => window.p2p.close('agent', false));
+  await call.waitForState(
+    'guest',
+    (s) => s.feeds.length === 0 && s.peerCall === 'Paused' && s.status === 'connected',
+  );
+  // The API refuses the ICE servers of the leg a transfer ended (409 call_over), and the old
+  // agent's console has no session left to hear a hello.
+  await page.waitForTimeout(1500);
+  expect(await asked()).toBe(before.asked);
+  expect(await hellos()).toBe(before.hellos);
+
+  // An agent's console that takes the call up again offers: the guest answers on a new link.
+  await page.evaluate(() => window.p2p.reopen('agent'));
+  await call.connected();
+  expect(await asked()).toBe(before.asked + 1);
+  expect(await hellos()).toBe(before.hellos);
+  expect((await call.state('guest')).error).toBeNull();
 });

@@ -1,12 +1,8 @@
-import type { IceServer } from '@frontdesk/protocol';
+import type { CallSignal, IceServer } from '@frontdesk/protocol';
 import { newConnectionId } from './signals.ts';
 
-type CandidateInit = {
-  candidate: string;
-  sdpMid: string | null;
-  sdpMLineIndex: number | null;
-  usernameFragment: string | null;
-};
+/** A candidate as the `candidate` signal carries it. */
+type CandidateInit = Extract<CallSignal, { kind: 'candidate' }>['candidate'];
 
 export interface LinkEvents {
   /** A candidate we gathered; the empty one ends our gathering. */

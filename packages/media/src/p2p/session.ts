@@ -28,7 +28,8 @@ type Description = Extract<CallSignal, { kind: 'description' }>;
  *
  * The agent's side offers, the guest's answers: the answerer says `hello` when it is ready,
  * the offerer offers to a peer connection it is not connected with. A peer connection that
- * comes back under a new id (a reloaded page) gets a fresh link on both sides. Its parts:
+ * comes back under a new id (a reloaded page) gets a fresh link on both sides. One session
+ * has one peer: a call with another agent (a transfer) is a new leg and a new session. Its parts:
  * `PeerSignals` (who may signal us), `PeerLink` (one RTCPeerConnection), `PeerFeed` (the peer's
  * stream and feed), `IceRecovery` (ICE restarts) and the shared `QualitySampler`.
  */
@@ -36,8 +37,8 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
   private readonly lifetime = new AbortController();
   protected readonly localMedia: LocalMediaHost;
   /**
-   * The current peer connection; null before set-up, once the call ended and, on the offerer's
-   * side, from the peer's `bye` until a peer connection says `hello`.
+   * The current peer connection; null before set-up, once the call ended, and from the peer's
+   * `bye` until a peer connection of its says `hello` (to the offerer) or offers (to the answerer).
    */
   private link: PeerLink | null = null;
   private readonly signals: PeerSignals;
@@ -91,8 +92,8 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
       up: (link) => {
         // After a failed ICE the feed was cleared: the same link's tracks come back.
         this.feed.restore(link);
-        if (this.state.status !== 'reconnecting') return;
-        this.update({ status: 'connected', reconnects: this.state.reconnects + 1 });
+        // Not a re-created session (`MediaState.reconnects`); the quality report counts it.
+        if (this.state.status === 'reconnecting') this.update({ status: 'connected' });
       },
       gaveUp: (link, error) => {
         const sdp = link.sdp();
@@ -120,16 +121,17 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
 
   /**
    * The other party, by its jabber username, as the API named it. SECURITY: until then no
-   * signal is sent or heeded. A new peer (the call went to another agent) gets a fresh link.
+   * signal is sent or heeded. Named once: the same name again changes nothing, another throws
+   * (a transfer's new agent is a new leg, whose media is a new session).
    */
   setPeer(jabberUsername: string): void {
     const previous = this.signals.peerName;
     if (previous === jabberUsername || this.state.status === 'closed') return;
+    if (previous !== null) {
+      throw new Error(`p2p session: the peer is ${previous}, it cannot become ${jabberUsername}`);
+    }
     this.signals.setPeer(jabberUsername);
-    this.enqueue(async () => {
-      if (previous !== null && this.link) await this.replaceLink();
-      await this.greet();
-    });
+    this.enqueue(() => this.greet());
   }
 
   /** Makes the peer connection: `connect` resolves then, the peer's feed follows as events. */
@@ -176,7 +178,7 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
     return link;
   }
 
-  /** The peer's connection went away or another took its place: start over on a new link. */
+  /** A peer connection we have no link with (a new page, or one back after its `bye`). */
   private async replaceLink(): Promise<void> {
     this.dropLink();
     const link = await this.newLink();
@@ -221,7 +223,7 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
         if (fromPeer) await this.offer(link.remote, true);
         return;
       case 'bye':
-        if (fromPeer) await this.onBye(signal.ended);
+        if (fromPeer) this.onBye(signal.ended);
         return;
     }
   }
@@ -240,18 +242,20 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
   }
 
   private async onSignalAsAnswerer(signal: CallSignal): Promise<void> {
+    // Even without a link (the peer said bye): the peer's new connection offers.
+    if (signal.kind === 'description') {
+      if (signal.description.type === 'offer') await this.onOffer(signal);
+      return;
+    }
     const link = this.link;
     if (!link) return;
     const fromPeer = link.remote === signal.session;
     switch (signal.kind) {
-      case 'description':
-        if (signal.description.type === 'offer') await this.onOffer(signal);
-        return;
       case 'candidate':
         if (fromPeer) await link.addCandidate(signal.candidate);
         return;
       case 'bye':
-        if (fromPeer) await this.onBye(signal.ended);
+        if (fromPeer) this.onBye(signal.ended);
         return;
       case 'hello':
       case 'restart':
@@ -309,9 +313,14 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
     await this.offer(link.remote);
   }
 
-  /** The offer of the peer's connection: a new one (the agent reloaded) gets a new link. */
+  /**
+   * The offer of the peer's connection: a new one (the agent reloaded, or came back after its
+   * `bye`) gets a new link. Before our own set-up is done there is none to answer with: our
+   * `hello` then asks for the offer again.
+   */
   private async onOffer(signal: Description): Promise<void> {
-    if (this.link?.remote !== null && this.link?.remote !== signal.session) {
+    if (this.state.status !== 'connected' && this.state.status !== 'reconnecting') return;
+    if (!this.link || (this.link.remote !== null && this.link.remote !== signal.session)) {
       await this.replaceLink();
     }
     const link = this.link;
@@ -341,22 +350,15 @@ export class P2pSession extends MediaStateOwner implements AdapterSession<MediaS
 
   /**
    * The peer's connection is gone. The call ended (its hang-up): so does ours, as when the
-   * media server destroys a call's room. Otherwise (a reload, a transfer, the guest leaving)
-   * the offerer drops the link and waits for a `hello` (a page that comes back says one):
-   * until then it asks for no ICE servers, which the API refuses once the call is over. The
-   * answerer waits for the next offer on a fresh link and says it is ready again.
+   * media server destroys a call's room. Otherwise (a transfer, the agent signing out, the
+   * guest leaving) we drop the link and make the next one only when the peer's page is back:
+   * the offerer on its `hello`, the answerer on its offer (a console that takes the call up
+   * again offers at once). Until then neither asks for ICE servers, which the API refuses once
+   * the call, or the leg a transfer replaced, is over; nor says `hello` to a console that left.
    */
-  private async onBye(ended: boolean): Promise<void> {
-    if (ended) {
-      this.end('roomDestroyed');
-      return;
-    }
-    if (this.options.role === 'offerer') {
-      this.dropLink();
-      return;
-    }
-    await this.replaceLink();
-    await this.greet();
+  private onBye(ended: boolean): void {
+    if (ended) this.end('roomDestroyed');
+    else this.dropLink();
   }
 
   private iceServers() {

@@ -171,10 +171,10 @@ const p2p = {
     return iceRequests[side];
   },
 
-  /** The candidates `side` sent, in order. */
-  candidatesFrom(side: Side): CallSignal[] {
+  /** The signals of a kind `side` sent, in order. */
+  signalsFrom(side: Side, kind: CallSignal['kind']): CallSignal[] {
     return board.delivered
-      .filter((d) => d.from === side && d.signal.kind === 'candidate')
+      .filter((d) => d.from === side && d.signal.kind === kind)
       .map((d) => d.signal);
   },
 
@@ -224,20 +224,23 @@ const p2p = {
     return participant(side).session.close({ ended });
   },
 
-  /** The guest's page reloads: the old one vanishes without a word, a new one joins. */
-  async reloadGuest(): Promise<void> {
-    const old = participant('guest');
+  /** A page reloads: the old one vanishes without a word, a new one joins. */
+  async reload(side: Side): Promise<void> {
+    const old = participant(side);
     old.channel.detach();
     await old.session.close();
-    await p2p.reopenGuest();
+    await p2p.reopen(side);
   },
 
-  /** The guest's page, closed, is opened again: its new session says hello. */
-  async reopenGuest(): Promise<void> {
-    const old = participant('guest');
+  /**
+   * A page, closed, is opened again (the agent's: a console that takes the call up again): its
+   * new session says hello (the guest) or offers (the agent).
+   */
+  async reopen(side: Side): Promise<void> {
+    const old = participant(side);
     old.channel.detach();
     old.video.remove();
-    await open('guest');
+    await open(side);
   },
 
   async closeAll(): Promise<void> {
