@@ -156,7 +156,7 @@ describe('the merge job', () => {
     expect(merged).toEqual([]);
   });
 
-  it('queues nothing for an abandoned call or a company that does not record', async () => {
+  it('queues nothing for an abandoned call, one the guest declined recording, or a company that does not record', async () => {
     const abandoned = await guestWithCall(t.app, COMPANY, 1);
     await callApi(
       t.app,
@@ -165,6 +165,14 @@ describe('the merge job', () => {
       { reason: 'abandoned' },
       abandoned.token,
     );
+    const declined = await answeredRecordedCall({ recorded: false });
+    // The guest chose to call unrecorded (decision 0030), as call-report/add keeps it.
+    await t.app.db
+      .updateTable('call_reports')
+      .set({ recording_declined: true })
+      .where('call_id', '=', declined.callId)
+      .execute();
+    await endCall(t.app, declined);
     const unrecorded = await answeredRecordedCall();
     const recordCalls = (on: boolean) =>
       t.app.db
@@ -182,7 +190,7 @@ describe('the merge job', () => {
       .selectFrom('call_recordings')
       .innerJoin('call_reports', 'call_reports.id', 'call_recordings.call_report_id')
       .select('call_reports.call_id')
-      .where('call_reports.call_id', 'in', [abandoned.callId, unrecorded.callId])
+      .where('call_reports.call_id', 'in', [abandoned.callId, declined.callId, unrecorded.callId])
       .execute();
     expect(rows).toEqual([]);
   });

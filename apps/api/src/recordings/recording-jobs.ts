@@ -7,6 +7,7 @@ import PgBoss from 'pg-boss';
 import { z } from 'zod';
 import { mergeCallRecording } from '@frontdesk/media/server';
 import { companySettingsSchema } from '@frontdesk/protocol';
+import { isRecorded } from '../calls/call-reports.ts';
 import type { CallReportRow, Database } from '../db/schema.ts';
 import { callRecordingParts } from './recording-files.ts';
 
@@ -154,25 +155,19 @@ export class RecordingJobs {
   }
 
   /**
-   * After a call leg ended: queues its merge when it was answered in a room of a company that
-   * records its calls and whose guest did not decline (Janus recorded the room from its creation, call-rooms.ts), after Janus's
-   * settle delay. A leg whose room recorded nothing ends `empty`. Idempotent: an end repeated
-   * (both sides end, a retried request) queues nothing more.
+   * After a call leg ended: queues its merge, after Janus's settle delay, when it was answered in
+   * a room (a p2p call never has one, call-rooms.ts) and is recorded (`isRecorded`: Janus
+   * recorded the room from its creation). A leg whose room recorded nothing ends `empty`.
+   * Idempotent: an end repeated (both sides end, a retried request) queues nothing more.
    */
   async mergeAfterCall(call: CallReportRow): Promise<void> {
-    if (
-      call.end_reason !== 'completed' ||
-      call.call_method === 'p2p' ||
-      call.room_secret === null ||
-      call.recording_declined
-    )
-      return;
+    if (call.end_reason !== 'completed' || call.room_secret === null) return;
     const company = await this.db
       .selectFrom('companies')
       .select('settings')
       .where('id', '=', call.company_id)
       .executeTakeFirstOrThrow();
-    if (!companySettingsSchema.parse(company.settings).recordCalls) return;
+    if (!isRecorded(companySettingsSchema.parse(company.settings), call)) return;
     await this.#enqueue(call);
   }
 
