@@ -2,7 +2,12 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { companyDetailsSchema, type ClaimedCall, type StaffLogin } from '@frontdesk/protocol';
+import {
+  companyDetailsSchema,
+  type ClaimedCall,
+  type RoomAccess,
+  type StaffLogin,
+} from '@frontdesk/protocol';
 import { Connections } from '../app/connections.ts';
 import type { ConsoleServices } from '../app/services.ts';
 import { ServicesContext } from '../app/servicesContext.ts';
@@ -10,6 +15,22 @@ import { CONSOLE_BASENAME, consoleRoutes } from '../app/routes.tsx';
 import { createStore, type RootState } from '../app/store.ts';
 
 export { answer, fakeApi, refusal, type FakeAnswer } from '@frontdesk/protocol/testing';
+
+/**
+ * The Janus room access a media-server call's claim hands the agent, with what a test needs
+ * different in `overrides` (a claimed call's `room` may be null, so tests cannot spread it).
+ */
+export function roomAccess(overrides: Partial<RoomAccess> = {}): RoomAccess {
+  return {
+    room: 'r',
+    pin: 'pin',
+    server: 'local',
+    token: `agent.${'t'.repeat(43)}`,
+    recorded: false,
+    iceServers: [],
+    ...overrides,
+  };
+}
 
 /**
  * A call as the API's claim answers it (guest `g` + 25 × `letter`, call `<guest>--call1`), with
@@ -25,14 +46,7 @@ export function claimedCall(letter = 'a', overrides: Partial<ClaimedCall> = {}):
     categoryId: 40,
     callType: 'video',
     callMethod: 'mediaServer',
-    room: {
-      room: 'r',
-      pin: 'pin',
-      server: 'local',
-      token: `agent.${'t'.repeat(43)}`,
-      recorded: false,
-      iceServers: [],
-    },
+    room: roomAccess(),
     // Answered as the test makes it: a fixed date would make its timer read the test's own age.
     answeredAt: new Date().toISOString(),
     ...overrides,

@@ -1,7 +1,14 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GuestContext } from '@frontdesk/protocol';
-import { answer, fakeApi, renderWithState, signedIn, claimedCall } from '../../test/render.tsx';
+import {
+  answer,
+  fakeApi,
+  renderWithState,
+  signedIn,
+  claimedCall,
+  roomAccess,
+} from '../../test/render.tsx';
 import { GuestContextPanel } from '../guestContext/GuestContextPanel.tsx';
 import { CallScreen } from './CallScreen.tsx';
 import { callSlice } from './callSlice.ts';
@@ -14,14 +21,7 @@ const call = claimedCall('v', {
   callId: `${GUEST}--voice1`,
   reportId: 8,
   callType: 'voice',
-  room: {
-    room: `${GUEST}--voice1`,
-    pin: 'pin',
-    server: 'local',
-    token: `agent.${'t'.repeat(43)}`,
-    recorded: false,
-    iceServers: [],
-  },
+  room: roomAccess({ room: `${GUEST}--voice1` }),
 });
 const context: GuestContext = {
   callId: call.callId,
