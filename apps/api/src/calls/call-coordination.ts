@@ -171,8 +171,9 @@ export function assertParticipant(principal: Principal, call: CallReportRow): vo
  */
 export function assertIceParty(principal: Principal, call: CallReportRow): void {
   assertParticipant(principal, call);
-  const status = statusOf(call);
-  if (!isLiveCall(call) || (status !== 'answered' && status !== 'waiting')) {
+  // A live call waits or is answered: `ended_at` and `end_reason` are set together (the
+  // call_reports_ended check).
+  if (!isLiveCall(call)) {
     throw new ConflictError('call_over', `Call ${call.call_id} is over.`);
   }
   if (call.call_method !== 'p2p') {

@@ -132,7 +132,7 @@ export const callRoutes: FastifyPluginAsyncZod = async (app) => {
       assertIceParty(principal, call);
       return {
         data: {
-          iceServers: callIceServers(app.config.ice, call.call_id, roomParticipant(principal).role),
+          iceServers: callIceServers(app.config.ice, call.call_id, sideOf(principal)),
         },
       };
     },
