@@ -1,8 +1,4 @@
-import {
-  callMethodOf,
-  callMethodSchema,
-  type CompanySettingsPatchField,
-} from '@frontdesk/protocol';
+import type { CompanySettingsPatchField } from '@frontdesk/protocol';
 import type { MessageKey } from '../../i18n/messages.ts';
 import type { SettingsValues } from './settingsDraft.ts';
 
@@ -36,9 +32,7 @@ export type Caveat = (draft: SettingsValues) => MessageKey | null;
  * not optional every call, will not be peer to peer.
  */
 export const callMethodCaveat: Caveat = (draft) => {
-  const chosen = callMethodSchema.safeParse(draft.callMethod);
-  if (!chosen.success || !draft.recordCalls) return null;
-  if (callMethodOf({ callMethod: chosen.data }, true) === chosen.data) return null;
+  if (draft.callMethod !== 'p2p' || !draft.recordCalls) return null;
   return draft.recordingOptional ? 'callMethodRecordedMostly' : 'callMethodRecordedAll';
 };
 
