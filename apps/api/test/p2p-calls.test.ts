@@ -5,8 +5,11 @@ import { JanusRooms } from '@frontdesk/media/server';
 import {
   callIceSchema,
   callListSchema,
+  callReportAddedSchema,
+  callResumeSchema,
   callStateSchema,
   envelope,
+  heldCallSchema,
   rejoinedCallSchema,
   type CompanySettings,
 } from '@frontdesk/protocol';
@@ -66,12 +69,19 @@ describe('p2p calls', () => {
   const setSettings = (settings: Partial<CompanySettings>) =>
     setCompanySettings(t.app, company, settings);
 
-  /** A new guest's call in category 1; answers the guest and the call id. */
+  /** A new guest's call in category 1; answers the guest, the call id and the add's answer. */
   const startCall = async (recording?: 'declined') => {
     const guest = await loginGuest(t.app, company);
     const { callId, response } = await addCall(t.app, guest, company, 1, { recording });
     expect(response.statusCode, response.body).toBe(201);
-    return { guest, callId };
+    return { guest, callId, added: envelope(callReportAddedSchema).parse(response.json()).data };
+  };
+
+  /** What `resume` answers the call's guest after a reload (decision 0025). */
+  const resumeOf = async (callId: string, token: string) => {
+    const response = await send('POST', `calls/${callId}/resume`, token);
+    expect(response.statusCode, response.body).toBe(200);
+    return envelope(callResumeSchema).parse(response.json()).data;
   };
 
   const stateOf = async (callId: string, token: string) => {
@@ -98,20 +108,38 @@ describe('p2p calls', () => {
     [{ callMethod: 'p2p', recordCalls: true, recordingOptional: true }, 'declined', 'p2p'],
     [{ callMethod: 'mediaServer', recordCalls: false }, undefined, 'mediaServer'],
   ] as const)(
-    'call-report/add with %o and recording %s makes a %s call',
+    'call-report/add with %o and recording %s makes a %s call, and answers so',
     async (settings, recording, method) => {
       await setSettings(settings);
-      const { guest, callId } = await startCall(recording);
+      const { guest, callId, added } = await startCall(recording);
       expect((await rowOf(callId)).call_method).toBe(method);
+      // The guest sets the call up from the add's answer, with no question more.
+      expect(added).toMatchObject({ status: 'ok', callMethod: method });
       expect((await stateOf(callId, guest.token)).callMethod).toBe(method);
+      // A reloaded page sets it up again from the resume's answer.
+      expect((await resumeOf(callId, guest.token)).callMethod).toBe(method);
     },
   );
 
   it('a p2p call keeps its method when the company changes its setting', async () => {
     await setSettings({ callMethod: 'p2p', recordCalls: false });
-    const { guest, callId } = await startCall();
+    const { guest, callId, added } = await startCall();
     await setSettings({ callMethod: 'mediaServer' });
     expect((await stateOf(callId, guest.token)).callMethod).toBe('p2p');
+    expect((await resumeOf(callId, guest.token)).callMethod).toBe('p2p');
+    // The add asked again (a retry after a lost answer) answers the call as it was made.
+    const again = await send('POST', 'call-report/add', guest.token, {
+      call_id: callId,
+      company,
+      source: 'site',
+      category_id: 1,
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(envelope(callReportAddedSchema).parse(again.json()).data).toEqual({
+      ...added,
+      callMethod: 'p2p',
+      services: expect.any(Object),
+    });
   });
 
   describe('a p2p call, from its add to its end', () => {
@@ -206,20 +234,32 @@ describe('p2p calls', () => {
     await setSettings({ callMethod: 'p2p', recordCalls: true, recordingOptional: true });
     const { guest, callId } = await startCall('declined');
     await claim(guest);
-    const move = (newCallId: string, current: string) =>
-      send('POST', 'call-report/hold-call', guest.token, {
+    /** Moves the call to a new leg; answers what the guest sets the leg up from. */
+    const move = async (newCallId: string, current: string) => {
+      const response = await send('POST', 'call-report/hold-call', guest.token, {
         origin_call_id: callId,
         current_call_id: current,
         new_call_id: newCallId,
       });
+      expect(response.statusCode, response.body).toBe(201);
+      return envelope(heldCallSchema).parse(response.json()).data;
+    };
     const second = newCallId(guest);
-    expect((await move(second, callId)).statusCode).toBe(201);
     // Declined at the add: the new leg is not recorded either, so it stays p2p.
+    expect(await move(second, callId)).toEqual({ id: (await rowOf(second)).id, callMethod: 'p2p' });
     expect((await rowOf(second)).call_method).toBe('p2p');
     // A new leg is a new call: it takes the company's method as it is now.
     await setSettings({ callMethod: 'mediaServer' });
     const third = newCallId(guest);
-    expect((await move(third, second)).statusCode).toBe(201);
+    expect((await move(third, second)).callMethod).toBe('mediaServer');
     expect((await rowOf(third)).call_method).toBe('mediaServer');
+    // The same move asked again answers the leg it made, as it was made.
+    await setSettings({ callMethod: 'p2p' });
+    expect((await move(third, second)).callMethod).toBe('mediaServer');
+    expect(await resumeOf(third, guest.token)).toMatchObject({
+      callId: third,
+      originCallId: callId,
+      callMethod: 'mediaServer',
+    });
   });
 });

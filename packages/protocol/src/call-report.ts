@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
-import { assignmentGroupSchema } from './company.ts';
+import { assignmentGroupSchema, callMethodSchema } from './company.ts';
 import { RATING_SCALE_MAX } from './forms.ts';
 import { guestUsernameSchema, serviceCredentialsSchema } from './guest.ts';
 import { recordIdSchema } from './ids.ts';
@@ -69,6 +69,12 @@ export const callReportAddedSchema = z.object({
    * reaches the chat and media servers, and their TURN credentials, only with a live call.
    */
   services: serviceCredentialsSchema.optional(),
+  /**
+   * How the call's media travels, as the API fixed it in the report (decision 0045): the guest
+   * sets the call up from it, with no question more. Always present, whatever the status: every
+   * report stores one; a refused call never uses it.
+   */
+  callMethod: callMethodSchema,
 });
 
 /**
@@ -93,6 +99,13 @@ export const holdCallBodySchema = z.strictObject({
   guest_username: guestUsernameSchema.optional(),
 });
 export type HoldCallBody = z.infer<typeof holdCallBodySchema>;
+
+/**
+ * What `POST /call-report/hold-call` answers: the new leg's report and how its media travels. A
+ * new leg is a new call, which decides its method again (decision 0045): the guest sets the leg
+ * up from this answer.
+ */
+export const heldCallSchema = z.object({ id: recordIdSchema, callMethod: callMethodSchema });
 
 const sdpSchema = z.string().max(100_000);
 

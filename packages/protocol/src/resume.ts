@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { callIdSchema } from './call-id.ts';
 import { callTypeSchema } from './call-report.ts';
 import { chatMessageSchema, jabberUsernameSchema } from './chat.ts';
+import { callMethodSchema } from './company.ts';
 import { serviceCredentialsSchema } from './guest.ts';
 import { recordIdSchema } from './ids.ts';
 
@@ -39,6 +40,8 @@ export const callResumeSchema = z.object({
   status: z.enum(['waiting', 'answered']),
   categoryId: recordIdSchema.nullable(),
   callType: callTypeSchema.nullable(),
+  /** How the call's media travels, as the API fixed it (decision 0045): the page sets it up again so. */
+  callMethod: callMethodSchema,
   /** When the call began to wait (ISO 8601), for the estimate of the wait left. */
   createdAt: z.iso.datetime(),
   /** The agent who answered the call (its chat room nick); `null` while it waits. */

@@ -19,6 +19,7 @@ import {
   callReportSchema,
   callReportTimestampBodySchema,
   callReportUpdateBodySchema,
+  heldCallSchema,
   holdCallBodySchema,
 } from './call-report.ts';
 import {
@@ -173,7 +174,7 @@ export const holdCall = {
   method: 'POST',
   path: '/call-report/hold-call',
   body: holdCallBodySchema,
-  response: /* @__PURE__ */ envelope(createdSchema),
+  response: /* @__PURE__ */ envelope(heldCallSchema),
   statuses: [201],
 } as const satisfies Route;
 export const updateCallReport = {

@@ -36,9 +36,10 @@ describe('typed client', () => {
   };
 
   it("sends the route's method, path and JSON body, and parses the answer", async () => {
-    const { api, sent } = answering(201, { data: { id: 7 } });
+    const held = { data: { id: 7, callMethod: 'p2p' } };
+    const { api, sent } = answering(201, held);
     const body = { origin_call_id: 'a', current_call_id: 'b', new_call_id: 'c' };
-    await expect(api(routes.holdCall, { token: 't', body })).resolves.toEqual({ data: { id: 7 } });
+    await expect(api(routes.holdCall, { token: 't', body })).resolves.toEqual(held);
     expect(sent[0]?.url).toBe('/api/call-report/hold-call');
     expect(sent[0]?.init.method).toBe('POST');
     expect(sent[0]?.init.body).toBe(JSON.stringify(body));

@@ -418,6 +418,10 @@ export async function holdCall(
   body: HoldCallBody,
   loadCompany: (id: number) => Promise<CompanyDetails>,
 ): Promise<CallReportRow> {
+  // Before the transaction: a cache miss would take a second pool connection while it holds one.
+  // The principal's company is the origin's: requireReport lets staff touch only their company's
+  // calls, and a guest's calls are all its company's.
+  const company = await loadCompany(principal.companyId);
   return db.transaction().execute(async (trx) => {
     const origin = await requireReport(trx, principal, body.origin_call_id);
     if (origin.origin_call_id !== origin.call_id) {
@@ -475,7 +479,6 @@ export async function holdCall(
     }
     // The conversation goes on in the new call: the server, not a side, ended this leg.
     await endReport(trx, current.id, 'server');
-    const company = await loadCompany(origin.company_id);
     return trx
       .insertInto('call_reports')
       .values({

@@ -77,9 +77,9 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
           await app.recordingJobs.mergeAfterCall(ended);
         }),
       ]);
-      return reply
-        .code(created ? 201 : 200)
-        .send({ data: { status: report.status, id: report.id, services } });
+      return reply.code(created ? 201 : 200).send({
+        data: { status: report.status, id: report.id, services, callMethod: report.call_method },
+      });
     },
   });
 
@@ -118,7 +118,7 @@ export const callReportRoutes: FastifyPluginAsyncZod = async (app) => {
         app.companyDetails.get(id, new Date()),
       );
       await app.callChats.open(report);
-      return reply.code(201).send({ data: { id: report.id } });
+      return reply.code(201).send({ data: { id: report.id, callMethod: report.call_method } });
     },
   });
 

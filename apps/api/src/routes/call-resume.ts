@@ -43,6 +43,7 @@ export const callResumeRoutes: FastifyPluginAsyncZod = async (app) => {
           status: resumed.status,
           categoryId: call.category_id,
           callType: resumed.callType,
+          callMethod: call.call_method,
           createdAt: call.created_at.toISOString(),
           agentJabberUsername: call.agent_id === null ? null : staffJabberUsername(call.agent_id),
           waitingFor: resumed.waitingFor,

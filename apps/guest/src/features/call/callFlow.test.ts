@@ -57,11 +57,11 @@ async function guestInQueue({
   refused = [] as string[],
   /** The browser refuses the camera when the media asks for it (no preview asked before). */
   cameraRefused = false,
-  /** How the API says the call's media travels (decision 0045). */
+  /** How the add's answer says the call's media travels (decision 0045). */
   callMethod = 'mediaServer' as CallMethod,
-  /** How many of the first questions about the call's state the network loses. */
-  lostStateReads = 0,
 } = {}) {
+  // The call's state names the other method: the set-up takes the add's, never a question more.
+  const stateMethod: CallMethod = callMethod === 'p2p' ? 'mediaServer' : 'p2p';
   const roomAccess = answer({
     room: '1234',
     pin: 'pin',
@@ -79,7 +79,7 @@ async function guestInQueue({
     [`GET /calls/${CALL_ID}`]: answer({
       callId: CALL_ID,
       status: 'answered',
-      callMethod,
+      callMethod: stateMethod,
       queue: null,
       agentJabberUsername: AGENT,
       transfer: null,
@@ -90,7 +90,7 @@ async function guestInQueue({
     [`POST /calls/${CALL_ID}/end`]: answer({
       callId: CALL_ID,
       status: 'ended',
-      callMethod,
+      callMethod: stateMethod,
       queue: null,
       agentJabberUsername: AGENT,
       transfer: null,
@@ -103,17 +103,7 @@ async function guestInQueue({
     const refusal = Object.assign(new Error('Permission denied'), { code: 'disabledCamera' });
     media.connect = () => Promise.reject(refusal);
   }
-  let lost = 0;
-  const services = offlineServices({
-    api: (async (route, ...options) => {
-      if (route.path === routes.callState.path && lost < lostStateReads) {
-        lost += 1;
-        throw new TypeError('Failed to fetch');
-      }
-      return api(route, ...options);
-    }) as ApiClient,
-    loadCallAdapters: fakeCallAdapters(chat, media),
-  });
+  const services = offlineServices({ api, loadCallAdapters: fakeCallAdapters(chat, media) });
   const store = createStore(
     { companyId: 5, serviceType: 'Talk', webview, parentOrigin: null },
     services,
@@ -130,7 +120,9 @@ async function guestInQueue({
     },
   );
   // The thunk runs until the call ends; the tests act on the call it set up.
-  const joining = store.dispatch(joinQueue({ callId: CALL_ID, callType: 'video', categoryId: 1 }));
+  const joining = store.dispatch(
+    joinQueue({ callId: CALL_ID, callType: 'video', categoryId: 1, callMethod }),
+  );
   await settled();
   // Still under way (it ends with the call), unless setting up the call failed.
   const early = await Promise.race([joining, settled().then(() => null)]);
@@ -273,6 +265,7 @@ describe('the call at the listener level, against fake adapters', () => {
   it("asks for a room a native app's webview can decode only when the page says it is one", async () => {
     for (const webview of [false, true]) {
       const { media, requests } = await guestInQueue({ webview });
+      expect(media.p2pOptions).toBeUndefined();
       await media.options?.room();
       const asked = requests.filter((r) => r.route.startsWith(`POST /calls/${CALL_ID}/room`));
       expect(asked.map((r) => r.route)).toEqual([
@@ -302,14 +295,6 @@ describe('the call at the listener level, against fake adapters', () => {
     await settled();
     expect(media.peer).toBe(AGENT);
     expect(requests.some((r) => r.route.startsWith(`POST /calls/${CALL_ID}/room`))).toBe(false);
-  });
-
-  it("asks the call's method again when the answer is lost, and sets up the call", async () => {
-    // Two answers lost: the third question, 1.5 s later, is answered.
-    const { media, store } = await guestInQueue({ callMethod: 'p2p', lostStateReads: 2 });
-    await vi.waitFor(() => expect(media.connected).toBe(true), { timeout: 5_000 });
-    expect(media.p2pOptions?.callId).toBe(CALL_ID);
-    expect(store.getState().flow.stage).toBe('waiting');
   });
 
   it("a p2p call's peer is never an occupant the API did not name", async () => {
@@ -559,6 +544,50 @@ describe('spec items of issue 18 at the listener level', () => {
       expect([media.closed, chat.closed, services.connections.call]).toEqual([true, true, null]);
     },
   );
+
+  it("sets a transfer's next leg up as hold-call's answer says, not as the first leg went", async () => {
+    const { store, services, chat, media } = await callUnderWay();
+    expect(media.options).toBeDefined();
+    // A media-server call whose room (not asked of the fake media) has not said it records.
+    expect(store.getState().call.recorded).toBeNull();
+    const api = services.api;
+    services.api = (async (route, ...options) => {
+      const [{ params } = {}] = options as [{ params?: { callId?: string } }?];
+      if (route.path === routes.callState.path && params?.callId === CALL_ID) {
+        return {
+          data: {
+            callId: CALL_ID,
+            status: 'answered',
+            callMethod: 'mediaServer',
+            queue: null,
+            agentJabberUsername: AGENT,
+            transfer: { toAgentJabberUsername: null, toCategoryId: 2 },
+          },
+        };
+      }
+      // The new leg is a new call: the API made it p2p (the company's setting now).
+      if (route.path === routes.holdCall.path) return { data: { id: 8, callMethod: 'p2p' } };
+      if (route.path === routes.endCall.path || route.path === routes.callState.path) {
+        throw new Error('not asked of this test');
+      }
+      return api(route, ...options);
+    }) as ApiClient;
+    const warn = console.warn;
+    console.warn = () => undefined;
+    try {
+      chat.occupantsChanged(ROOM, [occupant(AGENT, 'CallOnHold')]);
+      await vi.waitFor(() => expect(media.p2pOptions).toBeDefined());
+    } finally {
+      console.warn = warn;
+    }
+    const next = store.getState().report.callID;
+    expect(next).not.toBe(CALL_ID);
+    expect(media.p2pOptions).toMatchObject({ callId: next, role: 'answerer' });
+    expect(media.p2pOptions?.signalling).toBe(chat);
+    // No server records the p2p leg: the call screen must not say it is recorded.
+    expect(store.getState().call.recorded).toBe(false);
+    expect(store.getState().flow.stage).toBe('waiting');
+  });
 
   it("counts a hold each time the peer's call turns Paused, not when our own media reconnects", async () => {
     const { store, chat, media, feed } = await callUnderWay();

@@ -3,6 +3,7 @@ import {
   formatCallId,
   routes,
   setupComplete,
+  type CallMethod,
   type CallType,
 } from '@frontdesk/protocol';
 import { createAppThunk } from '../../app/hooks.ts';
@@ -30,8 +31,17 @@ const reportFailed = (what: string) => (error: unknown) => console.warn(what, er
 export const joinQueue = createAppThunk(
   'call/joinQueue',
   async (
-    /** `resumed`: the call a reload interrupted (decision 0025), requested and stamped before. */
-    request: { callId: string; callType: CallType; categoryId: number; resumed?: boolean },
+    /**
+     * `callMethod`: as the answer that made the call said (add or resume, decision 0045).
+     * `resumed`: the call a reload interrupted (decision 0025), requested and stamped before.
+     */
+    request: {
+      callId: string;
+      callType: CallType;
+      categoryId: number;
+      callMethod: CallMethod;
+      resumed?: boolean;
+    },
     { dispatch, getState, extra },
   ) => {
     const ctx = { dispatch, getState, extra };
@@ -58,7 +68,7 @@ export const joinQueue = createAppThunk(
         .catch(reportFailed('could not record the type of the call'));
     }
 
-    let callId = request.callId;
+    let { callId, callMethod } = request;
     for (;;) {
       const categoryId = getState().call.categoryId ?? request.categoryId;
       const xmppJid = getState().guestAuth.services?.xmpp.jid;
@@ -74,7 +84,7 @@ export const joinQueue = createAppThunk(
       let call;
       try {
         call = await openCall(
-          { callId, callType: request.callType, roomJid, recorded: typeRecorded },
+          { callId, callType: request.callType, callMethod, roomJid, recorded: typeRecorded },
           ctx,
         );
       } catch (error) {
@@ -116,7 +126,7 @@ export const joinQueue = createAppThunk(
         return;
       }
       try {
-        callId = await chainCall(outcome, ctx);
+        ({ callId, callMethod } = await chainCall(outcome, ctx));
       } catch (error) {
         // The leg the agent left is closed: without the next one there is no call to show.
         console.error('could not continue the call after its transfer', error);
@@ -126,7 +136,10 @@ export const joinQueue = createAppThunk(
   },
 );
 
-/** spec §7 hold-call: a new call id continues the conversation (origin → current → new). */
+/**
+ * spec §7 hold-call: a new call id continues the conversation (origin → current → new), in the
+ * way the API fixed for the new leg (decision 0045).
+ */
 async function chainCall(
   transfer: { toAgent: string | null; toCategoryId: number | null },
   {
@@ -134,7 +147,7 @@ async function chainCall(
     getState,
     extra,
   }: { dispatch: AppDispatch; getState: () => RootState; extra: GuestServices },
-): Promise<string> {
+): Promise<{ callId: string; callMethod: CallMethod }> {
   const { report, guestAuth } = getState();
   if (!report.callID || !report.InitialCallID || !guestAuth.username)
     throw new Error('no call to continue');
@@ -159,7 +172,7 @@ async function chainCall(
     .catch(reportFailed('could not end the call left behind'));
   dispatch(callReportChained({ callId: newCallId, reportId: data.id }));
   dispatch(callTransferred(transfer));
-  return newCallId;
+  return { callId: newCallId, callMethod: data.callMethod };
 }
 
 /**

@@ -67,8 +67,9 @@ export type CallState = {
   /** This page took up a call a reload interrupted (decision 0025). */
   resumed: boolean;
   /**
-   * Whether the call's room records, as the API said when it gave the room (the guest may have
-   * declined, decision 0030); `null` until then.
+   * Whether the call is recorded: never a p2p call, which passes no server (decision 0045); a
+   * media-server call as the API said when it gave the room (the guest may have declined,
+   * decision 0030), `null` until then.
    */
   recorded: boolean | null;
 };

@@ -25,7 +25,9 @@ class FakeNotifier implements GuestNotifier {
 
 /** A signed-in guest of the demo company on the selection stage, with `notifier`. */
 function guest(notifier: GuestNotifier, language?: string) {
-  const { api } = fakeApi({ 'POST /call-report/add': answer({ status: 'blocked', id: 3 }) });
+  const { api } = fakeApi({
+    'POST /call-report/add': answer({ status: 'blocked', id: 3, callMethod: 'mediaServer' }),
+  });
   return createStore(
     {
       companyId: 5,

@@ -5,7 +5,6 @@
  * page before a call carries only `Connections` and the presence the guest says.
  */
 import {
-  ApiRequestError,
   callReportUpdateBodySchema,
   DEFAULT_AVERAGE_WAIT_MS,
   agentAbsence,
@@ -190,25 +189,6 @@ function watchAgentPresence(call: LiveCall, ctx: CallContext): void {
   call.settle({ kind: 'agentLeft' });
 }
 
-/** How many times the call's method is asked before the call's set-up fails. */
-const CALL_METHOD_TRIES = 3;
-
-/**
- * How the call's media travels, as the API fixed it (decision 0045). The call cannot start
- * without it, so a lost answer or a server error is asked again (spec §9); a refusal is final.
- */
-async function readCallMethod(callId: string, ctx: CallContext): Promise<CallMethod> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return (await readCallState(callId, ctx)).callMethod;
-    } catch (error) {
-      const refused = error instanceof ApiRequestError && error.status < 500;
-      if (refused || attempt === CALL_METHOD_TRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-    }
-  }
-}
-
 /**
  * Waits in the call's own room (decision 0010) and publishes into the call's Janus room
  * (docs/protocol.md step 2). The chat and media code is loaded here, not before: the pre-call
@@ -219,6 +199,11 @@ export async function openCall(
     callId: string;
     callType: CallType;
     roomJid: string;
+    /**
+     * How the call's media travels, as the API fixed it when it made the call and said so in the
+     * answer that made it (decision 0045): add, hold-call or resume.
+     */
+    callMethod: CallMethod;
     /** What must be on record before the guest enters the call's room and shows in a queue. */
     recorded: Promise<unknown>;
   },
@@ -226,12 +211,10 @@ export async function openCall(
 ): Promise<LiveCall> {
   const { dispatch, getState, extra } = ctx;
   const { api } = extra;
-  // The call fixed its media's way when it was made (decision 0045): asked beside the code.
-  const [adapters, config, callMethod] = await Promise.all([
-    extra.loadCallAdapters(),
-    extra.clientConfig(),
-    readCallMethod(params.callId, ctx),
-  ]);
+  const { callMethod } = params;
+  // No server records a p2p call: the call screen must not say it is recorded.
+  if (callMethod === 'p2p') dispatch(roomOpened({ recorded: false }));
+  const [adapters, config] = await Promise.all([extra.loadCallAdapters(), extra.clientConfig()]);
   const auth = getState().guestAuth;
   if (!auth.services || !auth.username || !auth.jabberusername || !auth.access_token) {
     throw new Error('not signed in');
@@ -279,8 +262,6 @@ export async function openCall(
             return room;
           },
         });
-  // No server records a p2p call: the call screen must not say it is recorded.
-  if (callMethod === 'p2p') dispatch(roomOpened({ recorded: false }));
   // A resumed call its agent had answered: that agent is the peer again (decision 0025).
   const answeredBy = getState().call.agent;
   if (answeredBy) media.setPeer?.(answeredBy);

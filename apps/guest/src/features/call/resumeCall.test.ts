@@ -55,20 +55,14 @@ async function reloadedTab(
       status: 'answered',
       categoryId: 1,
       callType: 'video',
+      callMethod,
       createdAt: new Date().toISOString(),
       agentJabberUsername: AGENT,
       waitingFor: null,
       services: fakeCallServices(NICK),
     }),
+    // No `GET /calls/:callId`: the resume's answer says how the call's media travels.
     'GET /config': answer(FAKE_CALL_CONFIG),
-    [`GET /calls/${CALL_ID}`]: answer({
-      callId: CALL_ID,
-      status: 'answered',
-      callMethod,
-      queue: null,
-      agentJabberUsername: AGENT,
-      transfer: null,
-    }),
     [`POST /calls/${CALL_ID}/room`]: answer({
       room: '1234',
       pin: 'pin',
@@ -103,9 +97,13 @@ async function reloadedTab(
 describe('a reload mid-call (decision 0025)', () => {
   it('shows the chat of the call again, each message once, and keeps what comes after', async () => {
     const before = [message('m2', 'in', 'Your parcel left today'), message('m1', 'out', 'Hi')];
-    const { store, chat, tabStorage } = await reloadedTab(before);
+    const { store, chat, media, requests, tabStorage } = await reloadedTab(before);
     expect(store.getState().flow.stage).toBe('ongoing');
     expect(chat.joins.map((join) => join.room)).toEqual([ROOM]);
+    // A media-server call, as the resume's answer said: its room comes from the API.
+    expect(media.p2pOptions).toBeUndefined();
+    await media.options?.room();
+    expect(requests.map((r) => r.route)).toContain(`POST /calls/${CALL_ID}/room`);
     expect(store.getState().chat.chatMessages).toEqual(before);
     expect(store.getState().chat.unreadMessages).toBe(0);
 
@@ -119,10 +117,12 @@ describe('a reload mid-call (decision 0025)', () => {
   });
 
   it('a p2p call takes its agent as the peer again at once: the API named it before', async () => {
-    const { media, requests } = await reloadedTab([], { callMethod: 'p2p' });
+    const { store, chat, media, requests } = await reloadedTab([], { callMethod: 'p2p' });
     expect(media.p2pOptions).toMatchObject({ callId: CALL_ID, role: 'answerer' });
+    expect(media.p2pOptions?.signalling).toBe(chat);
     expect(media.peer).toBe(AGENT);
     expect(requests.some((r) => r.route === `POST /calls/${CALL_ID}/room`)).toBe(false);
+    expect(store.getState().call.recorded).toBe(false);
   });
 
   describe('in a tab the browser duplicated', () => {

@@ -59,7 +59,15 @@ export const resumeCall = createAppThunk(
     // The chat so far, as this tab kept it: the chat server keeps none.
     const chat = keptChat(extra.tabStorage, page.companyId, guestAuth.jabberusername ?? '');
     if (chat.length > 0) dispatch(chatRestored(chat));
-    void dispatch(joinQueue({ callId: resumed.callId, callType, categoryId, resumed: true }));
+    void dispatch(
+      joinQueue({
+        callId: resumed.callId,
+        callType,
+        categoryId,
+        callMethod: resumed.callMethod,
+        resumed: true,
+      }),
+    );
     return true;
   },
 );

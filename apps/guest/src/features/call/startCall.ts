@@ -57,7 +57,12 @@ export const startCall = createAppThunk(
       if (data.status === 'blocked') return void dispatch(stageReached('blocked'));
       const { joinQueue } = await callFlow;
       void dispatch(
-        joinQueue({ callId, callType: request.callType, categoryId: request.categoryId }),
+        joinQueue({
+          callId,
+          callType: request.callType,
+          categoryId: request.categoryId,
+          callMethod: data.callMethod,
+        }),
       ).then((result) => {
         // Whatever broke the call, the guest is not left on "Starting the call…" or a call
         // screen with no call behind it.
