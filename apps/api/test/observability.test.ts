@@ -226,6 +226,38 @@ describe('metrics and probes', () => {
   });
 });
 
+describe('probes with the chat server hanging', () => {
+  let t: TestApp;
+  let hanging: Server;
+  beforeAll(async () => {
+    // An admin API that takes the request and never answers, as a chat node frozen or swamped.
+    hanging = createServer(() => undefined);
+    t = await buildTestApp({
+      XMPP_ADMIN_URL: `http://${await listen(hanging)}/api`,
+      JANUS_HTTP_URL: 'http://127.0.0.1:9/janus',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    hanging?.closeAllConnections();
+    hanging?.close();
+  });
+
+  it("answers /readyz ready within the balancer's 1 s check, naming the chat server as degraded", async () => {
+    const started = performance.now();
+    const response = await t.app.inject({ method: 'GET', url: '/readyz' });
+    // haproxy gives the check 1 s (infra/templates/haproxy/haproxy.cfg): an answer that waited
+    // on the chat server took the last replica out of the balancer.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(response.statusCode).toBe(200);
+    expect(readinessSchema.parse(response.json())).toEqual({
+      status: 'ready',
+      degraded: ['xmpp', 'janus'],
+      dependencies: { database: 'up', xmpp: 'down', janus: 'down' },
+    });
+  });
+});
+
 describe('probes with the database down', () => {
   let t: TestApp;
   let app: Awaited<ReturnType<typeof buildApp>>;

@@ -10,6 +10,14 @@ export type Dependencies = NonNullable<Health['dependencies']>;
 /** A dependency that has not answered by then counts as down: a health check must not hang. */
 const CHECK_TIMEOUT_MS = 2000;
 
+/**
+ * How long `/readyz` waits for the optional dependencies (chat, media) before it calls them down.
+ * Their state never decides readiness, so it must not delay it either: the load balancer gives
+ * the probe 1 s, and a last replica whose answer waited on a slow chat server was taken out as if
+ * it had failed, leaving browsers no replica at all (the cluster loss journey, under load).
+ */
+export const READINESS_OPTIONAL_TIMEOUT_MS = 500;
+
 async function probe(check: () => Promise<void>): Promise<DependencyStatus> {
   const started = performance.now();
   try {
@@ -20,29 +28,33 @@ async function probe(check: () => Promise<void>): Promise<DependencyStatus> {
   }
 }
 
-async function expectOk(url: string, init?: RequestInit): Promise<void> {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+async function expectOk(url: string, timeoutMs: number, init?: RequestInit): Promise<void> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
 }
 
 /**
  * `GET /health`: asks the database, the XMPP server and Janus at once how they are, so one slow
- * dependency costs the check no more than its own time.
+ * dependency costs the check no more than its own time. `httpTimeoutMs` bounds the XMPP and
+ * Janus probes (2 s unless said).
  */
 export async function checkDependencies(
   db: Kysely<Database>,
   config: Pick<Config, 'xmpp' | 'janus'>,
+  httpTimeoutMs = CHECK_TIMEOUT_MS,
 ): Promise<Dependencies> {
   const [database, xmpp, janus] = await Promise.all([
     probe(() => pingDatabase(db)),
-    probe(() => expectOk(`${config.xmpp.adminUrl}/status`, { method: 'POST', body: '{}' })),
+    probe(() =>
+      expectOk(`${config.xmpp.adminUrl}/status`, httpTimeoutMs, { method: 'POST', body: '{}' }),
+    ),
     // Up while any server of the pool answers: the others' calls move to it (decision 0039).
     probe(() =>
-      Promise.any(config.janus.servers.map((server) => expectOk(`${server.httpUrl}/info`))).catch(
-        (all: AggregateError) => {
-          throw new Error(all.errors.map((error) => String(error)).join('; '));
-        },
-      ),
+      Promise.any(
+        config.janus.servers.map((server) => expectOk(`${server.httpUrl}/info`, httpTimeoutMs)),
+      ).catch((all: AggregateError) => {
+        throw new Error(all.errors.map((error) => String(error)).join('; '));
+      }),
     ),
   ]);
   return { database, xmpp, janus };

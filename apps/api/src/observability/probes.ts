@@ -5,7 +5,7 @@ import {
   type OptionalDependency,
   type Readiness,
 } from '@frontdesk/protocol';
-import { checkDependencies } from '../monitoring/health.ts';
+import { checkDependencies, READINESS_OPTIONAL_TIMEOUT_MS } from '../monitoring/health.ts';
 
 const OPTIONAL: readonly OptionalDependency[] = ['xmpp', 'janus'];
 
@@ -23,7 +23,11 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
     '/readyz',
     { schema: { hide: true, response: { 200: readinessSchema, 503: readinessSchema } } },
     async (_request, reply) => {
-      const dependencies = await checkDependencies(app.db, app.config);
+      const dependencies = await checkDependencies(
+        app.db,
+        app.config,
+        READINESS_OPTIONAL_TIMEOUT_MS,
+      );
       const ready = dependencies.database.status === 'up' && !app.drain.draining;
       const body: Readiness = {
         status: app.drain.draining ? 'draining' : ready ? 'ready' : 'unready',
