@@ -160,6 +160,31 @@ describe('the call at the listener level, against fake adapters', () => {
     ]);
   });
 
+  it("asks the API again, a poll later, when the question that confirms the agent's word failed", async () => {
+    const { store, services, chat } = await guestInQueue();
+    const api = services.api;
+    let asked = 0;
+    services.api = (async (route, ...options) => {
+      if (route.path === routes.callState.path) {
+        asked += 1;
+        if (asked === 1) throw new Error('no replica answered');
+      }
+      return api(route, ...options);
+    }) as ApiClient;
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
+      await vi.advanceTimersByTimeAsync(0);
+      expect([asked, store.getState().call.agent]).toEqual([1, null]);
+      // The agent says InCall once: without the second question the guest would wait on.
+      await vi.advanceTimersByTimeAsync(QUEUE_POLL_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The queue's own poll asks too, but only this question believes the agent.
+    expect(store.getState().call.agent).toBe(AGENT);
+  });
+
   it('says Away while an Android phone hides the waiting page without notifications, once per change', async () => {
     vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
       'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Mobile Safari/537.36',

@@ -113,16 +113,22 @@ function followRoom(snapshot: RoomSnapshot, call: LiveCall, ctx: CallContext) {
 
 /**
  * An occupant says it took this guest's call. SECURITY: anyone in the room can say so; the guest
- * believes it only when the API says the call is answered by that very agent.
+ * believes it only when the API says the call is answered by that very agent. The agent says it
+ * once: a question that fails is asked again a poll later while the guest still waits, or the
+ * guest would wait on for a call its agent has taken.
  */
 async function confirmAgent(call: LiveCall, nick: string, ctx: CallContext): Promise<void> {
   if (call.confirming === nick) return;
   // The call's set-up time counts from the agent's word, not from the API's confirmation.
   const claimedAt = performance.now();
   call.confirming = nick;
-  const state = await readCallState(call.callId, ctx).catch(() => null);
-  call.confirming = undefined;
   const { dispatch, getState } = ctx;
+  let state = await readCallState(call.callId, ctx).catch(() => null);
+  while (!state && ctx.extra.connections.call === call && getState().call.agent === null) {
+    await new Promise((resolve) => setTimeout(resolve, QUEUE_POLL_MS));
+    state = await readCallState(call.callId, ctx).catch(() => null);
+  }
+  call.confirming = undefined;
   if (ctx.extra.connections.call !== call || getState().call.agent !== null) return;
   if (state?.status !== 'answered' || state.agentJabberUsername !== nick) return;
   dispatch(agentAccepted(nick));
