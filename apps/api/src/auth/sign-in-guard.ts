@@ -12,19 +12,28 @@ import { hashPassword, verifyPassword } from './password.ts';
  * through as the sign-in: the same failed-attempt limits per address and per e-mail, counted
  * across the API's replicas. Guards of different `name`s count apart.
  */
+/**
+ * SECURITY: an unknown e-mail is checked against this hash, so it takes as long as a wrong
+ * password. Made once a process, in the background: at 128 MiB and a few hundred
+ * milliseconds a hash, making it while the API starts held its start past Fastify's 10 s
+ * plugin limit on a loaded machine (a replica restarted during calls exited instead).
+ */
+let unknownAccountHash: Promise<string> | undefined;
+const unknownAccountHashOnce = () =>
+  (unknownAccountHash ??= hashPassword('no account has this password'));
+
 export class SignInGuard {
   private constructor(
     private readonly failures: FailedSignIns,
-    private readonly unknownAccountHash: string,
+    private readonly unknownAccountHash: Promise<string>,
   ) {}
 
-  static async create(db: Kysely<Database>, name: string): Promise<SignInGuard> {
+  static create(db: Kysely<Database>, name: string): SignInGuard {
     const failures = new FailedSignIns(new SharedCounters(db), [
       { name: `${name}:address`, ...FAILED_SIGN_IN_LIMITS.perAddress },
       { name: `${name}:email`, ...FAILED_SIGN_IN_LIMITS.perEmail },
     ]);
-    // SECURITY: an unknown e-mail is checked against this hash, so it takes as long as a wrong password.
-    return new SignInGuard(failures, await hashPassword('no account has this password'));
+    return new SignInGuard(failures, unknownAccountHashOnce());
   }
 
   /**
@@ -46,7 +55,7 @@ export class SignInGuard {
       void reply.header('retry-after', String(waitSeconds));
       throw tooMany(`${waitSeconds} seconds`);
     }
-    const valid = await verifyPassword(password, storedHash ?? this.unknownAccountHash);
+    const valid = await verifyPassword(password, storedHash ?? (await this.unknownAccountHash));
     if (valid && storedHash !== undefined) await this.failures.forgive(keys);
     return valid && storedHash !== undefined;
   }

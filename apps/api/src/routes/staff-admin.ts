@@ -40,7 +40,7 @@ const CHAT_PROVISION_RETRIES_MS = [1000, 4000];
 export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   limitAdminWrites(app);
   const { db, config } = app;
-  const operatorSignIns = await SignInGuard.create(db, 'operator');
+  const operatorSignIns = SignInGuard.create(db, 'operator');
 
   /**
    * The company's room and its members' nicks, after a member or company was added: in the

@@ -79,7 +79,7 @@ export const staffAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   // Parses cookies for these routes (the refresh cookie's Path reaches no other anyway).
   await app.register(fastifyCookie);
   // Sign-in and password change share one guard: neither is a way around the other's limits.
-  const guard = await SignInGuard.create(app.db, 'staff');
+  const guard = SignInGuard.create(app.db, 'staff');
 
   /**
    * The member behind an e-mail and password, active, with a password that still works; 401
