@@ -6,6 +6,7 @@ import {
   routes,
   type ApiClient,
   type CallMethod,
+  type CallState,
 } from '@frontdesk/protocol';
 import { answer, fakeApi, refusal } from '@frontdesk/protocol/testing';
 import type { Occupant } from '@frontdesk/chat';
@@ -47,6 +48,19 @@ const occupant = (nick: string, state: 'InCall' | 'CallOnHold' | 'CallResumed'):
 
 /** Lets every pending promise settle (the fakes answer at once; nothing waits on a clock). */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The media-server call's state once `AGENT` has put it on hold to pass it to category 2, with
+ * no agentName, as the API's transfer answers may leave it out.
+ */
+const transferToCategory2 = (): Omit<CallState, 'agentName'> => ({
+  callId: CALL_ID,
+  status: 'answered',
+  callMethod: 'mediaServer',
+  queue: null,
+  agentJabberUsername: AGENT,
+  transfer: { toAgentJabberUsername: null, toCategoryId: 2 },
+});
 
 /**
  * A signed-in guest of company 5 that joins the queue for a video call, against a fake API
@@ -533,16 +547,7 @@ describe('spec items of issue 18 at the listener level', () => {
         if (route.path === routes.callState.path) {
           asked += 1;
           if (asked <= failedQuestions) throw new Error('network down');
-          return {
-            data: {
-              callId: CALL_ID,
-              status: 'answered',
-              callMethod: 'mediaServer',
-              queue: null,
-              agentJabberUsername: AGENT,
-              transfer: { toAgentJabberUsername: null, toCategoryId: 2 },
-            },
-          };
+          return { data: transferToCategory2() };
         }
         if (route.path === routes.holdCall.path) throw new Error('refused');
         return api(route, ...options);
@@ -579,16 +584,7 @@ describe('spec items of issue 18 at the listener level', () => {
     services.api = (async (route, ...options) => {
       const [{ params } = {}] = options as [{ params?: { callId?: string } }?];
       if (route.path === routes.callState.path && params?.callId === CALL_ID) {
-        return {
-          data: {
-            callId: CALL_ID,
-            status: 'answered',
-            callMethod: 'mediaServer',
-            queue: null,
-            agentJabberUsername: AGENT,
-            transfer: { toAgentJabberUsername: null, toCategoryId: 2 },
-          },
-        };
+        return { data: transferToCategory2() };
       }
       // The new leg is a new call: the API made it p2p (the company's setting now).
       if (route.path === routes.holdCall.path) return { data: { id: 8, callMethod: 'p2p' } };
