@@ -74,6 +74,28 @@ async function openCall(
   return call;
 }
 
+/**
+ * A connected call that `leaver` is to leave without ending it; `asked` reads how often the side
+ * that stays has asked for ICE servers, which matters once the API would refuse them.
+ */
+async function callToLeave(page: Page, harnessUrl: string, leaver: Side) {
+  const stayer = other(leaver);
+  const call = await openCall(page, harnessUrl);
+  await call.connected();
+  return {
+    call,
+    asked: () => page.evaluate((s) => window.p2p.iceRequests(s), stayer),
+    /** bye{ended:false}: the side that stays keeps its connection, without the feed. */
+    async leave(): Promise<void> {
+      await page.evaluate((s) => window.p2p.close(s, false), leaver);
+      await call.waitForState(
+        stayer,
+        (s) => s.feeds.length === 0 && s.peerCall === 'Paused' && s.status === 'connected',
+      );
+    },
+  };
+}
+
 test.afterEach(async ({ page }) => {
   await page.evaluate(() => window.p2p.closeAll()).catch(() => undefined);
 });
@@ -315,15 +337,9 @@ test('after the guest says bye, the agent asks for ICE servers only once a page 
   page,
   harnessUrl,
 }) => {
-  const call = await openCall(page, harnessUrl);
-  await call.connected();
-  const asked = () => page.evaluate(() => window.p2p.iceRequests('agent'));
+  const { call, asked, leave } = await callToLeave(page, harnessUrl, 'guest');
   const before = await asked();
-  await page.evaluate(() => window.p2p.close('guest', false));
-  await call.waitForState(
-    'agent',
-    (s) => s.feeds.length === 0 && s.peerCall === 'Paused' && s.status === 'connected',
-  );
+  await leave();
   // After the call ended the API refuses ICE servers: a new link now would be asked in vain.
   expect(await asked()).toBe(before);
   await page.evaluate(() => window.p2p.reopen('guest'));
@@ -336,17 +352,11 @@ test('after the agent says bye (a transfer), the guest asks for ICE servers and 
   page,
   harnessUrl,
 }) => {
-  const call = await openCall(page, harnessUrl);
-  await call.connected();
-  const asked = () => page.evaluate(() => window.p2p.iceRequests('guest'));
+  const { call, asked, leave } = await callToLeave(page, harnessUrl, 'agent');
   const hellos = () => page.evaluate(() => window.p2p.signalsFrom('guest', 'hello').length);
   const before = { asked: await asked(), hellos: await hellos() };
   // What the console does on a transfer: it leaves the call's media without ending the call.
-  await page.evaluate(() => window.p2p.close('agent', false));
-  await call.waitForState(
-    'guest',
-    (s) => s.feeds.length === 0 && s.peerCall === 'Paused' && s.status === 'connected',
-  );
+  await leave();
   // The API refuses the ICE servers of the leg a transfer ended (409 call_over), and the old
   // agent's console has no session left to hear a hello.
   await page.waitForTimeout(1500);
