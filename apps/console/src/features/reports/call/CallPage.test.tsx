@@ -10,9 +10,13 @@ import {
   zoeLogin,
   type FakeAnswer,
 } from '../../../test/render.tsx';
+import { switchLanguage } from '../../../i18n/messages.ts';
 import { callDetail } from '../reportFixtures.ts';
 
-afterEach(cleanup);
+afterEach(async () => {
+  cleanup();
+  await switchLanguage('en');
+});
 
 const CALL_ID = callDetail.call.callId;
 const DETAIL = `GET /reports/calls/${CALL_ID}`;
@@ -46,9 +50,9 @@ describe('a call’s page', () => {
     openCall({ [DETAIL]: answer(wrapped) });
     const wrapUp = await screen.findByTestId('call-wrap-up', {}, { timeout: 5000 });
     expect(within(wrapUp).getByText('Outcome').nextSibling?.textContent).toBe('Solved');
-    expect(within(wrapUp).getByText('Follow-up').nextSibling?.textContent).toBe(
-      'Send the repair form',
-    );
+    const followUp = within(wrapUp).getByText('Send the repair form');
+    expect(within(wrapUp).getByText('Follow-up').nextSibling).toBe(followUp.parentElement);
+    expect(followUp.tagName).toBe('BDI');
     expect(wrapUp.textContent).toContain('By Ada Agent (General)');
   });
 
@@ -103,6 +107,23 @@ describe('a call’s page', () => {
     expect(within(quality).getByRole('columnheader', { name: /Agent/ }).textContent).toContain(
       'Good',
     );
+  });
+
+  it('in Arabic, keeps a note’s author and date apart, and what the agent or guest wrote in its own direction', async () => {
+    await switchLanguage('ar');
+    openCall({ [DETAIL]: answer(callDetail) });
+    const notes = await screen.findByTestId('call-notes', {}, { timeout: 5000 });
+    // Each value is isolated (FSI … PDI), so the bidi algorithm cannot run it into its neighbours.
+    const [by] = within(notes).getAllByText(/Ada Agent/);
+    expect(by?.textContent).toMatch(
+      /^\u2068Ada Agent\u2069 · \u2068General\u2069 · \u2068[^\u2068\u2069]+\u2069$/,
+    );
+    expect(
+      within(notes).getByText('Asked about the invoice of February.').getAttribute('dir'),
+    ).toBe('auto');
+    // The guest's answers, as they wrote them, each in its own direction.
+    expect(within(section('call-welcome')).getByText('Grace').tagName).toBe('BDI');
+    expect(within(section('call-rating')).getByText('Yes').tagName).toBe('BDI');
   });
 
   it('tells a merge that is pending, failed or empty, and a call not recorded', async () => {

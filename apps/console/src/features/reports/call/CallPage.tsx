@@ -93,7 +93,18 @@ function Section(props: {
   );
 }
 
-/** Names and values as a description list; a missing value is a dash. */
+/**
+ * A name or date set into a sentence, isolated (FSI … PDI): in Arabic, a Latin name beside a
+ * date is otherwise run together with it by the bidi algorithm, which showed the note's
+ * 'Ada Agent · Support · 27/11/2026، 10:03 م' as '27 · 2026/11/Ada Agent · Support · 10:03 م'.
+ */
+const isolated = (text: string) => `\u2068${text}\u2069`;
+
+/**
+ * Names and values as a description list; a missing value is a dash. A value the guest or the
+ * agent wrote is passed as a <bdi>, in its own direction: an English answer in the Arabic page
+ * otherwise showed its full stop at its start.
+ */
 function Facts(props: { facts: [string, ReactNode][] }) {
   return (
     <dl className="facts">
@@ -184,7 +195,9 @@ function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReloa
         {detail.welcomeAnswers.length === 0 ? (
           <p className="report-empty">{t('reportNoWelcomeAnswers')}</p>
         ) : (
-          <Facts facts={detail.welcomeAnswers.map((answer) => [answer.label, answer.value])} />
+          <Facts
+            facts={detail.welcomeAnswers.map((answer) => [answer.label, <bdi>{answer.value}</bdi>])}
+          />
         )}
       </Section>
 
@@ -199,12 +212,15 @@ function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReloa
                 <li key={leg.callId}>
                   <p className="help">
                     {t('reportNoteBy', {
-                      name: leg.agent?.name ?? t('reportNobody'),
-                      category: leg.category?.name ?? NONE,
-                      at: when(leg.createdAt),
+                      name: isolated(leg.agent?.name ?? t('reportNobody')),
+                      category: isolated(leg.category?.name ?? NONE),
+                      at: isolated(when(leg.createdAt)),
                     })}
                   </p>
-                  <p className="note-text">{leg.notes}</p>
+                  {/* The agent's own words, in their own direction (an English note in Arabic). */}
+                  <p className="note-text" dir="auto">
+                    {leg.notes}
+                  </p>
                 </li>
               ))}
           </ul>
@@ -234,9 +250,11 @@ function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReloa
                         ],
                         [
                           t('reportFollowUp'),
-                          leg.wrapUp.followUp
-                            ? (leg.wrapUp.followUpNote ?? t('reportFollowUpAsked'))
-                            : t('reportFollowUpNone'),
+                          leg.wrapUp.followUp ? (
+                            <bdi>{leg.wrapUp.followUpNote ?? t('reportFollowUpAsked')}</bdi>
+                          ) : (
+                            t('reportFollowUpNone')
+                          ),
                         ],
                       ]}
                     />
@@ -261,7 +279,10 @@ function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReloa
               <>
                 <h4>{detail.ratingForm.title}</h4>
                 <Facts
-                  facts={detail.ratingForm.answers.map((answer) => [answer.label, answer.value])}
+                  facts={detail.ratingForm.answers.map((answer) => [
+                    answer.label,
+                    <bdi>{answer.value}</bdi>,
+                  ])}
                 />
               </>
             )}
