@@ -7,33 +7,40 @@ import { FailedSignIns } from './failed-sign-ins.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 
 /**
- * Every check of an e-mail and password (sign-in, choosing a new password, an operator's
- * sign-in) goes through one guard, so each route that takes a password is as hard to guess
- * through as the sign-in: the same failed-attempt limits per address and per e-mail, counted
- * across the API's replicas. Guards of different `name`s count apart.
- */
-/**
  * SECURITY: an unknown e-mail is checked against this hash, so it takes as long as a wrong
  * password. Made once a process, in the background: at 128 MiB and a few hundred
  * milliseconds a hash, making it while the API starts held its start past Fastify's 10 s
  * plugin limit on a loaded machine (a replica restarted during calls exited instead).
  */
 let unknownAccountHash: Promise<string> | undefined;
-const unknownAccountHashOnce = () =>
-  (unknownAccountHash ??= hashPassword('no account has this password'));
+function unknownAccountHashOnce(): Promise<string> {
+  if (!unknownAccountHash) {
+    const made = hashPassword('no account has this password');
+    // A failed hash is made again at the next guard's need, never kept, nor left unhandled.
+    made.catch(() => (unknownAccountHash = undefined));
+    unknownAccountHash = made;
+  }
+  return unknownAccountHash;
+}
 
+/**
+ * Every check of an e-mail and password (sign-in, choosing a new password, an operator's
+ * sign-in) goes through one guard, so each route that takes a password is as hard to guess
+ * through as the sign-in: the same failed-attempt limits per address and per e-mail, counted
+ * across the API's replicas. Guards of different `name`s count apart.
+ */
 export class SignInGuard {
-  private constructor(
-    private readonly failures: FailedSignIns,
-    private readonly unknownAccountHash: Promise<string>,
-  ) {}
+  private constructor(private readonly failures: FailedSignIns) {
+    // Started now, so the first unknown e-mail does not wait for it.
+    void unknownAccountHashOnce();
+  }
 
   static create(db: Kysely<Database>, name: string): SignInGuard {
     const failures = new FailedSignIns(new SharedCounters(db), [
       { name: `${name}:address`, ...FAILED_SIGN_IN_LIMITS.perAddress },
       { name: `${name}:email`, ...FAILED_SIGN_IN_LIMITS.perEmail },
     ]);
-    return new SignInGuard(failures, unknownAccountHashOnce());
+    return new SignInGuard(failures);
   }
 
   /**
@@ -55,7 +62,7 @@ export class SignInGuard {
       void reply.header('retry-after', String(waitSeconds));
       throw tooMany(`${waitSeconds} seconds`);
     }
-    const valid = await verifyPassword(password, storedHash ?? (await this.unknownAccountHash));
+    const valid = await verifyPassword(password, storedHash ?? (await unknownAccountHashOnce()));
     if (valid && storedHash !== undefined) await this.failures.forgive(keys);
     return valid && storedHash !== undefined;
   }
