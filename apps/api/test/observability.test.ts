@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { freePort, startCoturn, type RunningCoturn } from '@frontdesk/infra';
 import { livenessSchema, readinessSchema } from '@frontdesk/protocol';
 import { buildApp } from '../src/app.ts';
+import { READINESS_OPTIONAL_TIMEOUT_MS } from '../src/monitoring/health.ts';
 import { callIceServers } from '../src/calls/ice-servers.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
@@ -243,18 +244,27 @@ describe('probes with the chat server hanging', () => {
     hanging?.close();
   });
 
-  it("answers /readyz ready within the balancer's 1 s check, naming the chat server as degraded", async () => {
-    const started = performance.now();
+  it('answers /readyz ready, naming the chat server as degraded', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/readyz' });
-    // haproxy gives the check 1 s (infra/templates/haproxy/haproxy.cfg): an answer that waited
-    // on the chat server took the last replica out of the balancer.
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(response.statusCode).toBe(200);
     expect(readinessSchema.parse(response.json())).toEqual({
       status: 'ready',
       degraded: ['xmpp', 'janus'],
       dependencies: { database: 'up', xmpp: 'down', janus: 'down' },
     });
+  });
+
+  it("gives up on the optional dependencies within the balancer's check", async () => {
+    // An answer that waited on a slow chat server past haproxy's check took the last replica
+    // out of the balancer (the cluster loss journey, under load).
+    const template = await readFile(
+      join(import.meta.dirname, '../../../infra/templates/haproxy/haproxy.cfg'),
+      'utf8',
+    );
+    const [, amount, unit] = /^\s*timeout check (\d+)(ms|s)$/m.exec(template) ?? [];
+    const checkMs = Number(amount) * (unit === 's' ? 1000 : 1);
+    expect(checkMs).toBeGreaterThan(0);
+    expect(READINESS_OPTIONAL_TIMEOUT_MS).toBeLessThan(checkMs);
   });
 });
 
