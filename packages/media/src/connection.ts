@@ -1,4 +1,4 @@
-import { JOIN_DELAY_MS, type RoomAccess } from '@frontdesk/protocol';
+import { ApiRequestError, JOIN_DELAY_MS, type RoomAccess } from '@frontdesk/protocol';
 import {
   isVideoroom,
   step,
@@ -15,6 +15,20 @@ import type { LocalPublisher } from './publisher.ts';
 import { DEFAULT_RETRY_POLICY, sleep, withRetry } from './retry.ts';
 import { onServer } from './server-url.ts';
 import type { RemoteFeeds } from './subscribers.ts';
+
+/** The call's room from the app; the API's 409 (the call ended, or was refused) is final. */
+function askRoom(ctx: SessionContext): Promise<RoomAccess> {
+  return fromApp(async () => {
+    try {
+      return await ctx.options.room();
+    } catch (raw) {
+      if (raw instanceof ApiRequestError && raw.status === 409) {
+        throw new MediaError('callEnded', raw.message);
+      }
+      throw raw;
+    }
+  });
+}
 
 /**
  * The connection to Janus, one generation at a time: room, session, publisher handle, join and
@@ -45,7 +59,7 @@ export class Connection {
       early = null;
       return next;
     };
-    const access = await step(ctx, 'createRoom', () => fromApp(ctx.options.room), mode);
+    const access = await step(ctx, 'createRoom', () => askRoom(ctx), mode);
     let gateway = await step(ctx, null, () => this.openGateway(access, token()), mode);
     try {
       return await this.enterRoom(
@@ -126,7 +140,10 @@ export class Connection {
       videoLost: false,
     };
     gateway.events.on('lost', (error) => void this.recover(generation, error));
-    publisher.events.on('message', ({ data }) => this.feeds.onPublisherEvent(generation, data));
+    publisher.events.on('message', ({ data }) => {
+      if (isVideoroom(data, 'destroyed')) void this.roomDestroyed(generation);
+      else this.feeds.onPublisherEvent(generation, data);
+    });
     publisher.events.on('ice', (state) => this.ice.onIceState(generation, 'publish', state));
     publisher.events.on('media', (media) => this.publisher.onMediaState(generation, media));
     // Janus hung up our publisher (its ICE or DTLS gave up): only a fresh start brings it back.
@@ -188,10 +205,29 @@ export class Connection {
       );
       ctx.update({ status: 'connected', error: null, reconnects: ctx.state().reconnects + 1 });
     } catch (raw) {
-      if (!ctx.signal.aborted) ctx.end('failed', toMediaError(raw));
+      const error = toMediaError(raw);
+      // The call ended while this side reconnected: ended, as its room's destruction says.
+      if (!ctx.signal.aborted)
+        ctx.end(error.code === 'callEnded' ? 'roomDestroyed' : 'failed', error);
     } finally {
       ctx.recovering = false;
     }
+  }
+
+  /**
+   * spec §4: a room destroyed because its call ended ends the session. The API also destroys a
+   * call's room on a server it moved the call away from (decision 0039: one taken for lost may
+   * be alive, with this participant still in it): asking for the room again tells the two apart
+   * — the API refuses an ended call's room — and a moved call is entered again where it now is.
+   */
+  private async roomDestroyed(generation: Generation): Promise<void> {
+    try {
+      await askRoom(this.ctx);
+    } catch (raw) {
+      // Also while the session is still being set up: that set-up has no call to join.
+      if (toMediaError(raw).code === 'callEnded') return this.ctx.end('roomDestroyed');
+    }
+    await this.recover(generation, new MediaError('connectionLost', 'the call room was destroyed'));
   }
 
   /** Forgets a generation locally; the server side is gone or goes with the session. */

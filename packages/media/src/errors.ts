@@ -19,7 +19,9 @@ export type MediaErrorCode =
   | 'unauthorized'
   | 'plugin'
   | 'disabledCamera'
-  | 'webrtc';
+  | 'webrtc'
+  /** The API refused the call's room (409): the call has ended, or was never let through. */
+  | 'callEnded';
 
 /** Codes that retrying cannot fix: the caller's input or credentials are wrong. */
 const PERMANENT: ReadonlySet<MediaErrorCode> = new Set([
@@ -31,6 +33,7 @@ const PERMANENT: ReadonlySet<MediaErrorCode> = new Set([
   'invalidPlugin',
   'unauthorized',
   'disabledCamera',
+  'callEnded',
 ]);
 
 /** A typed media failure; `message` keeps the gateway's own words for logs and bug reports. */

@@ -54,11 +54,6 @@ export class RemoteFeeds {
   }
 
   onPublisherEvent(generation: Generation, data: PluginData): void {
-    if (isVideoroom(data, 'destroyed')) {
-      // spec §4: a room-destroyed event ends the session.
-      this.ctx.end('roomDestroyed');
-      return;
-    }
     if (!isVideoroom(data, 'event')) return;
     if (data.leaving === 'ok' && data.reason === 'kicked') {
       this.ctx.end('kicked');

@@ -115,3 +115,41 @@ test('a mute is seen by the peer: no more packets, and the feed reads muted', as
   await agent.waitForState((s) => s.feeds[0]?.videoMuted === false && s.peerVideo === 'Resumed');
   await agent.framesGrow();
 });
+
+test('the room destroyed as the call ends: each side ends as a destroyed room', async ({
+  call,
+}) => {
+  const { guest, agent } = call;
+  await call.start({ callType: 'video' });
+  await call.destroyRoom({ ended: true });
+  for (const who of [guest, agent]) {
+    await who.waitForState((s) => s.status === 'closed');
+    expect(await who.state()).toMatchObject({ endReason: 'roomDestroyed', feeds: [] });
+    expect(await who.remoteVideos()).toEqual([]);
+  }
+});
+
+test('the room destroyed on a server the call moved away from: both sides enter it again', async ({
+  call,
+}) => {
+  const { guest, agent } = call;
+  await call.start({ callType: 'video' });
+  // decision 0039: the API destroys the room it left on a server taken for lost, which may be
+  // alive with the participants still in it; the call goes on.
+  await call.destroyRoom({ ended: false });
+  for (const [who, peer] of [
+    [guest, 'agent'],
+    [agent, 'guest'],
+  ] as const) {
+    await who.waitForState(
+      (s) => s.status === 'connected' && s.reconnects === 1 && s.peerCall === 'Resumed',
+    );
+    await expect
+      .poll(async () =>
+        (await who.remoteVideos()).find((v) => v.display === `remote-video-${peer}`),
+      )
+      .toMatchObject({ width: 640, height: 480 });
+    await who.framesGrow();
+  }
+  expect((await guest.state())?.endReason).toBeNull();
+});

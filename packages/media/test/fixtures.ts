@@ -139,6 +139,12 @@ interface Call {
    * adds one participant's own settings.
    */
   start(config: CallConfig, perSide?: (who: Participant) => Partial<CallConfig>): Promise<void>;
+  /**
+   * The API destroys the call's room: as it ends the call (`ended`: the room is refused from
+   * then on, 409), or as it moves the call off a server taken for lost (decision 0039: asked
+   * again, the room is made anew).
+   */
+  destroyRoom(how: { ended: boolean }): Promise<void>;
 }
 
 /** What the API keeps of a call's room: the pin, the secret and each participant's token. */
@@ -149,6 +155,8 @@ interface RoomKeys {
   readonly tokens: Record<'guest' | 'agent', string>;
   /** Janus records the room (the company records calls). */
   readonly recorded: boolean;
+  /** The call has ended: the API refuses its room. */
+  ended: boolean;
 }
 
 async function participant(
@@ -164,6 +172,7 @@ async function participant(
   // What the API does for the app: tokens and the idempotent room creation.
   await page.exposeFunction('janusToken', () => janus().token());
   await page.exposeFunction('callRoom', async () => {
+    if (access.ended) return null;
     await janus().rooms.create({
       room: access.room,
       pin: access.pin,
@@ -253,6 +262,7 @@ export const test = base.extend<
       secret: secret(),
       tokens: { guest: token('guest'), agent: token('agent') },
       recorded,
+      ended: false,
     };
     const guest = await participant(browser, harnessUrl, 'guest', () => janus, access);
     const agent = await participant(browser, harnessUrl, 'agent', () => janus, access);
@@ -268,6 +278,10 @@ export const test = base.extend<
         for (const who of [guest, agent]) {
           await who.waitForState((s) => s.feeds.length === 1 && s.peerCall === 'Resumed');
         }
+      },
+      async destroyRoom({ ended }) {
+        access.ended = ended;
+        await janus.rooms.destroy({ room: access.room, secret: access.secret });
       },
     });
     for (const p of [guest, agent]) {
