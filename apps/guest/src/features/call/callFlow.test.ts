@@ -174,29 +174,46 @@ describe('the call at the listener level, against fake adapters', () => {
     ]);
   });
 
-  it("asks the API again, a poll later, when the question that confirms the agent's word failed", async () => {
-    const { store, services, chat } = await guestInQueue();
-    const api = services.api;
-    let asked = 0;
-    services.api = (async (route, ...options) => {
-      if (route.path === routes.callState.path) {
-        asked += 1;
-        if (asked === 1) throw new Error('no replica answered');
-      }
-      return api(route, ...options);
-    }) as ApiClient;
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
+  it("believes the agent's word at the queue's next poll when the question that confirms it failed", async () => {
+    // The queue's poll waits on this clock from the start.
+    vi.useFakeTimers({ toFake: ['setTimeout'], shouldAdvanceTime: true });
     try {
+      const { store, services, chat } = await guestInQueue();
+      const api = services.api;
+      let asked = 0;
+      services.api = (async (route, ...options) => {
+        if (route.path === routes.callState.path) {
+          asked += 1;
+          if (asked === 1) throw new Error('no replica answered');
+        }
+        return api(route, ...options);
+      }) as ApiClient;
       chat.occupantsChanged(ROOM, [occupant(AGENT, 'InCall')]);
       await vi.advanceTimersByTimeAsync(0);
       expect([asked, store.getState().call.agent]).toEqual([1, null]);
-      // The agent says InCall once: without the second question the guest would wait on.
+      // The agent says InCall once: without its claim kept for the next poll the guest would wait on.
       await vi.advanceTimersByTimeAsync(QUEUE_POLL_MS);
+      expect(store.getState().call.agent).toBe(AGENT);
+      expect(chat.presences).toEqual([
+        { room: ROOM, status: { state: 'InCall', peer: AGENT, callId: CALL_ID } },
+      ]);
     } finally {
       vi.useRealTimers();
     }
-    // The queue's own poll asks too, but only this question believes the agent.
-    expect(store.getState().call.agent).toBe(AGENT);
+  });
+
+  it('never believes an answered call of an agent that did not claim it in the room', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'], shouldAdvanceTime: true });
+    try {
+      const { store, chat } = await guestInQueue();
+      // The API answers AGENT; only mallory said InCall: the queue's polls accept nobody.
+      chat.occupantsChanged(ROOM, [occupant('mallory', 'InCall')]);
+      await vi.advanceTimersByTimeAsync(2 * QUEUE_POLL_MS);
+      expect(store.getState().call.agent).toBeNull();
+      expect(chat.presences).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says Away while an Android phone hides the waiting page without notifications, once per change', async () => {

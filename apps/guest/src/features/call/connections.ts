@@ -89,8 +89,11 @@ export type LiveCall = {
   agentAwaySince?: number;
   /** What the guest last said in the call's room ({@link publishPresence}). */
   presence?: PresenceStatus;
-  /** The occupant whose claim of the call is being checked with the API. */
-  confirming?: string;
+  /**
+   * The occupants who said they took the call (InCall), each with when it said so, until the API
+   * confirms one of them ({@link confirmAgent}).
+   */
+  readonly claims: Map<string, number>;
   /** When this leg began to wait (`Date.now()`), for the estimate of the wait left. */
   waitingSince: number;
   /**

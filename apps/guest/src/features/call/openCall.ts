@@ -12,6 +12,7 @@ import {
   queuePlace,
   routes,
   type CallMethod,
+  type CallState,
   type CallType,
 } from '@frontdesk/protocol';
 import type { RoomSnapshot } from '@frontdesk/chat';
@@ -75,6 +76,8 @@ async function followQueue(call: LiveCall, ctx: CallContext): Promise<void> {
     const state = await readCallState(call.callId, ctx).catch(() => null);
     if (ctx.extra.connections.call !== call) return;
     if (state) {
+      agentConfirmed(call, state, ctx);
+      if (getState().call.agent !== null) return;
       const { details } = getState().company;
       const category = details?.categories.find((c) => c.id === getState().call.categoryId);
       const averageWaitMs = category?.averageWaitMs ?? DEFAULT_AVERAGE_WAIT_MS;
@@ -114,23 +117,26 @@ function followRoom(snapshot: RoomSnapshot, call: LiveCall, ctx: CallContext) {
 /**
  * An occupant says it took this guest's call. SECURITY: anyone in the room can say so; the guest
  * believes it only when the API says the call is answered by that very agent. The agent says it
- * once: a question that fails is asked again a poll later while the guest still waits, or the
- * guest would wait on for a call its agent has taken.
+ * once: when the API's answer is missing or not yet `answered`, the claim stays, and the queue's
+ * next poll ({@link followQueue}) confirms it — or the guest would wait on for a call its agent
+ * has taken.
  */
 async function confirmAgent(call: LiveCall, nick: string, ctx: CallContext): Promise<void> {
-  if (call.confirming === nick) return;
+  if (call.claims.has(nick)) return;
   // The call's set-up time counts from the agent's word, not from the API's confirmation.
-  const claimedAt = performance.now();
-  call.confirming = nick;
+  call.claims.set(nick, performance.now());
+  const state = await readCallState(call.callId, ctx).catch(() => null);
+  if (state) agentConfirmed(call, state, ctx);
+}
+
+/** The API's word on the call: it answers the guest's call with an agent that claimed it. */
+function agentConfirmed(call: LiveCall, state: CallState, ctx: CallContext): void {
   const { dispatch, getState } = ctx;
-  let state = await readCallState(call.callId, ctx).catch(() => null);
-  while (!state && ctx.extra.connections.call === call && getState().call.agent === null) {
-    await new Promise((resolve) => setTimeout(resolve, QUEUE_POLL_MS));
-    state = await readCallState(call.callId, ctx).catch(() => null);
-  }
-  call.confirming = undefined;
   if (ctx.extra.connections.call !== call || getState().call.agent !== null) return;
-  if (state?.status !== 'answered' || state.agentJabberUsername !== nick) return;
+  const nick = state.agentJabberUsername;
+  const claimedAt = nick === null ? undefined : call.claims.get(nick);
+  if (state.status !== 'answered' || nick === null || claimedAt === undefined) return;
+  call.claims.clear();
   dispatch(agentAccepted(nick));
   call.media.markAccepted(claimedAt);
   // A p2p call's media takes signals from this agent only, from now on.
@@ -299,6 +305,7 @@ export async function openCall(
     unsubscribe: [],
     ended,
     settle,
+    claims: new Map(),
     waitingSince: Date.now(),
     reportQuality,
   };
