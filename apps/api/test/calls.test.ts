@@ -25,6 +25,7 @@ import {
   loginGuest,
   loginStaff,
   newCallId,
+  setCompanySettings,
   type TestApp,
   type TestGuest,
 } from './helper.ts';
@@ -212,9 +213,7 @@ describe('the call protocol (/api/calls, /api/auth/janus-token)', () => {
     });
 
     it('does not record when the company does not, and makes H.264 rooms for webviews', async () => {
-      await sql`update companies set settings = settings || '{"recordCalls": false}' where id = 12`.execute(
-        t.app.db,
-      );
+      await setCompanySettings(t.app, SEEDED_COMPANY.aroundTheClock, { recordCalls: false });
       const caller = await loginGuest(t.app, SEEDED_COMPANY.aroundTheClock);
       const callId = await startCall(caller, 10, SEEDED_COMPANY.aroundTheClock);
       const response = await openRoom(callId, caller.token, '?webview=true');

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mergeCallRecording } from '@frontdesk/media/server';
 import { DEFAULT_COMPANY_ID } from '@frontdesk/protocol';
@@ -16,6 +15,7 @@ import {
   guestWithCall,
   loginStaff,
   markAnswered,
+  setCompanySettings,
   staffIdOf,
   type TestApp,
 } from './helper.ts';
@@ -174,17 +174,11 @@ describe('the merge job', () => {
       .execute();
     await endCall(t.app, declined);
     const unrecorded = await answeredRecordedCall();
-    const recordCalls = (on: boolean) =>
-      t.app.db
-        .updateTable('companies')
-        .set({ settings: sql`jsonb_set(settings, '{recordCalls}', ${sql.lit(String(on))}::jsonb)` })
-        .where('id', '=', COMPANY)
-        .execute();
-    await recordCalls(false);
+    await setCompanySettings(t.app, COMPANY, { recordCalls: false });
     try {
       await endCall(t.app, unrecorded);
     } finally {
-      await recordCalls(true);
+      await setCompanySettings(t.app, COMPANY, { recordCalls: true });
     }
     const rows = await t.app.db
       .selectFrom('call_recordings')

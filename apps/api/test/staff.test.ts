@@ -13,6 +13,7 @@ import {
   guestWithCall,
   loginGuest,
   loginStaff,
+  setCompanySettings,
   type TestApp,
 } from './helper.ts';
 
@@ -178,15 +179,11 @@ describe('the team (/api/staff) and round robin (offer on GET /api/calls)', () =
     it('offers nothing when the company does not use round robin', async () => {
       await Promise.all([report(cy, 'available'), report(di, 'available')]);
       const callId = await newWaitingCall();
-      await sql`update companies set settings = settings || '{"roundRobin": false}' where id = ${company}`.execute(
-        t.app.db,
-      );
+      await setCompanySettings(t.app, company, { roundRobin: false });
       try {
         expect(await offerOf(callId)).toBeNull();
       } finally {
-        await sql`update companies set settings = settings || '{"roundRobin": true}' where id = ${company}`.execute(
-          t.app.db,
-        );
+        await setCompanySettings(t.app, company, { roundRobin: true });
       }
     });
   });

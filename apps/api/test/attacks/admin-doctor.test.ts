@@ -6,7 +6,7 @@ import { bearer, buildTestApp, loginGuest, loginStaff, type TestApp } from '../h
 /**
  * Attack: an agent, a guest or a stranger asks for the self-test, to learn the installation's
  * paths, addresses and weaknesses, and to take the relay credentials it hands out (anyone
- * holding them can relay traffic through the company's TURN server). Only an admin gets it.
+ * holding them can relay traffic through the installation's TURN server). Only an admin gets it.
  */
 describe('attack: reading the self-test without being an admin', () => {
   let t: TestApp;

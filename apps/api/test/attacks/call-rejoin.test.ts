@@ -4,6 +4,7 @@ import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import {
   buildTestApp,
   callApi,
+  claimCall,
   guestWithCall,
   loginStaff,
   staffIdOf,
@@ -28,14 +29,7 @@ describe('attack: rejoining someone else’s call', () => {
   /** A guest's call of the demo company, taken by Ada. */
   const answeredCall = async () => {
     const guest = await guestWithCall(t.app, company, 1);
-    const claimed = await callApi(
-      t.app,
-      'POST',
-      'calls/claim',
-      { guestUsername: guest.username, categoryId: 1 },
-      ada,
-    );
-    expect(claimed.statusCode).toBe(200);
+    await claimCall(t.app, ada, guest, 1);
     return guest;
   };
   const expectRefused = (

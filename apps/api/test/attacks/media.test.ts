@@ -6,18 +6,13 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startJanus, type RunningJanus } from '@frontdesk/infra';
-import {
-  claimedCallSchema,
-  envelope,
-  janusTokenSchema,
-  roomAccessSchema,
-  type RoomAccess,
-} from '@frontdesk/protocol';
+import { envelope, janusTokenSchema, roomAccessSchema, type RoomAccess } from '@frontdesk/protocol';
 import { SEEDED_COMPANY } from '../../src/db/seed.ts';
 import {
   addCall,
   buildTestApp,
   callApi,
+  claimCall,
   loginGuest,
   loginStaff,
   type TestApp,
@@ -110,12 +105,7 @@ describe('attack: joining another call’s Janus room, choosing a recording path
     victimCall = await startCall(victim);
     attackerCall = await startCall(attacker);
     const ada = await loginStaff(t.app, 'ada@frontdesk.demo');
-    const claimed = await send('POST', 'calls/claim', ada, {
-      guestUsername: victim.username,
-      categoryId: 1,
-    });
-    expect(claimed.statusCode).toBe(200);
-    const { room } = envelope(claimedCallSchema).parse(claimed.json()).data;
+    const { room } = await claimCall(t.app, ada, victim, 1);
     // The seeded company's calls go through the media server.
     if (!room) throw new Error('the claim of a media-server call gave no room');
     agentAccess = room;
