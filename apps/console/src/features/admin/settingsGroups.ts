@@ -27,9 +27,10 @@ export type FieldKind =
 export type Caveat = (draft: SettingsValues) => MessageKey | null;
 
 /**
- * Peer to peer chosen while calls are recorded: a recorded call goes through the media server
- * whatever the company chose (decision 0045, `callMethodOf`), so some calls, or with recording
- * not optional every call, will not be peer to peer.
+ * Peer to peer chosen while calls are recorded: the API puts every recorded call through the
+ * media server whatever the company chose (decision 0045), so with recording optional only the
+ * calls a guest takes unrecorded are peer to peer, and with it not optional none are. The draft's
+ * own `callMethod`, `recordCalls` and `recordingOptional` decide the warning; no call is at hand.
  */
 export const callMethodCaveat: Caveat = (draft) => {
   if (draft.callMethod !== 'p2p' || !draft.recordCalls) return null;
