@@ -111,6 +111,23 @@ export class Participant {
     return { bytes: last?.bytes ?? 0, frames: last?.frames ?? 0 };
   }
 
+  /**
+   * After one recovery (`reconnects` 1): connected again, showing `peer`'s video at full size,
+   * its frames arriving.
+   */
+  async backInCall(peer: 'guest' | 'agent'): Promise<void> {
+    await this.waitForState(
+      (s) => s.status === 'connected' && s.reconnects === 1 && s.peerVideo === 'Resumed',
+      30_000,
+    );
+    await expect
+      .poll(async () =>
+        (await this.remoteVideos()).find((v) => v.display === `remote-video-${peer}`),
+      )
+      .toMatchObject({ width: 640, height: 480 });
+    await this.framesGrow();
+  }
+
   /** Waits until the state matches, polling the page (no fixed sleeps). */
   async waitForState(
     predicate: (state: NonNullable<Awaited<ReturnType<Participant['state']>>>) => boolean,
