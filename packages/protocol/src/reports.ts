@@ -291,29 +291,58 @@ export const REPORT_CSV_COLUMNS = [
 
 export const reportCallParamsSchema = z.strictObject({ callId: callIdSchema });
 
-export const timelineEntrySchema = z.object({
+const timelineMoment = {
   at: instant,
-  kind: z.enum([
-    'initiated',
-    'queued',
-    'offered',
-    'offer_missed',
-    'answered',
-    'held',
-    'resumed',
-    'transfer_requested',
-    'transferred',
-    'ended',
-    'abandoned',
-    'rated',
-    'bug_reported',
-  ]),
   /** The call leg it happened in. */
   callId: z.string(),
   staff: person.nullable(),
-  /** Words for the rest: the transfer's target, who ended it, the rating. */
-  detail: z.string().nullable(),
+};
+
+/**
+ * Where a transfer sent the guest, or was asked to: an agent or a category, by its name now
+ * (null when it is no longer there). Data, not words: the console says it in its language.
+ */
+export const timelineTargetSchema = z.strictObject({
+  type: z.enum(['agent', 'category']),
+  name: z.string().nullable(),
 });
+export type TimelineTarget = z.infer<typeof timelineTargetSchema>;
+
+/**
+ * One moment of a call. The moments that tell more carry it as data of their own: a transfer its
+ * `target` (null when the asked target is not the company's), an end who ended it (`endedBy`,
+ * null when the report does not say), a rating its value.
+ */
+export const timelineEntrySchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    ...timelineMoment,
+    kind: z.enum([
+      'initiated',
+      'queued',
+      'offered',
+      'offer_missed',
+      'answered',
+      'held',
+      'resumed',
+      'bug_reported',
+    ]),
+  }),
+  z.strictObject({
+    ...timelineMoment,
+    kind: z.enum(['transfer_requested', 'transferred']),
+    target: timelineTargetSchema.nullable(),
+  }),
+  z.strictObject({
+    ...timelineMoment,
+    kind: z.enum(['ended', 'abandoned']),
+    endedBy: callEndedBySchema.nullable(),
+  }),
+  z.strictObject({
+    ...timelineMoment,
+    kind: z.literal('rated'),
+    rating: z.number().int().min(1).max(5).nullable(),
+  }),
+]);
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
 const answerSchema = z.object({ name: z.string(), label: z.string(), value: z.string() });

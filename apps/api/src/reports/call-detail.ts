@@ -4,9 +4,11 @@ import {
   reportCallsQuerySchema,
   type Answers,
   type FormField,
+  type CallEndedBy,
   type Recording,
   type ReportCallDetail,
   type TimelineEntry,
+  type TimelineTarget,
 } from '@frontdesk/protocol';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError } from '../domain-errors.ts';
@@ -75,7 +77,7 @@ type LegRow = {
   call_initiated_at: Date | null;
   answered_at: Date | null;
   ended_at: Date | null;
-  ended_by: string | null;
+  ended_by: CallEndedBy | null;
   agent_id: number | null;
   agent_name: string | null;
   category_id: number | null;
@@ -100,14 +102,16 @@ type EventRow = {
   until: Date | null;
   staff_id: number | null;
   staff_name: string | null;
-  target: string | null;
+  target_type: TimelineTarget['type'] | null;
+  target_name: string | null;
 };
 
-/** Where a leg sent the guest on, in words. */
-function transferTarget(leg: LegRow): string | null {
-  if (leg.transfer_to_staff_id !== null) return `to ${leg.transfer_staff_name ?? 'an agent'}`;
-  if (leg.transfer_to_category_id !== null)
-    return `to ${leg.transfer_category_name ?? 'a category'}`;
+/** Where a leg sent the guest on. */
+function transferTarget(leg: LegRow): TimelineTarget | null {
+  if (leg.transfer_to_staff_id !== null) return { type: 'agent', name: leg.transfer_staff_name };
+  if (leg.transfer_to_category_id !== null) {
+    return { type: 'category', name: leg.transfer_category_name };
+  }
   return null;
 }
 
@@ -142,24 +146,35 @@ function timelineOf(
   now: Date,
 ): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
-  const add = (
-    at: Date,
-    kind: TimelineEntry['kind'],
-    callId: string,
-    staff: Person = null,
-    detail: string | null = null,
-  ) => entries.push({ at: at.toISOString(), kind, callId, staff, detail });
+  const moment = (at: Date, callId: string, staff: Person = null) => ({
+    at: at.toISOString(),
+    callId,
+    staff,
+  });
+  type PlainKind = Exclude<
+    TimelineEntry['kind'],
+    'transfer_requested' | 'transferred' | 'ended' | 'abandoned' | 'rated'
+  >;
+  const add = (at: Date, kind: PlainKind, callId: string, staff: Person = null) =>
+    entries.push({ ...moment(at, callId, staff), kind });
   legs.forEach((leg, index) => {
     const previous = legs[index - 1];
+    const sentOn = previous && transferTarget(previous);
     if (!previous) add(leg.created_at, 'initiated', leg.call_id);
-    else if (transferTarget(previous) !== null)
-      add(leg.created_at, 'transferred', leg.call_id, null, transferTarget(previous));
+    else if (sentOn) {
+      entries.push({ ...moment(leg.created_at, leg.call_id), kind: 'transferred', target: sentOn });
+    }
     if (leg.call_initiated_at) add(leg.call_initiated_at, 'queued', leg.call_id);
     else if (previous) add(leg.created_at, 'queued', leg.call_id);
     for (const event of events.filter((e) => e.call_report_id === leg.id)) {
       const staff = person(event.staff_id, event.staff_name);
       if (event.kind === 'transfer_requested') {
-        add(event.at, event.kind, leg.call_id, staff, event.target && `to ${event.target}`);
+        // A target that is not the company's is as unknown as one never named.
+        const target =
+          event.target_type && event.target_name !== null
+            ? { type: event.target_type, name: event.target_name }
+            : null;
+        entries.push({ ...moment(event.at, leg.call_id, staff), kind: event.kind, target });
         continue;
       }
       add(event.at, event.kind, leg.call_id, staff);
@@ -175,11 +190,11 @@ function timelineOf(
     const last = index === legs.length - 1;
     if (last && leg.ended_at) {
       const kind = outcome === 'abandoned' || outcome === 'shortAbandoned' ? 'abandoned' : 'ended';
-      add(leg.ended_at, kind, leg.call_id, null, leg.ended_by && `by ${leg.ended_by}`);
+      entries.push({ ...moment(leg.ended_at, leg.call_id), kind, endedBy: leg.ended_by });
     }
   });
   for (const rated of ratings) {
-    add(rated.at, 'rated', rated.call_id, null, rated.rating === null ? null : `${rated.rating}/5`);
+    entries.push({ ...moment(rated.at, rated.call_id), kind: 'rated', rating: rated.rating });
   }
   for (const bug of bugs) add(bug.at, 'bug_reported', bug.call_id);
   return entries.sort(
@@ -264,7 +279,9 @@ export async function reportCallDetail(
   const [events, welcome, ratingForms, files, bugs, quality, previous, films] = await Promise.all([
     sql<EventRow>`
       select e.call_report_id, e.kind, e.at, e.until, e.staff_id, s.name as staff_name,
-        coalesce(ts.name, tk.name) as target
+        case when ts.id is not null then 'agent' when tk.id is not null then 'category' end
+          as target_type,
+        coalesce(ts.name, tk.name) as target_name
       from call_events e
       left join staff s on s.id = e.staff_id
       left join staff ts on ts.id = (e.details->>'toStaffId')::int and ts.company_id = ${companyId}

@@ -126,6 +126,52 @@ describe('a call’s page', () => {
     expect(within(section('call-rating')).getByText('Yes').tagName).toBe('BDI');
   });
 
+  it('says where a transfer went, who ended the call and its rating in the console’s language', async () => {
+    const ada = { id: 1, name: 'Ada Agent' };
+    const moment = (at: string) => ({ at: `2026-03-02T${at}.000Z`, callId: CALL_ID });
+    const told: ReportCallDetail = {
+      ...callDetail,
+      timeline: [
+        {
+          ...moment('09:15:00'),
+          kind: 'transfer_requested',
+          staff: ada,
+          target: { type: 'agent', name: 'Bo Agent' },
+        },
+        {
+          ...moment('09:15:10'),
+          kind: 'transferred',
+          staff: null,
+          target: { type: 'category', name: null },
+        },
+        { ...moment('09:20:00'), kind: 'ended', staff: null, endedBy: 'agent' },
+        { ...moment('09:20:00'), kind: 'rated', staff: null, rating: 4 },
+      ],
+    };
+    const said = async () => {
+      const timeline = await screen.findByTestId('call-timeline', {}, { timeout: 5000 });
+      return Array.from(timeline.querySelectorAll('.timeline-what'), (what) => what.textContent);
+    };
+
+    openCall({ [DETAIL]: answer(told) });
+    expect(await said()).toEqual([
+      'Transfer asked · Ada Agent · to \u2068Bo Agent\u2069',
+      'Transferred · to a category',
+      'Ended · by the agent',
+      'Rated · 4 of 5',
+    ]);
+    cleanup();
+
+    await switchLanguage('ar');
+    openCall({ [DETAIL]: answer(told) });
+    expect(await said()).toEqual([
+      'طُلب التحويل · Ada Agent · إلى \u2068Bo Agent\u2069',
+      'حُوّلت · إلى فئة',
+      'انتهت · بواسطة الموظف',
+      'قُيّمت · 4 من ٥',
+    ]);
+  });
+
   it('tells a merge that is pending, failed or empty, and a call not recorded', async () => {
     const leg = (callId: string, changes: Partial<ReportCallDetail['recordings'][number]>) => ({
       callId,

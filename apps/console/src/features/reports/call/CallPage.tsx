@@ -1,11 +1,18 @@
 import { useCallback, useEffect, useId, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { reportRoutes, type ReportCallDetail } from '@frontdesk/protocol';
+import { reportRoutes, type ReportCallDetail, type TimelineEntry } from '@frontdesk/protocol';
 import { t } from '../../../i18n/messages.ts';
 import { LoadStatus } from '../../admin/LoadGate.tsx';
 import { formatDateTime } from '../../admin/listPage/formatTime.ts';
 import { OutcomeBadge, QualityFlags } from '../calls/CallBadges.tsx';
-import { formatBytes, formatClock, formatDuration, formatMs, NONE } from '../format.ts';
+import {
+  formatBytes,
+  formatClock,
+  formatCount,
+  formatDuration,
+  formatMs,
+  NONE,
+} from '../format.ts';
 import { useReport, useReportTimeZone, type ReportRequest } from '../useReport.ts';
 import { QualityTable } from './QualityTable.tsx';
 import { Recordings } from './Recordings.tsx';
@@ -118,6 +125,31 @@ function Facts(props: { facts: [string, ReactNode][] }) {
   );
 }
 
+/**
+ * What a moment of the timeline tells beyond its kind and who, in the console's language: where a
+ * transfer went, who ended the call, the rating.
+ */
+function timelineDetail(entry: TimelineEntry): string | null {
+  switch (entry.kind) {
+    case 'transfer_requested':
+    case 'transferred': {
+      const { target } = entry;
+      if (!target) return null;
+      if (target.name !== null) return t('timelineTo', { name: isolated(target.name) });
+      return t(target.type === 'agent' ? 'timelineToAnAgent' : 'timelineToACategory');
+    }
+    case 'ended':
+    case 'abandoned':
+      return entry.endedBy && t(`timelineEndedBy_${entry.endedBy}`);
+    case 'rated':
+      return entry.rating === null
+        ? null
+        : t('reportRatingValue', { rating: formatCount(entry.rating) });
+    default:
+      return null;
+  }
+}
+
 function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReload: () => void }) {
   const { detail, timeZone } = props;
   const { call } = detail;
@@ -174,19 +206,22 @@ function CallDetail(props: { detail: ReportCallDetail; timeZone: string; onReloa
           <p className="report-empty">{t('reportNoTimeline')}</p>
         ) : (
           <ol className="timeline">
-            {detail.timeline.map((entry, index) => (
-              <li key={`${entry.at}-${entry.kind}-${index}`} data-kind={entry.kind}>
-                <time dateTime={entry.at}>{formatClock(entry.at, timeZone)}</time>
-                <span className="timeline-what">
-                  {t(`timeline_${entry.kind}`)}
-                  {entry.staff && ` · ${entry.staff.name}`}
-                  {entry.detail && ` · ${entry.detail}`}
-                  {legs && entry.callId !== call.callId && (
-                    <span className="help"> {t('reportInLeg', { callId: entry.callId })}</span>
-                  )}
-                </span>
-              </li>
-            ))}
+            {detail.timeline.map((entry, index) => {
+              const more = timelineDetail(entry);
+              return (
+                <li key={`${entry.at}-${entry.kind}-${index}`} data-kind={entry.kind}>
+                  <time dateTime={entry.at}>{formatClock(entry.at, timeZone)}</time>
+                  <span className="timeline-what">
+                    {t(`timeline_${entry.kind}`)}
+                    {entry.staff && ` · ${entry.staff.name}`}
+                    {more && ` · ${more}`}
+                    {legs && entry.callId !== call.callId && (
+                      <span className="help"> {t('reportInLeg', { callId: entry.callId })}</span>
+                    )}
+                  </span>
+                </li>
+              );
+            })}
           </ol>
         )}
       </Section>
