@@ -9,6 +9,7 @@ import { JanusRooms } from '@frontdesk/media/server';
 import { envelope, janusTokenSchema, roomAccessSchema, type RoomAccess } from '@frontdesk/protocol';
 import { mintJanusToken } from '../src/auth/service-tokens.ts';
 import { loadConfig } from '../src/config.ts';
+import { LOST_AFTER_MS } from '../src/media-servers/media-server-pool.ts';
 import { SEEDED_COMPANY } from '../src/db/seed.ts';
 import {
   buildReplica,
@@ -293,6 +294,18 @@ describe('the Janus pool', () => {
     await expect.poll(() => rooms.janus2.exists(guest.callId)).toBe(false);
     expect(await roomIsOn(guest)).toEqual(['janus1']);
     await endCall(guest);
+    // The next tests place by load: janus2 back in the registry as healthy, well within the
+    // time that would make it lost again (the API's check runs each second).
+    await expect
+      .poll(async () => {
+        const { last_healthy_at: at } = await t.app.db
+          .selectFrom('media_servers')
+          .select('last_healthy_at')
+          .where('name', '=', 'janus2')
+          .executeTakeFirstOrThrow();
+        return at !== null && Date.now() - at.getTime() < LOST_AFTER_MS / 2;
+      })
+      .toBe(true);
   });
 
   it('serves a call placed on a server another API process lists but this one does not', async () => {
