@@ -126,7 +126,9 @@ it('drops malformed signals, logged, and hands on the next good one', async () =
     expect(await good).toEqual({ from: `g9-g${'m'.repeat(25)}`, signal: hello('stranger-pc') });
     off();
     expect(signals).toHaveLength(1);
-    expect(agentLog).toEqual([
+    // Only what the signals made it say: the session logs other things of its own at any time
+    // (seen: its presence node's creation failing, logged while this test ran).
+    expect(agentLog.filter((line) => line.includes('call signal'))).toEqual([
       'dropped a call signal that is not JSON',
       'dropped a call signal that is not ours',
       'dropped a call signal that is not ours',
